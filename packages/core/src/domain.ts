@@ -1,0 +1,295 @@
+/**
+ * Domain records: what the storage contract stores and returns. These are internal shapes
+ * (camelCase, `Date` objects); the wire shapes of the spec (snake_case, ISO strings) are produced
+ * by `serialize.ts`.
+ */
+
+/** The 14 application stages of spec section 3.1, in the order the spec lists them. */
+export const APPLICATION_STAGES = [
+  "new",
+  "applied",
+  "applicants",
+  "reviewed",
+  "shortlisted",
+  "technical",
+  "interview",
+  "interviewed",
+  "offered",
+  "offer_sent",
+  "hired",
+  "rejected",
+  "withdrawn",
+  "on_hold",
+] as const;
+export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
+
+/** Job status values stored and returned (DESIGN.md section 4). `open` on the wire is `status === "active"`. */
+export const JOB_STATUSES = ["active", "draft", "paused", "closed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Job status values a client may send on create and change (spec 2.2). */
+export const JOB_INPUT_STATUSES = ["active", "draft", "paused"] as const;
+export type JobInputStatus = (typeof JOB_INPUT_STATUSES)[number];
+
+/** Values of the `status` filter of GET /jobs (spec 4.2). */
+export const JOB_LIST_FILTERS = ["open", "closed", "draft", "all"] as const;
+export type JobListFilter = (typeof JOB_LIST_FILTERS)[number];
+
+/** The four permissions of spec section 5. A `write` scope implies the matching `read` scope. */
+export const SCOPES = ["jobs:read", "jobs:write", "applications:read", "applications:write"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Event kinds of spec section 6, plus the test event of DESIGN.md section 4. */
+export const EVENT_TYPES = [
+  "application.created",
+  "application.updated",
+  "job.created",
+  "job.updated",
+  "job.closed",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export type AnyEventType = EventType | "webhook.test";
+
+export interface CompanyRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface ApiKeyRecord {
+  /** Public identifier of the key (`key_…`); never the secret. */
+  id: string;
+  companyId: string;
+  name: string;
+  /** Scopes as granted at creation (not expanded: `jobs:write` is stored as is). */
+  scopes: Scope[];
+  /** Hex SHA-256 of the full secret key string. The secret itself is never stored. */
+  hash: string;
+  /** First characters of the key (`svc_live_abcd`), shown in listings so people can tell keys apart. */
+  prefix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** A key found by its hash, with the name of its company (for GET /me). */
+export interface ApiKeyWithCompany {
+  key: ApiKeyRecord;
+  company: CompanyRecord;
+}
+
+/** Every JobInput field of spec 2.2, stored whether or not the Job wire shape returns it. */
+export interface JobFields {
+  title: string;
+  description: string;
+  shortDescription: string;
+  department: string;
+  location: string;
+  employmentType: string;
+  experienceLevel: string;
+  salaryMin: number | null;
+  salaryMax: number | null;
+  /** @default "GBP" */
+  salaryCurrency: string;
+  /** @default "year" */
+  salaryPeriod: string;
+  requiredSkills: string[];
+  preferredSkills: string[];
+  qualifications: string[];
+  responsibilities: string[];
+  benefits: string[];
+  /** YYYY-MM-DD or null. */
+  closingDate: string | null;
+  /** YYYY-MM-DD or null. */
+  startDate: string | null;
+  positions: number | null;
+}
+
+export interface JobRecord extends JobFields {
+  id: string;
+  companyId: string;
+  /** Readable per-company reference, `JOB-1001`. */
+  reference: string;
+  status: JobStatus;
+  /** Hidden by the host from public pages: `public_url` is then null even while active. */
+  hidden: boolean;
+  /** Number of applications for this job, kept exact by the storage in the same transaction. */
+  applicationsCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  closedAt: Date | null;
+}
+
+export interface CandidateRecord {
+  name: string;
+  email: string;
+  phone: string;
+  location: string;
+  linkedinUrl: string;
+  currentTitle: string;
+  skills: string[];
+}
+
+export interface ApplicationRecord {
+  id: string;
+  companyId: string;
+  jobId: string;
+  /** Title of the job, read at query time (joined), never a stale copy. */
+  jobTitle: string;
+  /** Readable per-company reference, `APP-1001`. */
+  reference: string;
+  candidate: CandidateRecord;
+  /** Trimmed, lower-cased e-mail: the key of the duplicate rule. */
+  emailNormalized: string;
+  coverLetter: string;
+  /** The https address of the CV as sent by the client, or null. Never returned as is on the wire. */
+  resumeSourceUrl: string | null;
+  source: string;
+  consent: boolean | null;
+  consentAt: Date | null;
+  stage: ApplicationStage;
+  /** 0 to 100, from the `scoring` option at creation. */
+  aiMatch: number;
+  /** Set by the host; null until then. */
+  overallScore: number | null;
+  tags: string[];
+  starred: boolean;
+  appliedAt: Date;
+  updatedAt: Date;
+}
+
+/** Who made a change: the key's name over HTTP, or a label the host chooses. */
+export interface Actor {
+  type: "api_key" | "host";
+  /** Key id for `api_key`; free text for `host`. */
+  id: string | null;
+  /** Shown in the history: the key's name, or the host's label. */
+  name: string;
+}
+
+export interface StageChangeRecord {
+  id: string;
+  applicationId: string;
+  companyId: string;
+  fromStage: ApplicationStage | null;
+  toStage: ApplicationStage;
+  actor: Actor;
+  createdAt: Date;
+}
+
+export interface NoteRecord {
+  id: string;
+  applicationId: string;
+  companyId: string;
+  body: string;
+  actor: Actor;
+  createdAt: Date;
+}
+
+export interface EventRecord {
+  /** `evt_…` */
+  id: string;
+  companyId: string;
+  type: AnyEventType;
+  /** The exact JSON text of the envelope of spec 2.9, as it will be signed and sent. */
+  payload: string;
+  createdAt: Date;
+}
+
+export interface UsageRecord {
+  id: string;
+  /** Null when the request carried no valid key. */
+  companyId: string | null;
+  keyId: string | null;
+  method: string;
+  /** Route template, `/jobs/{id}`; the raw path for unknown routes (truncated to 200 characters). */
+  route: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  ip: string | null;
+  createdAt: Date;
+}
+
+/** A stored answer for `Idempotency-Key` replays. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+export const WEBHOOK_ENDPOINT_STATUSES = ["active", "paused"] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+
+export interface WebhookSecret {
+  /** `whsec_…`, the whole string is the HMAC key. */
+  secret: string;
+  /** Null for the current secret; for a rotated-out secret, the time it stops signing. */
+  expiresAt: Date | null;
+}
+
+export interface WebhookEndpointRecord {
+  /** `we_…` */
+  id: string;
+  companyId: string;
+  url: string;
+  description: string;
+  /** Subscribed event kinds. */
+  events: EventType[];
+  status: WebhookEndpointStatus;
+  /** Why it is paused: `"failures"` when paused automatically, `"manual"` otherwise. */
+  pausedReason: "failures" | "manual" | null;
+  /** Current secret first, then rotated-out secrets still inside their grace period. */
+  secrets: WebhookSecret[];
+  /** Failed attempts in a row; a success resets it. */
+  consecutiveFailures: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface DeliveryRecord {
+  /** `dlv_…` */
+  id: string;
+  endpointId: string;
+  companyId: string;
+  eventId: string;
+  eventType: AnyEventType;
+  status: DeliveryStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: Date | null;
+  /** Set while a dispatcher holds the delivery; another may claim it after this time. */
+  leaseExpiresAt: Date | null;
+  /** Random token of the claim that holds the lease, or null. */
+  leaseToken: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface DeliveryAttemptRecord {
+  id: string;
+  deliveryId: string;
+  endpointId: string;
+  attemptedAt: Date;
+  /** HTTP status, or null when no answer came (timeout, refused, TLS). */
+  statusCode: number | null;
+  durationMs: number;
+  /** The first 4 KiB of the answer body. */
+  responseBody: string;
+  /** What went wrong, or null on success. */
+  error: string | null;
+  succeeded: boolean;
+}
+
+/** A claimed delivery with what the dispatcher needs to send it. */
+export interface ClaimedDelivery {
+  delivery: DeliveryRecord;
+  endpoint: WebhookEndpointRecord;
+  /** The event's exact payload text. */
+  payload: string;
+}

@@ -1,0 +1,83 @@
+import type { CandidateRecord, JobRecord } from "./domain";
+import type { Storage } from "./storage";
+
+/** Where time comes from. Tests pass a controllable clock. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A structured logger; `console` fits. */
+export interface Logger {
+  debug?(message: string, details?: Record<string, unknown>): void;
+  info?(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+export interface LimitsOptions {
+  /** Requests per minute per key. @default 120 */
+  perMinute?: number;
+  /** Requests per day per key (UTC days). @default 20000 */
+  perDay?: number;
+  /** Active keys per company. @default 10 */
+  activeKeysPerCompany?: number;
+  /** Largest request body in bytes; more answers 413. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number;
+  /** Days in which the same e-mail may apply to the same job only once. @default 30 */
+  duplicateWindowDays?: number;
+}
+
+/** Scores an application when it arrives. Advice for a person, never a decision. */
+export type ScoringFunction = (input: { job: JobRecord; candidate: CandidateRecord }) => number | Promise<number>;
+
+/** What the CV route serves for an application: a redirect, or the file itself. */
+export type ResumeSource = { redirect: string } | { body: Uint8Array; contentType: string; filename?: string } | null;
+
+export interface CreatePublicApiOptions {
+  /** The storage: `kyselyStorage(...)` from `@hireport/kysely`, or your own implementation. */
+  storage: Storage;
+  /**
+   * Root address of the host's public site, without a trailing slash. Job pages are
+   * `{publicBaseUrl}/jobs/{id}` and CV links `{publicBaseUrl}/files/cv/{token}`.
+   */
+  publicBaseUrl: string;
+  /**
+   * Secret (at least 32 characters) that signs CV links (HS256) and list cursors. Keep it out of
+   * the code; rotating it invalidates open CV links and cursors.
+   */
+  fileTokenSecret: string;
+  /** Path prefix of the API, stripped from `ApiRequest.path` when present. @default "/api/public/v1" */
+  basePath?: string;
+  /** Path prefix of the CV file route. @default "/files/cv" */
+  filesPath?: string;
+  /** Lifetime of a CV link in seconds. @default 900 (15 minutes) */
+  fileTokenTtlSeconds?: number;
+  /** Rate limits, key count, body size and the duplicate window. */
+  limits?: LimitsOptions;
+  /** Scores a new application from 0 to 100. @default the skills match of `skillsMatchScore` */
+  scoring?: ScoringFunction;
+  /**
+   * Serves the CV of an application on the file route. @default redirect to the https address the
+   * client sent, or 404 when there is none
+   */
+  resolveResume?: (application: {
+    id: string;
+    companyId: string;
+    resumeSourceUrl: string | null;
+  }) => ResumeSource | Promise<ResumeSource>;
+  /** Where failures are logged; the detail of a 500 is logged here, never sent. @default console */
+  logger?: Logger;
+  /** Time source. @default the system clock */
+  clock?: Clock;
+  /** Usage log writes are batched; a batch is written at this size or after `usageFlushMs`. @default 100 */
+  usageBatchSize?: number;
+  /** Longest wait before a usage batch is written, in milliseconds. @default 250 */
+  usageFlushMs?: number;
+  /**
+   * Called after each committed change with the new event, in this process. The webhook
+   * dispatcher's `notify` goes here so that a change wakes it at once.
+   */
+  onEvent?: (event: { id: string; type: string; companyId: string }) => void;
+}

@@ -1,0 +1,360 @@
+/**
+ * The storage contract. `@hireport/core` never talks to a database: it calls these interfaces.
+ * `@hireport/kysely` implements them on SQLite, Postgres and MySQL/MariaDB; `@hireport/core/memory`
+ * implements them in memory for tests; a host may implement them over its own tables and prove it
+ * with the conformance suite of `@hireport/core/testing`.
+ *
+ * Rules written MUST are checked by that suite. Unless a method says otherwise:
+ * - every method MUST scope reads and writes to the `companyId` it is given: a record of another
+ *   company is treated exactly like a missing one;
+ * - `Date` values MUST round-trip with millisecond precision, in UTC, on every database;
+ * - arrays of strings MUST round-trip exactly (order, duplicates, non-ASCII text);
+ * - methods called on the `tx` of {@link Storage.transaction} MUST run inside that transaction.
+ */
+import type {
+  ApiKeyRecord,
+  ApiKeyWithCompany,
+  ApplicationRecord,
+  ApplicationStage,
+  ClaimedDelivery,
+  CompanyRecord,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  DeliveryStatus,
+  EventRecord,
+  EventType,
+  JobFields,
+  JobRecord,
+  JobStatus,
+  NoteRecord,
+  StageChangeRecord,
+  StoredResponse,
+  UsageRecord,
+  WebhookEndpointRecord,
+} from "./domain";
+
+/** A keyset position: rows strictly after it in the list's order (newest first). */
+export interface KeysetPosition {
+  /** The sort time of the last row of the previous page (`createdAt` for jobs, `appliedAt` for applications). */
+  at: Date;
+  /** The id of that row: ties on time are broken by id, descending. */
+  id: string;
+}
+
+export interface JobListQuery {
+  companyId: string;
+  /** Only these statuses; undefined means every status. */
+  statuses?: readonly JobStatus[];
+  /** Only jobs with `updatedAt >= updatedSince`. */
+  updatedSince?: Date;
+  after?: KeysetPosition;
+  /** How many rows to return at most. Core asks for one more than the page size to learn `has_more`. */
+  take: number;
+}
+
+export interface ApplicationListQuery {
+  companyId: string;
+  jobId?: string;
+  stage?: ApplicationStage;
+  /** Only applications with `updatedAt >= updatedSince`. */
+  updatedSince?: Date;
+  after?: KeysetPosition;
+  take: number;
+}
+
+export interface UsageListQuery {
+  companyId: string;
+  keyId?: string;
+  /** Only entries with `createdAt >= since`. */
+  since?: Date;
+  /** Entries strictly older than this position (`at` is `createdAt`). */
+  after?: KeysetPosition;
+  take: number;
+}
+
+export interface CompanyStore {
+  /** MUST insert the company, or change the name of an existing one keeping its `createdAt`. */
+  upsert(company: CompanyRecord): Promise<CompanyRecord>;
+  get(id: string): Promise<CompanyRecord | null>;
+  /**
+   * The next number of a per-company sequence (`job`, `application`), starting at 1.
+   * MUST never hand out the same number twice for a company and kind, also under concurrent calls
+   * from several processes; inside a transaction, a rolled-back number MAY be reused.
+   */
+  nextSequence(companyId: string, kind: "job" | "application"): Promise<number>;
+}
+
+export interface KeyInsertOptions {
+  /** Active keys allowed per company (not revoked, not expired at `now`). */
+  maxActive: number;
+  now: Date;
+}
+
+export interface KeyStore {
+  /**
+   * MUST insert the key only while the company has fewer than `maxActive` active keys, and MUST
+   * keep that true when several inserts for one company run at once (lock the company's row or
+   * equivalent). Returns `"limit_reached"` without inserting otherwise.
+   */
+  insert(record: ApiKeyRecord, options: KeyInsertOptions): Promise<"inserted" | "limit_reached">;
+  /** The key with this hash and its company, revoked and expired keys included; null if none. */
+  findByHash(hash: string): Promise<ApiKeyWithCompany | null>;
+  get(companyId: string, id: string): Promise<ApiKeyRecord | null>;
+  /** Every key of the company, revoked ones included, newest first. */
+  list(companyId: string): Promise<ApiKeyRecord[]>;
+  /**
+   * MUST set `revokedAt` if it is null (a second revoke keeps the first time) and return the key;
+   * null when the company has no such key. Effective for the very next `findByHash`.
+   */
+  revoke(companyId: string, id: string, at: Date): Promise<ApiKeyRecord | null>;
+  /** Sets `lastUsedAt`. Best effort: core calls it at most about once a minute per key. */
+  touch(id: string, at: Date): Promise<void>;
+}
+
+/** Columns of a job that a change may set. `applicationsCount` is never among them. */
+export type JobPatch = Partial<JobFields> & {
+  status?: JobStatus;
+  hidden?: boolean;
+  closedAt?: Date | null;
+  updatedAt: Date;
+};
+
+export interface GetOptions {
+  /**
+   * Lock the row until the transaction ends (`FOR UPDATE` where the database has it), so that two
+   * concurrent changes of one record run one after the other. Only meaningful inside a transaction.
+   */
+  lock?: boolean;
+}
+
+export interface JobStore {
+  /** MUST store every field of the record, `applicationsCount` included. */
+  insert(record: JobRecord): Promise<void>;
+  get(companyId: string, id: string, options?: GetOptions): Promise<JobRecord | null>;
+  /**
+   * MUST write only the columns present in `patch` and return the whole record after the change;
+   * null when the company has no such job.
+   */
+  update(companyId: string, id: string, patch: JobPatch): Promise<JobRecord | null>;
+  /**
+   * MUST return at most `take` jobs matching the query, ordered by `createdAt` descending then `id`
+   * descending, strictly after `after` in that order. MUST NOT use OFFSET; the cost of a page MUST
+   * not grow with its depth.
+   */
+  list(query: JobListQuery): Promise<JobRecord[]>;
+}
+
+/** An application to insert: `jobTitle` is read from the job, never stored. */
+export type NewApplication = Omit<ApplicationRecord, "jobTitle">;
+
+export type ApplicationPatch = {
+  stage?: ApplicationStage;
+  tags?: string[];
+  starred?: boolean;
+  overallScore?: number | null;
+  updatedAt: Date;
+};
+
+export type InsertApplicationResult = { inserted: true } | { inserted: false; existingId: string };
+
+export interface ApplicationStore {
+  /**
+   * The duplicate rule of spec 4.8. MUST refuse (returning the id of the earlier application) when
+   * the company already has an application for the same `jobId` and `emailNormalized` with
+   * `appliedAt >= duplicateSince`, whatever its stage; otherwise MUST insert it and add 1 to the
+   * job's `applicationsCount` in the same transaction. When two identical inserts run at once, in
+   * one process or several, exactly one MUST be inserted.
+   */
+  insertUnlessDuplicate(record: NewApplication, options: { duplicateSince: Date }): Promise<InsertApplicationResult>;
+  get(companyId: string, id: string, options?: GetOptions): Promise<ApplicationRecord | null>;
+  /** MUST write only the columns present and return the record after the change; null if none. */
+  update(companyId: string, id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
+  /**
+   * MUST return at most `take` applications matching the query, ordered by `appliedAt` descending
+   * then `id` descending, strictly after `after`. No OFFSET; no query per row (`jobTitle` joined).
+   */
+  list(query: ApplicationListQuery): Promise<ApplicationRecord[]>;
+  addStageChange(record: StageChangeRecord): Promise<void>;
+  /** Oldest first. */
+  listStageChanges(companyId: string, applicationId: string): Promise<StageChangeRecord[]>;
+  addNote(record: NoteRecord): Promise<void>;
+  /** Oldest first. */
+  listNotes(companyId: string, applicationId: string): Promise<NoteRecord[]>;
+}
+
+export interface EventStore {
+  /** The outbox. Called inside the transaction of the change it reports. */
+  append(event: EventRecord): Promise<void>;
+  get(id: string): Promise<EventRecord | null>;
+  /** Events of a company, newest first (for hosts and tests). */
+  list(companyId: string, options: { after?: KeysetPosition; take: number }): Promise<EventRecord[]>;
+  /** MUST delete events created before `before` that no pending delivery still needs. Returns how many. */
+  purge(before: Date): Promise<number>;
+}
+
+export interface RateLimitBucket {
+  /** Identifies the counter and its window, for example `key_123:minute:29012345`. */
+  key: string;
+  limit: number;
+  /** When the window ends; the counter MAY be deleted after that. */
+  resetAt: Date;
+}
+
+export interface RateLimitResult {
+  allowed: boolean;
+  /** Per bucket, in order: the count after this request if allowed, else the current count. */
+  counts: number[];
+  /** Index of the first bucket that was at its limit, or null when allowed. */
+  refusedBucket: number | null;
+}
+
+export interface RateLimitStore {
+  /**
+   * MUST add one to every bucket when all are below their limit, and change nothing otherwise
+   * (a refused request does not count). MUST be atomic across concurrent calls and processes:
+   * N parallel calls against a limit L admit exactly min(N, L).
+   */
+  consume(buckets: readonly RateLimitBucket[], now: Date): Promise<RateLimitResult>;
+  /** Deletes counters whose window ended before `now`. Returns how many. */
+  purgeExpired(now: Date): Promise<number>;
+}
+
+export interface UsageStore {
+  /** MUST store every entry (core batches them). */
+  appendMany(entries: readonly UsageRecord[]): Promise<void>;
+  /** Newest first (`createdAt` then `id`, descending). */
+  list(query: UsageListQuery): Promise<UsageRecord[]>;
+  purge(before: Date): Promise<number>;
+}
+
+export type IdempotencyClaim =
+  | { state: "claimed" }
+  | { state: "in_progress"; requestHash: string }
+  | { state: "completed"; requestHash: string; response: StoredResponse };
+
+export interface IdempotencyClaimInput {
+  keyId: string;
+  idempotencyKey: string;
+  /** Hash of method, path and body: the same key with another request is refused by core. */
+  requestHash: string;
+  now: Date;
+  /** When a completed record may be forgotten (24 h after the first request). */
+  expiresAt: Date;
+  /** When an unfinished claim may be taken over by a retry (the first request died). */
+  lockedUntil: Date;
+}
+
+export interface IdempotencyStore {
+  /**
+   * MUST, atomically: claim the key when no record exists or the record expired, or when it is
+   * unfinished and `lockedUntil` has passed; otherwise return its state. Two concurrent claims of
+   * one key MUST NOT both get `"claimed"`.
+   */
+  claim(input: IdempotencyClaimInput): Promise<IdempotencyClaim>;
+  /** Stores the answer of a claimed key. */
+  complete(keyId: string, idempotencyKey: string, response: StoredResponse): Promise<void>;
+  /** Forgets an unfinished claim (the request failed with a 5xx), so that a retry runs again. */
+  release(keyId: string, idempotencyKey: string): Promise<void>;
+  purgeExpired(now: Date): Promise<number>;
+}
+
+export interface EndpointPatch {
+  url?: string;
+  description?: string;
+  events?: EventType[];
+  status?: "active" | "paused";
+  pausedReason?: "failures" | "manual" | null;
+  secrets?: WebhookEndpointRecord["secrets"];
+  consecutiveFailures?: number;
+  updatedAt: Date;
+}
+
+export interface DeliveryListQuery {
+  endpointId: string;
+  status?: DeliveryStatus;
+  /** `at` is `createdAt`. */
+  after?: KeysetPosition;
+  take: number;
+}
+
+export interface ClaimOptions {
+  now: Date;
+  /** Most deliveries to return. */
+  limit: number;
+  /** The lease each claimed delivery gets; another dispatcher may claim it once it has passed. */
+  leaseUntil: Date;
+  /** A new random token per claim, written to every claimed delivery. */
+  leaseToken: string;
+  /** Deliveries of endpoints to leave out (they are at their concurrency limit in this dispatcher). */
+  excludeEndpointIds?: readonly string[];
+}
+
+export interface AttemptOutcome {
+  attempt: DeliveryAttemptRecord;
+  /** The delivery's state after the attempt. */
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  /** `reset` after a success, `increment` after a failure, `none` for test sends. */
+  failureCount: "reset" | "increment" | "none";
+  /** Pause the endpoint when its consecutive failures reach this number. */
+  pauseAfter: number;
+}
+
+export interface WebhookStore {
+  insertEndpoint(record: WebhookEndpointRecord): Promise<void>;
+  getEndpoint(companyId: string, id: string): Promise<WebhookEndpointRecord | null>;
+  listEndpoints(companyId: string): Promise<WebhookEndpointRecord[]>;
+  updateEndpoint(companyId: string, id: string, patch: EndpointPatch): Promise<WebhookEndpointRecord | null>;
+  /** MUST delete the endpoint with its deliveries and attempts. */
+  deleteEndpoint(companyId: string, id: string): Promise<boolean>;
+  /** Active and paused endpoints of the company subscribed to `type` (paused ones queue events). */
+  listSubscribedEndpoints(companyId: string, type: EventType): Promise<WebhookEndpointRecord[]>;
+  /** Called in the transaction of the event: one pending delivery per subscribed endpoint. */
+  insertDeliveries(records: readonly DeliveryRecord[]): Promise<void>;
+  /**
+   * MUST return pending deliveries due at `now` (`nextAttemptAt <= now`) of active endpoints whose
+   * lease is empty or has passed, oldest first, and set their lease. Two concurrent claims MUST
+   * NOT return the same delivery (`FOR UPDATE SKIP LOCKED` or a compare-and-set on the lease).
+   */
+  claimDueDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
+  /**
+   * Records an attempt and moves the delivery to its next state, clearing the lease, only while the
+   * caller still holds the lease (`leaseToken` matches); returns false otherwise (nothing written).
+   * Updates the endpoint's failure count, pausing it (`pausedReason: "failures"`) when the count
+   * reaches `pauseAfter`, in the same transaction. Returns the endpoint after the change.
+   */
+  recordAttempt(
+    deliveryId: string,
+    leaseToken: string,
+    outcome: AttemptOutcome,
+  ): Promise<{ recorded: boolean; endpoint: WebhookEndpointRecord | null }>;
+  getDelivery(companyId: string, id: string): Promise<DeliveryRecord | null>;
+  listDeliveries(query: DeliveryListQuery): Promise<DeliveryRecord[]>;
+  /** Oldest first. */
+  listAttempts(deliveryId: string): Promise<DeliveryAttemptRecord[]>;
+  /** Makes a delivery pending again, due at `now`, whatever its state. */
+  resendDelivery(companyId: string, id: string, now: Date): Promise<DeliveryRecord | null>;
+  /** Deletes finished deliveries and their attempts created before `before`. Returns how many. */
+  purgeDeliveries(before: Date): Promise<number>;
+}
+
+/** The stores, as seen outside and inside a transaction. */
+export interface StorageStores {
+  companies: CompanyStore;
+  keys: KeyStore;
+  jobs: JobStore;
+  applications: ApplicationStore;
+  events: EventStore;
+  rateLimits: RateLimitStore;
+  usage: UsageStore;
+  idempotency: IdempotencyStore;
+  webhooks: WebhookStore;
+}
+
+export interface Storage extends StorageStores {
+  /**
+   * Runs `fn` in one transaction. Everything done through `tx` MUST commit together when `fn`
+   * resolves, and MUST roll back entirely when it rejects (the error is rethrown unchanged).
+   */
+  transaction<T>(fn: (tx: StorageStores) => Promise<T>): Promise<T>;
+}

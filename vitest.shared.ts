@@ -1,0 +1,20 @@
+import { fileURLToPath } from "node:url";
+import type { Alias } from "vite";
+
+const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
+
+/**
+ * Tests import the workspace packages from their sources, so a test run never reads a stale build.
+ * The published shapes (dist, exports maps) are checked by publint, attw and the examples.
+ */
+export const hireportAliases: Alias[] = [
+  { find: /^@hireport\/core\/memory$/, replacement: src("core/src/memory/index.ts") },
+  { find: /^@hireport\/core\/testing$/, replacement: src("core/src/testing/index.ts") },
+  { find: /^@hireport\/core$/, replacement: src("core/src/index.ts") },
+  { find: /^@hireport\/kysely$/, replacement: src("kysely/src/index.ts") },
+  { find: /^@hireport\/webhooks\/verify$/, replacement: src("webhooks/src/verify.ts") },
+  { find: /^@hireport\/webhooks$/, replacement: src("webhooks/src/index.ts") },
+  { find: /^@hireport\/express$/, replacement: src("express/src/index.ts") },
+  { find: /^@hireport\/fastify$/, replacement: src("fastify/src/index.ts") },
+  { find: /^@hireport\/next$/, replacement: src("next/src/index.ts") },
+];
