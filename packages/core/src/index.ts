@@ -1,0 +1,5 @@
+export * from "./domain";
+export * from "./errors";
+export type * from "./http-types";
+export * from "./options";
+export type * from "./storage";
