@@ -1,5 +1,4 @@
 import { fileURLToPath } from "node:url";
-import type { Alias } from "vite";
 
 const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import.meta.url));
 
@@ -7,7 +6,7 @@ const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import
  * Tests import the workspace packages from their sources, so a test run never reads a stale build.
  * The published shapes (dist, exports maps) are checked by publint, attw and the examples.
  */
-export const hireportAliases: Alias[] = [
+export const hireportAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@hireport\/core\/memory$/, replacement: src("core/src/memory/index.ts") },
   { find: /^@hireport\/core\/testing$/, replacement: src("core/src/testing/index.ts") },
   { find: /^@hireport\/core$/, replacement: src("core/src/index.ts") },

@@ -28,6 +28,11 @@ export interface ApiRequest {
   body?: unknown;
   /** The raw body bytes or text, when the host did not parse it. Core checks size and JSON. */
   rawBody?: string | Uint8Array;
+  /**
+   * Set by an adapter that stopped reading a body because it passed the size limit: the request is
+   * answered 413 payload_too_large (after authentication, so the answer is logged and counted).
+   */
+  bodyTooLarge?: boolean;
   /** Client address, stored in the usage log. */
   ip?: string;
   /** Aborted when the client goes away. */

@@ -5,8 +5,13 @@
  * with the conformance suite of `@hireport/core/testing`.
  *
  * Rules written MUST are checked by that suite. Unless a method says otherwise:
- * - every method MUST scope reads and writes to the `companyId` it is given: a record of another
- *   company is treated exactly like a missing one;
+ * - every method that takes a `companyId` MUST scope reads and writes to it: a record of another
+ *   company is treated exactly like a missing one (methods keyed by a globally unique id alone,
+ *   such as `events.get`, `keys.touch` or `webhooks.listAttempts`, serve the dispatcher and hosts);
+ * - ids compare in binary (code-unit) order wherever they break ties, whatever the collation;
+ * - times compare as instants: a key is expired when `expiresAt <= now`, a window has ended when
+ *   `resetAt <= now`, a lock or a record has passed when its time `<= now`;
+ * - batch methods (`appendMany`, `insertDeliveries`) MUST accept an empty list;
  * - `Date` values MUST round-trip with millisecond precision, in UTC, on every database;
  * - arrays of strings MUST round-trip exactly (order, duplicates, non-ASCII text);
  * - methods called on the `tx` of {@link Storage.transaction} MUST run inside that transaction.
@@ -43,7 +48,7 @@ export interface KeysetPosition {
 
 export interface JobListQuery {
   companyId: string;
-  /** Only these statuses; undefined means every status. */
+  /** Only these statuses; undefined means every status, an empty array matches nothing. */
   statuses?: readonly JobStatus[];
   /** Only jobs with `updatedAt >= updatedSince`. */
   updatedSince?: Date;
@@ -163,7 +168,8 @@ export interface ApplicationStore {
    * the company already has an application for the same `jobId` and `emailNormalized` with
    * `appliedAt >= duplicateSince`, whatever its stage; otherwise MUST insert it and add 1 to the
    * job's `applicationsCount` in the same transaction. When two identical inserts run at once, in
-   * one process or several, exactly one MUST be inserted.
+   * one process or several, exactly one MUST be inserted. Core checks that the job exists first;
+   * an insert for a missing job MAY throw.
    */
   insertUnlessDuplicate(record: NewApplication, options: { duplicateSince: Date }): Promise<InsertApplicationResult>;
   get(companyId: string, id: string, options?: GetOptions): Promise<ApplicationRecord | null>;
@@ -188,7 +194,10 @@ export interface EventStore {
   get(id: string): Promise<EventRecord | null>;
   /** Events of a company, newest first (for hosts and tests). */
   list(companyId: string, options: { after?: KeysetPosition; take: number }): Promise<EventRecord[]>;
-  /** MUST delete events created before `before` that no pending delivery still needs. Returns how many. */
+  /**
+   * MUST delete events created before `before` whose deliveries are all finished (so a foreign key
+   * from deliveries to events needs `ON DELETE SET NULL`, or none). Returns how many.
+   */
   purge(before: Date): Promise<number>;
 }
 
@@ -248,7 +257,7 @@ export interface IdempotencyStore {
   /**
    * MUST, atomically: claim the key when no record exists or the record expired, or when it is
    * unfinished and `lockedUntil` has passed; otherwise return its state. Two concurrent claims of
-   * one key MUST NOT both get `"claimed"`.
+   * one key MUST NOT both get `"claimed"`. `release` keeps a completed record.
    */
   claim(input: IdempotencyClaimInput): Promise<IdempotencyClaim>;
   /** Stores the answer of a claimed key. */
@@ -303,17 +312,18 @@ export interface AttemptOutcome {
 export interface WebhookStore {
   insertEndpoint(record: WebhookEndpointRecord): Promise<void>;
   getEndpoint(companyId: string, id: string): Promise<WebhookEndpointRecord | null>;
+  /** Newest first. */
   listEndpoints(companyId: string): Promise<WebhookEndpointRecord[]>;
   updateEndpoint(companyId: string, id: string, patch: EndpointPatch): Promise<WebhookEndpointRecord | null>;
   /** MUST delete the endpoint with its deliveries and attempts. */
   deleteEndpoint(companyId: string, id: string): Promise<boolean>;
-  /** Active and paused endpoints of the company subscribed to `type` (paused ones queue events). */
+  /** Active and paused endpoints of the company subscribed to `type` (paused ones queue events), newest first. */
   listSubscribedEndpoints(companyId: string, type: EventType): Promise<WebhookEndpointRecord[]>;
   /** Called in the transaction of the event: one pending delivery per subscribed endpoint. */
   insertDeliveries(records: readonly DeliveryRecord[]): Promise<void>;
   /**
    * MUST return pending deliveries due at `now` (`nextAttemptAt <= now`) of active endpoints whose
-   * lease is empty or has passed, oldest first, and set their lease. Two concurrent claims MUST
+   * lease is empty or has passed, by `nextAttemptAt` then `createdAt` ascending, and set their lease. Two concurrent claims MUST
    * NOT return the same delivery (`FOR UPDATE SKIP LOCKED` or a compare-and-set on the lease).
    */
   claimDueDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
@@ -321,7 +331,9 @@ export interface WebhookStore {
    * Records an attempt and moves the delivery to its next state, clearing the lease, only while the
    * caller still holds the lease (`leaseToken` matches); returns false otherwise (nothing written).
    * Updates the endpoint's failure count, pausing it (`pausedReason: "failures"`) when the count
-   * reaches `pauseAfter`, in the same transaction. Returns the endpoint after the change.
+   * reaches `pauseAfter`, in the same transaction. The delivery's and the endpoint's `updatedAt`
+   * become `attempt.attemptedAt`. Returns the endpoint after the change (for a stale token: as it
+   * is, or null when it was deleted).
    */
   recordAttempt(
     deliveryId: string,
@@ -332,7 +344,7 @@ export interface WebhookStore {
   listDeliveries(query: DeliveryListQuery): Promise<DeliveryRecord[]>;
   /** Oldest first. */
   listAttempts(deliveryId: string): Promise<DeliveryAttemptRecord[]>;
-  /** Makes a delivery pending again, due at `now`, whatever its state. */
+  /** Makes a delivery pending again, due at `now`, whatever its state; keeps `attempts`, clears the lease. */
   resendDelivery(companyId: string, id: string, now: Date): Promise<DeliveryRecord | null>;
   /** Deletes finished deliveries and their attempts created before `before`. Returns how many. */
   purgeDeliveries(before: Date): Promise<number>;
@@ -355,6 +367,7 @@ export interface Storage extends StorageStores {
   /**
    * Runs `fn` in one transaction. Everything done through `tx` MUST commit together when `fn`
    * resolves, and MUST roll back entirely when it rejects (the error is rethrown unchanged).
+   * Inside `fn`, use only `tx`: calling the storage itself may wait for the transaction forever.
    */
   transaction<T>(fn: (tx: StorageStores) => Promise<T>): Promise<T>;
 }

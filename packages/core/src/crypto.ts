@@ -1,0 +1,65 @@
+/**
+ * The few cryptographic helpers core needs, on Web Crypto only (Node 20+, Deno, Bun, edge runtimes).
+ */
+const encoder = new TextEncoder();
+
+function subtle(): SubtleCrypto {
+  return globalThis.crypto.subtle;
+}
+
+export function randomBytes(length: number): Uint8Array {
+  const bytes = new Uint8Array(length);
+  globalThis.crypto.getRandomValues(bytes);
+  return bytes;
+}
+
+export function toHex(bytes: Uint8Array): string {
+  let out = "";
+  for (const byte of bytes) out += byte.toString(16).padStart(2, "0");
+  return out;
+}
+
+export function toBase64Url(bytes: Uint8Array): string {
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function fromBase64Url(text: string): Uint8Array | null {
+  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
+  try {
+    const binary = atob(padded);
+    const bytes = new Uint8Array(binary.length);
+    for (let i = 0; i < binary.length; i++) bytes[i] = binary.charCodeAt(i);
+    return bytes;
+  } catch {
+    return null;
+  }
+}
+
+export async function sha256Hex(text: string): Promise<string> {
+  return toHex(new Uint8Array(await subtle().digest("SHA-256", encoder.encode(text))));
+}
+
+/** An HMAC-SHA256 signer bound to one key; the imported key is reused across calls. */
+export interface HmacSigner {
+  sign(text: string): Promise<Uint8Array>;
+}
+
+export function createHmacSigner(secret: string): HmacSigner {
+  const key = subtle().importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return {
+    async sign(text) {
+      return new Uint8Array(await subtle().sign("HMAC", await key, encoder.encode(text)));
+    },
+  };
+}
+
+/** Compares two byte strings in time that depends only on their length. */
+export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
+  return diff === 0;
+}

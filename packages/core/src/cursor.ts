@@ -1,0 +1,67 @@
+import { createHmacSigner, fromBase64Url, type HmacSigner, timingSafeEqual, toBase64Url } from "./crypto";
+import { HireportError } from "./errors";
+import type { KeysetPosition } from "./storage";
+
+const VERSION = 1;
+const MAC_BYTES = 16;
+
+interface CursorBody {
+  v: number;
+  /** The list the cursor belongs to: its name, company and filters. */
+  s: string;
+  t: number;
+  i: string;
+}
+
+function invalidCursor(): HireportError {
+  return new HireportError(
+    "bad_request",
+    "The cursor is not valid for this list. Pass the next_cursor of the previous page unchanged, with the same filters.",
+  );
+}
+
+/**
+ * Opaque, signed list cursors. A cursor names the list it came from (endpoint, company, filters),
+ * so a tampered cursor, or one from another list or company, is refused with 400.
+ */
+export class CursorCodec {
+  readonly #signer: HmacSigner;
+
+  constructor(secret: string) {
+    this.#signer = createHmacSigner(`hireport-cursor:${secret}`);
+  }
+
+  async encode(scope: string, position: KeysetPosition): Promise<string> {
+    const body: CursorBody = { v: VERSION, s: scope, t: position.at.getTime(), i: position.id };
+    const text = toBase64Url(new TextEncoder().encode(JSON.stringify(body)));
+    const mac = (await this.#signer.sign(text)).slice(0, MAC_BYTES);
+    return `${text}.${toBase64Url(mac)}`;
+  }
+
+  async decode(scope: string, cursor: string): Promise<KeysetPosition> {
+    const [text, macText, ...rest] = cursor.split(".");
+    if (!text || !macText || rest.length > 0) throw invalidCursor();
+    const mac = fromBase64Url(macText);
+    const expected = (await this.#signer.sign(text)).slice(0, MAC_BYTES);
+    if (!mac || !timingSafeEqual(mac, expected)) throw invalidCursor();
+    const bytes = fromBase64Url(text);
+    let body: CursorBody;
+    try {
+      body = JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array())) as CursorBody;
+    } catch {
+      throw invalidCursor();
+    }
+    if (body.v !== VERSION || body.s !== scope || typeof body.t !== "number" || typeof body.i !== "string") {
+      throw invalidCursor();
+    }
+    return { at: new Date(body.t), id: body.i };
+  }
+}
+
+/** The scope string of a list: its name, the company and the filters, in a fixed order. */
+export function cursorScope(list: string, companyId: string, filters: Record<string, string | undefined>): string {
+  const parts = Object.keys(filters)
+    .sort()
+    .map((name) => `${name}=${filters[name] ?? ""}`);
+  return [list, companyId, ...parts].join("|");
+}

@@ -1,0 +1,81 @@
+import { sha256Hex } from "./crypto";
+import type { StoredResponse } from "./domain";
+import { HireportError } from "./errors";
+import type { Runtime } from "./runtime";
+
+const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How long an unfinished request holds its key before a retry may run it again. */
+const LOCK_MS = 60_000;
+const KEY_PATTERN = /^[\x21-\x7e]{1,255}$/;
+
+/** JSON with object keys sorted, so that equal bodies hash equally whatever their key order. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(",")}}`;
+  }
+  return JSON.stringify(value) ?? "null";
+}
+
+export interface IdempotentRequest {
+  keyId: string;
+  idempotencyKey: string;
+  method: string;
+  path: string;
+  body: unknown;
+  now: Date;
+}
+
+/**
+ * `Idempotency-Key` on POST (DESIGN.md section 4): the first answer is stored and a repeat within
+ * 24 h replays it; the same key with a different request is 422; a repeat while the first is still
+ * running is 409 idempotency_in_progress. A 5xx answer is not stored, so a retry runs again.
+ */
+export async function withIdempotency(
+  runtime: Runtime,
+  request: IdempotentRequest,
+  run: () => Promise<StoredResponse>,
+): Promise<StoredResponse> {
+  if (!KEY_PATTERN.test(request.idempotencyKey)) {
+    throw new HireportError("bad_request", "The Idempotency-Key header must be 1 to 255 visible ASCII characters.");
+  }
+  const store = runtime.storage.idempotency;
+  const requestHash = await sha256Hex(`${request.method} ${request.path}\n${canonicalJson(request.body)}`);
+  const claim = await store.claim({
+    keyId: request.keyId,
+    idempotencyKey: request.idempotencyKey,
+    requestHash,
+    now: request.now,
+    expiresAt: new Date(request.now.getTime() + REPLAY_WINDOW_MS),
+    lockedUntil: new Date(request.now.getTime() + LOCK_MS),
+  });
+  if (claim.state !== "claimed" && claim.requestHash !== requestHash) {
+    throw new HireportError("invalid", "This Idempotency-Key was already used with a different request.", {
+      fields: [{ field: "Idempotency-Key", message: "Use a new key for a new request." }],
+    });
+  }
+  if (claim.state === "in_progress") {
+    throw new HireportError("idempotency_in_progress", "A request with this Idempotency-Key is still running.", {
+      headers: { "retry-after": "1" },
+    });
+  }
+  if (claim.state === "completed") {
+    return { ...claim.response, headers: { ...claim.response.headers, "idempotent-replayed": "true" } };
+  }
+  let response: StoredResponse;
+  try {
+    response = await run();
+  } catch (error) {
+    await store.release(request.keyId, request.idempotencyKey).catch(() => undefined);
+    throw error;
+  }
+  if (response.status >= 500) {
+    await store.release(request.keyId, request.idempotencyKey);
+  } else {
+    await store.complete(request.keyId, request.idempotencyKey, response);
+  }
+  return response;
+}

@@ -1,0 +1,12 @@
+import type { MemoryState } from "./state";
+
+/**
+ * How a store reaches the state. Each operation is one synchronous function of the state, so it
+ * can never be interleaved with another one: there is no await between a check and its write.
+ */
+export interface StateAccess {
+  /** Runs a read-only operation. */
+  read<T>(op: (state: MemoryState) => T): Promise<T>;
+  /** Runs an operation that may write; it applies entirely or, when it throws, not at all. */
+  write<T>(op: (state: MemoryState) => T): Promise<T>;
+}

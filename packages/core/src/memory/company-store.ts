@@ -1,0 +1,32 @@
+import type { CompanyRecord } from "../domain";
+import type { CompanyStore } from "../storage";
+import type { StateAccess } from "./access";
+import { copy, toStored } from "./copy";
+
+export function createCompanyStore(access: StateAccess): CompanyStore {
+  return {
+    upsert: (company) =>
+      access.write((state) => {
+        const companies = state.write("companies");
+        const existing = companies.get(company.id);
+        const stored: CompanyRecord = toStored(
+          existing
+            ? { ...existing, name: company.name }
+            : { id: company.id, name: company.name, createdAt: company.createdAt },
+        );
+        companies.set(company.id, stored);
+        return copy(stored);
+      }),
+
+    get: (id) => access.read((state) => copy(state.read("companies").get(id) ?? null)),
+
+    nextSequence: (companyId, kind) =>
+      access.write((state) => {
+        const sequences = state.write("sequences");
+        const key = `${companyId}\u0000${kind}`;
+        const next = (sequences.get(key) ?? 0) + 1;
+        sequences.set(key, next);
+        return next;
+      }),
+  };
+}

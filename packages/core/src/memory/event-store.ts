@@ -1,0 +1,45 @@
+import type { EventStore } from "../storage";
+import type { StateAccess } from "./access";
+import { copy, toStored } from "./copy";
+import { keysetPage } from "./keyset";
+
+export function createEventStore(access: StateAccess): EventStore {
+  return {
+    append: (event) =>
+      access.write((state) => {
+        const events = state.write("events");
+        if (events.has(event.id)) throw new Error(`The memory storage already has an event with id ${event.id}.`);
+        events.set(event.id, toStored(event));
+      }),
+
+    get: (id) => access.read((state) => copy(state.read("events").get(id) ?? null)),
+
+    list: (companyId, options) =>
+      access.read((state) =>
+        keysetPage(
+          [...state.read("events").values()].filter((event) => event.companyId === companyId),
+          (event) => event.createdAt,
+          (event) => event.id,
+          options.after,
+          options.take,
+        ).map((event) => copy(event)),
+      ),
+
+    purge: (before) =>
+      access.write((state) => {
+        const needed = new Set<string>();
+        for (const delivery of state.read("deliveries").values()) {
+          if (delivery.status === "pending") needed.add(delivery.eventId);
+        }
+        const events = state.write("events");
+        let removed = 0;
+        for (const event of [...events.values()]) {
+          if (event.createdAt.getTime() < before.getTime() && !needed.has(event.id)) {
+            events.delete(event.id);
+            removed += 1;
+          }
+        }
+        return removed;
+      }),
+  };
+}

@@ -1,0 +1,10 @@
+/**
+ * `@hireport/core/memory`: the storage contract in memory, for tests and demos.
+ *
+ * ```ts
+ * import { memoryStorage } from "@hireport/core/memory";
+ * const api = createPublicApi({ storage: memoryStorage(), publicBaseUrl, fileTokenSecret });
+ * ```
+ */
+export { type MemoryStorage, memoryStorage } from "./memory-storage";
+export type { MemoryRawReads } from "./raw-reads";

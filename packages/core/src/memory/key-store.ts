@@ -1,0 +1,74 @@
+import type { ApiKeyRecord } from "../domain";
+import type { KeyStore } from "../storage";
+import type { StateAccess } from "./access";
+import { copy, toStored } from "./copy";
+import { newestFirst } from "./keyset";
+
+/** Whether a key counts against the active-key limit at `now`. */
+function isActive(key: ApiKeyRecord, now: Date): boolean {
+  return key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > now.getTime());
+}
+
+export function createKeyStore(access: StateAccess): KeyStore {
+  return {
+    insert: (record, options) =>
+      access.write((state) => {
+        const keys = state.write("keys");
+        if (keys.has(record.id)) throw new Error(`The memory storage already has a key with id ${record.id}.`);
+        let active = 0;
+        for (const key of keys.values()) {
+          if (key.companyId === record.companyId && isActive(key, options.now)) active += 1;
+        }
+        if (active >= options.maxActive) return "limit_reached";
+        keys.set(record.id, toStored(record));
+        return "inserted";
+      }),
+
+    findByHash: (hash) =>
+      access.read((state) => {
+        for (const key of state.read("keys").values()) {
+          if (key.hash !== hash) continue;
+          const company = state.read("companies").get(key.companyId);
+          return company ? { key: copy(key), company: copy(company) } : null;
+        }
+        return null;
+      }),
+
+    get: (companyId, id) =>
+      access.read((state) => {
+        const key = state.read("keys").get(id);
+        return key && key.companyId === companyId ? copy(key) : null;
+      }),
+
+    list: (companyId) =>
+      access.read((state) =>
+        [...state.read("keys").values()]
+          .filter((key) => key.companyId === companyId)
+          .sort(
+            newestFirst(
+              (key) => key.createdAt,
+              (key) => key.id,
+            ),
+          )
+          .map((key) => copy(key)),
+      ),
+
+    revoke: (companyId, id, at) =>
+      access.write((state) => {
+        const keys = state.write("keys");
+        const key = keys.get(id);
+        if (!key || key.companyId !== companyId) return null;
+        if (key.revokedAt !== null) return copy(key);
+        const revoked = toStored({ ...key, revokedAt: at });
+        keys.set(id, revoked);
+        return copy(revoked);
+      }),
+
+    touch: (id, at) =>
+      access.write((state) => {
+        const keys = state.write("keys");
+        const key = keys.get(id);
+        if (key) keys.set(id, toStored({ ...key, lastUsedAt: at }));
+      }),
+  };
+}

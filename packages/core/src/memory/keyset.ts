@@ -1,0 +1,39 @@
+import type { KeysetPosition } from "../storage";
+
+/** Orders rows newest first: time descending, then id descending (code unit order). */
+export function newestFirst<T>(at: (row: T) => Date, id: (row: T) => string): (a: T, b: T) => number {
+  return (a, b) => {
+    const diff = at(b).getTime() - at(a).getTime();
+    if (diff !== 0) return diff;
+    const idA = id(a);
+    const idB = id(b);
+    return idA < idB ? 1 : idA > idB ? -1 : 0;
+  };
+}
+
+/** Orders rows oldest first by time; rows with the same time keep their insertion order. */
+export function oldestFirst<T>(at: (row: T) => Date): (a: T, b: T) => number {
+  return (a, b) => at(a).getTime() - at(b).getTime();
+}
+
+/** Whether a row comes strictly after `position` in newest-first order. */
+export function isAfter(at: Date, id: string, position: KeysetPosition | undefined): boolean {
+  if (!position) return true;
+  const time = at.getTime();
+  const positionTime = position.at.getTime();
+  return time < positionTime || (time === positionTime && id < position.id);
+}
+
+/** Sorts newest first, keeps the rows after `after`, and returns at most `take` of them. */
+export function keysetPage<T>(
+  rows: Iterable<T>,
+  at: (row: T) => Date,
+  id: (row: T) => string,
+  after: KeysetPosition | undefined,
+  take: number,
+): T[] {
+  const kept: T[] = [];
+  for (const row of rows) if (isAfter(at(row), id(row), after)) kept.push(row);
+  kept.sort(newestFirst(at, id));
+  return kept.slice(0, Math.max(0, take));
+}

@@ -1,0 +1,58 @@
+import type { MemoryState } from "./state";
+
+/**
+ * Raw reads of the committed state of a memory storage, past the stores and their rules. Tests use
+ * them to check a write without trusting the storage's own reads; they fit the `inspect` slot of
+ * `runStorageConformance` from `@hireport/core/testing`.
+ */
+export interface MemoryRawReads {
+  /** The stored `applicationsCount` of a job, or null when the company has no such job. */
+  jobApplicationsCount(companyId: string, jobId: string): Promise<number | null>;
+  /** How many applications the company has, of one job when `jobId` is given. */
+  countApplications(companyId: string, jobId?: string): Promise<number>;
+  /** How many events (outbox rows) the company has. */
+  countEvents(companyId: string): Promise<number>;
+  /** How many keys the company has, revoked and expired ones included. */
+  countKeys(companyId: string): Promise<number>;
+  /** The stored count of a rate-limit counter, or null when there is no counter with this key. */
+  rateLimitCount(key: string): Promise<number | null>;
+  /** How many usage entries the company has. */
+  countUsage(companyId: string): Promise<number>;
+  /** How many idempotency records the key has, finished or not. */
+  countIdempotencyRecords(keyId: string): Promise<number>;
+  /** How many deliveries reference the endpoint. */
+  countDeliveries(endpointId: string): Promise<number>;
+  /** How many attempts reference the delivery. */
+  countAttempts(deliveryId: string): Promise<number>;
+}
+
+function count<T>(rows: Iterable<T>, test: (row: T) => boolean): number {
+  let n = 0;
+  for (const row of rows) if (test(row)) n += 1;
+  return n;
+}
+
+/** Raw reads of whatever state `current` returns when they run. */
+export function createRawReads(current: () => MemoryState): MemoryRawReads {
+  return {
+    jobApplicationsCount: async (companyId, jobId) => {
+      const job = current().read("jobs").get(jobId);
+      return job && job.companyId === companyId ? job.applicationsCount : null;
+    },
+    countApplications: async (companyId, jobId) =>
+      count(
+        current().read("applications").values(),
+        (row) => row.companyId === companyId && (jobId === undefined || row.jobId === jobId),
+      ),
+    countEvents: async (companyId) => count(current().read("events").values(), (row) => row.companyId === companyId),
+    countKeys: async (companyId) => count(current().read("keys").values(), (row) => row.companyId === companyId),
+    rateLimitCount: async (key) => current().read("rateLimits").get(key)?.count ?? null,
+    countUsage: async (companyId) => count(current().read("usage").values(), (row) => row.companyId === companyId),
+    countIdempotencyRecords: async (keyId) =>
+      count(current().read("idempotency").values(), (row) => row.keyId === keyId),
+    countDeliveries: async (endpointId) =>
+      count(current().read("deliveries").values(), (row) => row.endpointId === endpointId),
+    countAttempts: async (deliveryId) =>
+      count(current().read("attempts").values(), (row) => row.deliveryId === deliveryId),
+  };
+}

@@ -1,0 +1,118 @@
+import type {
+  ApiKeyRecord,
+  CompanyRecord,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  EventRecord,
+  JobRecord,
+  NoteRecord,
+  StageChangeRecord,
+  StoredResponse,
+  UsageRecord,
+  WebhookEndpointRecord,
+} from "../domain";
+import type { NewApplication } from "../storage";
+
+/** A rate-limit counter: one bucket of one window. */
+export interface RateLimitCounter {
+  key: string;
+  count: number;
+  resetAt: Date;
+}
+
+/** An `Idempotency-Key` record; `response` is null while the first request runs. */
+export interface IdempotencyEntry {
+  keyId: string;
+  idempotencyKey: string;
+  requestHash: string;
+  createdAt: Date;
+  expiresAt: Date;
+  lockedUntil: Date;
+  response: StoredResponse | null;
+}
+
+/** Every table of the memory storage, each a map from primary key to a frozen record. */
+export interface Tables {
+  companies: Map<string, CompanyRecord>;
+  /** Key: `${companyId}\u0000${kind}`. */
+  sequences: Map<string, number>;
+  keys: Map<string, ApiKeyRecord>;
+  jobs: Map<string, JobRecord>;
+  /** Stored without `jobTitle`: it is read from the job at read time. */
+  applications: Map<string, NewApplication>;
+  stageChanges: Map<string, StageChangeRecord>;
+  notes: Map<string, NoteRecord>;
+  events: Map<string, EventRecord>;
+  rateLimits: Map<string, RateLimitCounter>;
+  usage: Map<string, UsageRecord>;
+  /** Key: `${keyId}\u0000${idempotencyKey}`. */
+  idempotency: Map<string, IdempotencyEntry>;
+  endpoints: Map<string, WebhookEndpointRecord>;
+  deliveries: Map<string, DeliveryRecord>;
+  attempts: Map<string, DeliveryAttemptRecord>;
+}
+
+export type TableName = keyof Tables;
+
+const TABLE_NAMES = [
+  "companies",
+  "sequences",
+  "keys",
+  "jobs",
+  "applications",
+  "stageChanges",
+  "notes",
+  "events",
+  "rateLimits",
+  "usage",
+  "idempotency",
+  "endpoints",
+  "deliveries",
+  "attempts",
+] as const satisfies readonly TableName[];
+
+type ReadonlyTables = { [K in TableName]: ReadonlyMap<MapKey<Tables[K]>, MapValue<Tables[K]>> };
+type MapKey<M> = M extends Map<infer K, unknown> ? K : never;
+type MapValue<M> = M extends Map<unknown, infer V> ? V : never;
+
+/**
+ * One version of the stored data. A fork shares the maps of its parent and copies a map the first
+ * time it writes to it (copy on write), so a fork can be thrown away (rollback) or put in place of
+ * its parent (commit) without touching the parent. Records in the maps are frozen and replaced,
+ * never changed in place, so sharing them between versions is safe.
+ */
+export class MemoryState {
+  readonly #tables: Tables;
+  readonly #owned = new Set<TableName>();
+
+  private constructor(tables: Tables, owned: boolean) {
+    this.#tables = tables;
+    if (owned) for (const name of TABLE_NAMES) this.#owned.add(name);
+  }
+
+  /** An empty state. */
+  static empty(): MemoryState {
+    const tables = {} as Record<TableName, Map<string, unknown>>;
+    for (const name of TABLE_NAMES) tables[name] = new Map();
+    return new MemoryState(tables as unknown as Tables, true);
+  }
+
+  /** A new version on top of this one; this one is left as it is. */
+  fork(): MemoryState {
+    return new MemoryState({ ...this.#tables }, false);
+  }
+
+  /** A table to read. Do not keep it across a `write` of the same table. */
+  read<K extends TableName>(name: K): ReadonlyTables[K] {
+    return this.#tables[name] as unknown as ReadonlyTables[K];
+  }
+
+  /** A table to write, copied first if this version still shares it with its parent. */
+  write<K extends TableName>(name: K): Tables[K] {
+    if (!this.#owned.has(name)) {
+      this.#tables[name] = new Map(this.#tables[name] as Map<string, never>) as unknown as Tables[K];
+      this.#owned.add(name);
+    }
+    return this.#tables[name];
+  }
+}

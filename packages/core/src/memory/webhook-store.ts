@@ -1,0 +1,234 @@
+import type { ClaimedDelivery, DeliveryRecord, WebhookEndpointRecord } from "../domain";
+import type { EndpointPatch, WebhookStore } from "../storage";
+import type { StateAccess } from "./access";
+import { copy, pickPatch, toStored } from "./copy";
+import { keysetPage, newestFirst, oldestFirst } from "./keyset";
+import type { MemoryState } from "./state";
+
+/** The columns an endpoint patch may write. */
+const ENDPOINT_PATCH_KEYS = [
+  "url",
+  "description",
+  "events",
+  "status",
+  "pausedReason",
+  "secrets",
+  "consecutiveFailures",
+  "updatedAt",
+] as const satisfies readonly (keyof EndpointPatch)[];
+
+function ownEndpoint(state: MemoryState, companyId: string, id: string): WebhookEndpointRecord | null {
+  const endpoint = state.read("endpoints").get(id);
+  return endpoint && endpoint.companyId === companyId ? endpoint : null;
+}
+
+/** Deletes deliveries matching `test` with their attempts; returns how many deliveries went. */
+function deleteDeliveries(state: MemoryState, test: (delivery: DeliveryRecord) => boolean): number {
+  const deliveries = state.write("deliveries");
+  const removed = new Set<string>();
+  for (const delivery of [...deliveries.values()]) {
+    if (test(delivery)) {
+      deliveries.delete(delivery.id);
+      removed.add(delivery.id);
+    }
+  }
+  if (removed.size > 0) {
+    const attempts = state.write("attempts");
+    for (const attempt of [...attempts.values()]) {
+      if (removed.has(attempt.deliveryId)) attempts.delete(attempt.id);
+    }
+  }
+  return removed.size;
+}
+
+export function createWebhookStore(access: StateAccess): WebhookStore {
+  return {
+    insertEndpoint: (record) =>
+      access.write((state) => {
+        const endpoints = state.write("endpoints");
+        if (endpoints.has(record.id)) throw new Error(`The memory storage already has an endpoint ${record.id}.`);
+        endpoints.set(record.id, toStored(record));
+      }),
+
+    getEndpoint: (companyId, id) => access.read((state) => copy(ownEndpoint(state, companyId, id))),
+
+    listEndpoints: (companyId) =>
+      access.read((state) =>
+        [...state.read("endpoints").values()]
+          .filter((endpoint) => endpoint.companyId === companyId)
+          .sort(
+            newestFirst(
+              (endpoint) => endpoint.createdAt,
+              (endpoint) => endpoint.id,
+            ),
+          )
+          .map((endpoint) => copy(endpoint)),
+      ),
+
+    updateEndpoint: (companyId, id, patch) =>
+      access.write((state) => {
+        const endpoint = ownEndpoint(state, companyId, id);
+        if (!endpoint) return null;
+        const updated: WebhookEndpointRecord = toStored({ ...endpoint, ...pickPatch(patch, ENDPOINT_PATCH_KEYS) });
+        state.write("endpoints").set(id, updated);
+        return copy(updated);
+      }),
+
+    deleteEndpoint: (companyId, id) =>
+      access.write((state) => {
+        if (!ownEndpoint(state, companyId, id)) return false;
+        state.write("endpoints").delete(id);
+        deleteDeliveries(state, (delivery) => delivery.endpointId === id);
+        return true;
+      }),
+
+    listSubscribedEndpoints: (companyId, type) =>
+      access.read((state) =>
+        [...state.read("endpoints").values()]
+          .filter(
+            (endpoint) =>
+              endpoint.companyId === companyId &&
+              (endpoint.status === "active" || endpoint.status === "paused") &&
+              endpoint.events.includes(type),
+          )
+          .map((endpoint) => copy(endpoint)),
+      ),
+
+    insertDeliveries: (records) =>
+      access.write((state) => {
+        const deliveries = state.write("deliveries");
+        for (const record of records) {
+          if (deliveries.has(record.id)) throw new Error(`The memory storage already has a delivery ${record.id}.`);
+          deliveries.set(record.id, toStored(record));
+        }
+      }),
+
+    claimDueDeliveries: (options) =>
+      access.write((state) => {
+        const now = options.now.getTime();
+        const excluded = new Set(options.excludeEndpointIds ?? []);
+        const endpoints = state.read("endpoints");
+        const events = state.read("events");
+        const due = [...state.read("deliveries").values()]
+          .filter((delivery) => {
+            if (delivery.status !== "pending" || delivery.nextAttemptAt === null) return false;
+            if (delivery.nextAttemptAt.getTime() > now) return false;
+            if (delivery.leaseExpiresAt !== null && delivery.leaseExpiresAt.getTime() > now) return false;
+            if (excluded.has(delivery.endpointId)) return false;
+            if (!events.has(delivery.eventId)) return false;
+            return endpoints.get(delivery.endpointId)?.status === "active";
+          })
+          .sort((a, b) => {
+            const byDue = oldestFirst((delivery: DeliveryRecord) => delivery.nextAttemptAt ?? delivery.createdAt)(a, b);
+            return byDue !== 0 ? byDue : oldestFirst((delivery: DeliveryRecord) => delivery.createdAt)(a, b);
+          })
+          .slice(0, Math.max(0, options.limit));
+        const deliveries = state.write("deliveries");
+        return due.map((delivery): ClaimedDelivery => {
+          const leased: DeliveryRecord = toStored({
+            ...delivery,
+            leaseExpiresAt: options.leaseUntil,
+            leaseToken: options.leaseToken,
+          });
+          deliveries.set(delivery.id, leased);
+          const endpoint = endpoints.get(delivery.endpointId) as WebhookEndpointRecord;
+          const payload = events.get(delivery.eventId)?.payload ?? "";
+          return { delivery: copy(leased), endpoint: copy(endpoint), payload };
+        });
+      }),
+
+    recordAttempt: (deliveryId, leaseToken, outcome) =>
+      access.write((state) => {
+        const delivery = state.read("deliveries").get(deliveryId);
+        if (!delivery || delivery.leaseToken === null || delivery.leaseToken !== leaseToken) {
+          const endpoint = delivery ? state.read("endpoints").get(delivery.endpointId) : undefined;
+          return { recorded: false, endpoint: copy(endpoint ?? null) };
+        }
+        const at = outcome.attempt.attemptedAt;
+        const attempts = state.write("attempts");
+        if (attempts.has(outcome.attempt.id)) {
+          throw new Error(`The memory storage already has an attempt ${outcome.attempt.id}.`);
+        }
+        attempts.set(outcome.attempt.id, toStored({ ...outcome.attempt, deliveryId, endpointId: delivery.endpointId }));
+        state.write("deliveries").set(
+          deliveryId,
+          toStored({
+            ...delivery,
+            status: outcome.status,
+            attempts: delivery.attempts + 1,
+            nextAttemptAt: outcome.nextAttemptAt,
+            leaseExpiresAt: null,
+            leaseToken: null,
+            updatedAt: at,
+          }),
+        );
+        const endpoint = state.read("endpoints").get(delivery.endpointId);
+        if (!endpoint) return { recorded: true, endpoint: null };
+        let next: WebhookEndpointRecord = endpoint;
+        if (outcome.failureCount === "increment") {
+          const failures = endpoint.consecutiveFailures + 1;
+          next = { ...endpoint, consecutiveFailures: failures, updatedAt: at };
+          if (failures >= outcome.pauseAfter && endpoint.status === "active") {
+            next = { ...next, status: "paused", pausedReason: "failures" };
+          }
+        } else if (outcome.failureCount === "reset" && endpoint.consecutiveFailures !== 0) {
+          next = { ...endpoint, consecutiveFailures: 0, updatedAt: at };
+        }
+        if (next !== endpoint) state.write("endpoints").set(endpoint.id, toStored(next));
+        return { recorded: true, endpoint: copy(next) };
+      }),
+
+    getDelivery: (companyId, id) =>
+      access.read((state) => {
+        const delivery = state.read("deliveries").get(id);
+        return delivery && delivery.companyId === companyId ? copy(delivery) : null;
+      }),
+
+    listDeliveries: (query) =>
+      access.read((state) =>
+        keysetPage(
+          [...state.read("deliveries").values()].filter(
+            (delivery) =>
+              delivery.endpointId === query.endpointId &&
+              (query.status === undefined || delivery.status === query.status),
+          ),
+          (delivery) => delivery.createdAt,
+          (delivery) => delivery.id,
+          query.after,
+          query.take,
+        ).map((delivery) => copy(delivery)),
+      ),
+
+    listAttempts: (deliveryId) =>
+      access.read((state) =>
+        [...state.read("attempts").values()]
+          .filter((attempt) => attempt.deliveryId === deliveryId)
+          .sort(oldestFirst((attempt) => attempt.attemptedAt))
+          .map((attempt) => copy(attempt)),
+      ),
+
+    resendDelivery: (companyId, id, now) =>
+      access.write((state) => {
+        const delivery = state.read("deliveries").get(id);
+        if (!delivery || delivery.companyId !== companyId) return null;
+        const resent: DeliveryRecord = toStored({
+          ...delivery,
+          status: "pending",
+          nextAttemptAt: now,
+          leaseExpiresAt: null,
+          leaseToken: null,
+          updatedAt: now,
+        });
+        state.write("deliveries").set(id, resent);
+        return copy(resent);
+      }),
+
+    purgeDeliveries: (before) =>
+      access.write((state) =>
+        deleteDeliveries(
+          state,
+          (delivery) => delivery.status !== "pending" && delivery.createdAt.getTime() < before.getTime(),
+        ),
+      ),
+  };
+}

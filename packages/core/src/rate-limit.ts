@@ -1,0 +1,64 @@
+import { HireportError } from "./errors";
+import type { Runtime } from "./runtime";
+
+const MINUTE_MS = 60_000;
+const DAY_MS = 86_400_000;
+
+/** The minute window as the rate-limit headers report it. */
+export interface RateLimitState {
+  limit: number;
+  remaining: number;
+  /** End of the current minute window. */
+  resetAt: Date;
+}
+
+/** The headers of DESIGN.md section 4: X-RateLimit-Limit, -Remaining (minute window) and -Reset (unix seconds). */
+export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
+  return {
+    "x-ratelimit-limit": String(state.limit),
+    "x-ratelimit-remaining": String(Math.max(0, state.remaining)),
+    "x-ratelimit-reset": String(Math.ceil(state.resetAt.getTime() / 1000)),
+  };
+}
+
+/** The state shown on answers that no key was charged for (no key, unknown route, /openapi.json). */
+export function uncharged(runtime: Runtime, now: Date): RateLimitState {
+  const resetAt = new Date((Math.floor(now.getTime() / MINUTE_MS) + 1) * MINUTE_MS);
+  return { limit: runtime.limits.perMinute, remaining: runtime.limits.perMinute, resetAt };
+}
+
+/**
+ * Counts one request of a key against its minute and day windows (spec section 8), atomically in
+ * storage so that every app process shares the counters. A refused request counts in neither
+ * window. Throws 429 rate_limited or daily_limit, with Retry-After, when a window is full.
+ */
+export async function consumeRateLimit(runtime: Runtime, keyId: string, now: Date): Promise<RateLimitState> {
+  const { perMinute, perDay } = runtime.limits;
+  const minute = Math.floor(now.getTime() / MINUTE_MS);
+  const day = Math.floor(now.getTime() / DAY_MS);
+  const minuteReset = new Date((minute + 1) * MINUTE_MS);
+  const dayReset = new Date((day + 1) * DAY_MS);
+  const result = await runtime.storage.rateLimits.consume(
+    [
+      { key: `${keyId}:m:${minute}`, limit: perMinute, resetAt: minuteReset },
+      { key: `${keyId}:d:${day}`, limit: perDay, resetAt: dayReset },
+    ],
+    now,
+  );
+  const state: RateLimitState = {
+    limit: perMinute,
+    remaining: result.allowed ? perMinute - (result.counts[0] ?? 0) : 0,
+    resetAt: minuteReset,
+  };
+  if (result.allowed) return state;
+  const daily = result.refusedBucket === 1;
+  const resetAt = daily ? dayReset : minuteReset;
+  const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
+  throw new HireportError(
+    daily ? "daily_limit" : "rate_limited",
+    daily
+      ? `This key has made its ${perDay} requests for today (UTC). Wait ${retryAfter} seconds.`
+      : `This key has made its ${perMinute} requests for this minute. Wait ${retryAfter} seconds.`,
+    { headers: { ...rateLimitHeaders(state), "retry-after": String(retryAfter) } },
+  );
+}

@@ -1,0 +1,35 @@
+import type { HeaderBag, QueryBag } from "./http-types";
+
+/** One header value, case-insensitive; the first when the header was sent more than once. */
+export function getHeader(headers: HeaderBag | Headers, name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") {
+    return (headers as Headers).get(name) ?? undefined;
+  }
+  const bag = headers as HeaderBag;
+  const lower = name.toLowerCase();
+  let value = bag[lower];
+  if (value === undefined) {
+    for (const key of Object.keys(bag)) {
+      if (key.toLowerCase() === lower) {
+        value = bag[key];
+        break;
+      }
+    }
+  }
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** Query parameters as a plain object; repeated names become arrays. */
+export function toQueryBag(query: QueryBag | URLSearchParams | undefined): QueryBag {
+  if (query === undefined) return {};
+  if (query instanceof URLSearchParams) {
+    const bag: Record<string, string | string[]> = {};
+    for (const [name, value] of query) {
+      const existing = bag[name];
+      if (existing === undefined) bag[name] = value;
+      else bag[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+    }
+    return bag;
+  }
+  return query;
+}

@@ -1,0 +1,71 @@
+import type { CursorCodec } from "./cursor";
+import type { EventType } from "./domain";
+import { appendEvent } from "./events";
+import type { FileTokens } from "./file-tokens";
+import type { Clock, Logger, ResumeSource, ScoringFunction } from "./options";
+import type { Serializer } from "./serialize";
+import type { Storage, StorageStores } from "./storage";
+
+/** Limits with their defaults applied. */
+export interface ResolvedLimits {
+  perMinute: number;
+  perDay: number;
+  activeKeysPerCompany: number;
+  maxBodyBytes: number;
+  duplicateWindowDays: number;
+}
+
+/** Emits an event on the transaction of the change it reports. */
+export type Emit = (type: EventType, companyId: string, data: unknown) => Promise<void>;
+
+/** What every part of one `createPublicApi` instance shares. Frozen at creation. */
+export interface Runtime {
+  readonly storage: Storage;
+  readonly clock: Clock;
+  readonly logger: Logger;
+  readonly limits: ResolvedLimits;
+  readonly serializer: Serializer;
+  readonly cursors: CursorCodec;
+  readonly fileTokens: FileTokens;
+  readonly scoring: ScoringFunction;
+  readonly basePath: string;
+  readonly filesPath: string;
+  readonly resolveResume:
+    | ((application: {
+        id: string;
+        companyId: string;
+        resumeSourceUrl: string | null;
+      }) => ResumeSource | Promise<ResumeSource>)
+    | undefined;
+  readonly onEvent: ((event: { id: string; type: string; companyId: string }) => void) | undefined;
+}
+
+/**
+ * Runs a change in one storage transaction. Events emitted through `emit` are written on the same
+ * transaction; after the commit, `onEvent` hears of each (it wakes an in-process dispatcher).
+ */
+export async function runChange<T>(
+  runtime: Runtime,
+  fn: (tx: StorageStores, emit: Emit, now: Date) => Promise<T>,
+): Promise<T> {
+  const emitted: { id: string; type: string; companyId: string }[] = [];
+  const now = runtime.clock.now();
+  const result = await runtime.storage.transaction(async (tx) => {
+    emitted.length = 0;
+    const emit: Emit = async (type, companyId, data) => {
+      const event = await appendEvent(tx, { type, companyId, data, now });
+      emitted.push({ id: event.id, type, companyId });
+    };
+    return fn(tx, emit, now);
+  });
+  if (runtime.onEvent) {
+    for (const event of emitted) {
+      try {
+        runtime.onEvent(event);
+      } catch (error) {
+        runtime.logger.error("hireport: onEvent threw", { error: String(error), eventId: event.id });
+      }
+    }
+  }
+  return result;
+}

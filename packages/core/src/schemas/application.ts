@@ -1,0 +1,129 @@
+/**
+ * Applications on the wire: the body of POST /applications (with the Candidate of spec 2.4), the
+ * body of PATCH /applications/{id}, and the Application of spec 2.3 as returned.
+ */
+import * as z from "zod";
+import { APPLICATION_STAGES } from "../domain";
+import {
+  email,
+  httpsUrl,
+  idString,
+  LIMITS,
+  label,
+  longText,
+  requiredText,
+  stringList,
+  utcDateTime,
+  webUrlOrEmpty,
+} from "./fields";
+
+/** The 14 stages of spec 3.1; every move between them is allowed. */
+export const stageSchema = z.enum(APPLICATION_STAGES).meta({
+  description: "Application stage. Every move between the 14 stages is allowed and recorded in the history.",
+});
+
+/** The Candidate of spec 2.4 as sent: name and email required, the rest default to empty. */
+export const candidateInputSchema = z
+  .strictObject({
+    name: requiredText(LIMITS.label).meta({ examples: ["Ada Lovelace"] }),
+    email: email(),
+    phone: label()
+      .default("")
+      .meta({ examples: ["+44 20 7946 0000"] }),
+    location: label().default(""),
+    linkedin_url: webUrlOrEmpty().default(""),
+    current_title: label().default(""),
+    skills: stringList().default(() => []),
+  })
+  .meta({ description: "The person applying. name and email are required." });
+
+/**
+ * Body of POST /applications. The same e-mail address (compared trimmed and case-insensitive) may
+ * apply to the same job once every 30 days; a repeat answers 409 duplicate.
+ */
+export const applicationCreateBodySchema = z
+  .strictObject({
+    job_id: idString().meta({ description: "A job of your company." }),
+    candidate: candidateInputSchema,
+    cover_letter: longText(LIMITS.coverLetter).default(""),
+    resume_url: httpsUrl().nullable().default(null).meta({
+      description:
+        "An https link to the CV that the company's team can open. It is never returned as sent: the application's resume_url is a short-lived link served by the service.",
+    }),
+    source: requiredText(LIMITS.source)
+      .optional()
+      .meta({
+        description: "Where the candidate came from, free text. Left out: api.",
+        examples: ["careers-site"],
+      }),
+    consent: z
+      .boolean()
+      .nullable()
+      .default(null)
+      .meta({ description: "True when the candidate agreed to their data being sent; stored with its time." }),
+  })
+  .meta({
+    description:
+      "Adds a candidate to one of your jobs. The same e-mail address may apply to the same job once every 30 days; a repeat answers 409 duplicate.",
+  });
+
+/** Body of PATCH /applications/{id}: every field optional; `{}` is accepted and changes nothing. */
+export const applicationPatchBodySchema = z
+  .strictObject({
+    stage: stageSchema.optional(),
+    note: requiredText(LIMITS.note)
+      .optional()
+      .meta({ description: "Added to the recruiter notes with the key's name." }),
+    tags: stringList().optional().meta({ description: "Replaces the tags." }),
+    starred: z.boolean().optional(),
+  })
+  .meta({ description: "Changes to an application: only the fields sent are changed." });
+
+/** Parsed body of POST /applications, defaults applied (`source` stays undefined when not sent: the service picks `api` or `host`). */
+export type ApplicationCreateBody = z.output<typeof applicationCreateBodySchema>;
+/** Parsed body of PATCH /applications/{id}. */
+export type ApplicationPatchBody = z.output<typeof applicationPatchBodySchema>;
+
+/** The candidate inside a returned application (spec 2.3). */
+export const candidateSchema = z.strictObject({
+  name: z.string(),
+  email: z.string(),
+  phone: z.string(),
+  location: z.string(),
+  linkedin_url: z.string(),
+  current_title: z.string(),
+  skills: z.array(z.string()),
+});
+
+/** Scores of a returned application. */
+export const scoresSchema = z
+  .strictObject({
+    ai_match: z.number().min(0).max(100).meta({
+      description:
+        "0 to 100: how well the candidate's skills match the job. Advice for a person to read, never a decision: hiring decisions must involve a person, and applicants can ask for a person to review their application.",
+    }),
+    overall: z.number().nullable().meta({ description: "Set by the company's team; null until then." }),
+  })
+  .meta({ description: "Scores that help a person review; they never decide anything on their own." });
+
+/** An Application as returned (spec 2.3), exactly its fields. */
+export const applicationSchema = z
+  .strictObject({
+    id: z.string().meta({ examples: ["app_01j9x2k3m4n5p6q7r8s9t0v1w2"] }),
+    reference: z.string().meta({ description: "Readable reference, stable per company.", examples: ["APP-20931"] }),
+    job_id: z.string(),
+    job_title: z.string(),
+    candidate: candidateSchema,
+    cover_letter: z.string(),
+    resume_url: z.url().nullable().meta({
+      description: "Short-lived link to the CV as served by the service; null when the application has no CV.",
+    }),
+    stage: stageSchema,
+    source: z.string(),
+    scores: scoresSchema,
+    tags: z.array(z.string()),
+    starred: z.boolean(),
+    applied_at: utcDateTime(),
+    updated_at: utcDateTime(),
+  })
+  .meta({ description: "An application: personal data your company controls and the service processes for you." });

@@ -1,0 +1,128 @@
+/**
+ * Building blocks of the request and response schemas: the limits of DESIGN.md section 4 and the
+ * field types that enforce them. Every limit lives here once; the zod schemas enforce it and the
+ * OpenAPI document (generated from the same schemas) publishes it.
+ */
+import * as z from "zod";
+
+/** Text lengths, list sizes and number ranges enforced on input (DESIGN.md section 4). */
+export const LIMITS = {
+  /** Job title. */
+  title: 200,
+  /** Job short description. */
+  shortDescription: 500,
+  /** Job description. */
+  description: 50_000,
+  /** Application cover letter. */
+  coverLetter: 20_000,
+  /** Recruiter note added with PATCH /applications/{id}. */
+  note: 10_000,
+  /** Names and labels: department, location, employment type, candidate name, currency… */
+  label: 200,
+  /** Application source. */
+  source: 100,
+  /** E-mail address (RFC 5321 path limit). */
+  email: 254,
+  /** Web addresses. */
+  url: 2_048,
+  /** Items in a list of strings (skills, tags, benefits…). */
+  listItems: 100,
+  /** Characters in one list item. */
+  listItem: 200,
+  /** Identifiers sent by clients (job_id, path id). */
+  id: 200,
+  /** Paging cursor. */
+  cursor: 512,
+  /** Largest salary amount accepted. */
+  salary: 1_000_000_000_000,
+  /** Largest number of positions of a job. */
+  positions: 100_000,
+  /** Smallest page size. */
+  pageMin: 1,
+  /** Largest page size. */
+  pageMax: 100,
+  /** Page size when `limit` is not sent. */
+  pageDefault: 25,
+} as const;
+
+const DATE_EXAMPLE = "2026-03-31";
+
+/**
+ * An error option that words format failures (`invalid_format`) and leaves every other issue
+ * (missing, wrong type, too long) to the general messages of `validation.ts`.
+ */
+export function formatError(message: string) {
+  return { error: (issue: { code?: string }) => (issue.code === "invalid_format" ? message : undefined) };
+}
+
+/** Required single-line text: surrounding spaces are trimmed, then 1 to `max` characters. */
+export function requiredText(max: number) {
+  return z.string().trim().min(1).max(max);
+}
+
+/** Optional single-line text (a name or label): trimmed, up to `max` characters, `""` means unset. */
+export function label(max: number = LIMITS.label) {
+  return z.string().trim().max(max);
+}
+
+/** Long free text (description, cover letter): kept exactly as sent, up to `max` characters. */
+export function longText(max: number) {
+  return z.string().max(max);
+}
+
+/** A list of short strings: up to 100 items, each trimmed and 1 to 200 characters. */
+export function stringList() {
+  return z
+    .array(requiredText(LIMITS.listItem))
+    .max(LIMITS.listItems)
+    .meta({ description: `Up to ${LIMITS.listItems} items of 1 to ${LIMITS.listItem} characters each.` });
+}
+
+/** An e-mail address, up to 254 characters. */
+export function email() {
+  // Trimmed before it is checked, so " ada@example.com " is accepted as "ada@example.com".
+  return z
+    .string()
+    .trim()
+    .max(LIMITS.email)
+    .check(z.email(formatError("Must be a valid e-mail address, such as ada@example.com.")))
+    .meta({ examples: ["ada@example.com"] });
+}
+
+/** An https address with a real host name (not an IP address or `localhost`), up to 2,048 characters. */
+export function httpsUrl() {
+  const message = "Must be a full https address with a host name, such as https://files.example.com/cv.pdf.";
+  return z
+    .url({ protocol: /^https$/, hostname: z.regexes.domain, ...formatError(message) })
+    .max(LIMITS.url)
+    .regex(/^https:\/\//i)
+    .meta({ format: "uri", examples: ["https://files.example.com/cv.pdf"] });
+}
+
+/** A web address (http or https) up to 2,048 characters, or `""` for none. */
+export function webUrlOrEmpty() {
+  const message = `Must be a web address starting with https:// (or http://) of at most ${LIMITS.url.toLocaleString("en-US")} characters, or an empty string.`;
+  const url = z
+    .url({ protocol: /^https?$/, hostname: z.regexes.domain, error: message })
+    .max(LIMITS.url)
+    .regex(/^https?:\/\//i)
+    .meta({ format: "uri" });
+  return z.union([z.literal(""), url], { error: message });
+}
+
+/** A real calendar date `YYYY-MM-DD` (2026-02-30 is refused). */
+export function isoDate() {
+  return z.iso
+    .date(formatError(`Must be a real calendar date in the form YYYY-MM-DD, such as ${DATE_EXAMPLE}.`))
+    .meta({ examples: [DATE_EXAMPLE] });
+}
+
+/** A UTC time stamp as returned by the API: `2026-03-31T09:30:00.000Z`. */
+export function utcDateTime() {
+  return z.iso.datetime().meta({ description: "UTC time, ISO 8601.", examples: ["2026-03-31T09:30:00.000Z"] });
+}
+
+/** An identifier sent by a client: 1 to 200 characters. */
+export function idString() {
+  return z.string().min(1).max(LIMITS.id);
+}

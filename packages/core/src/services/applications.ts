@@ -1,0 +1,219 @@
+import { type ChangeOptions, hostActor } from "../actor";
+import type { Actor, ApplicationRecord, ApplicationStage, NoteRecord, StageChangeRecord } from "../domain";
+import { HireportError, notFound } from "../errors";
+import { newId } from "../ids";
+import { type Runtime, runChange } from "../runtime";
+import {
+  type ApplicationCreateBody,
+  type ApplicationPatchBody,
+  applicationCreateBodySchema,
+  applicationPatchBodySchema,
+} from "../schemas/application";
+import type { ApplicationPatch, KeysetPosition, NewApplication } from "../storage";
+import { parseBody } from "../validation";
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const INITIAL_STAGE: ApplicationStage = "new";
+
+export interface ApplicationListInput {
+  jobId?: string;
+  stage?: ApplicationStage;
+  updatedSince?: Date;
+  after?: KeysetPosition;
+  take: number;
+}
+
+/** The e-mail as the duplicate rule compares it: trimmed and lower-cased. */
+export function normalizeEmail(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+function clampScore(score: number): number {
+  if (!Number.isFinite(score)) return 0;
+  return Math.min(100, Math.max(0, Math.round(score * 100) / 100));
+}
+
+function uniqueTags(tags: readonly string[]): string[] {
+  return [...new Set(tags.map((tag) => tag.trim()).filter((tag) => tag.length > 0))];
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((item, i) => item === b[i]);
+}
+
+/** Applications: add candidates, move stages, notes, tags, stars; for HTTP handlers and host code alike. */
+export class ApplicationService {
+  readonly #runtime: Runtime;
+
+  constructor(runtime: Runtime) {
+    this.#runtime = runtime;
+  }
+
+  /**
+   * Adds a candidate to one of the company's jobs, in stage `new`, and emits application.created.
+   * Refuses with 409 duplicate when the same e-mail applied to the same job in the duplicate window,
+   * also when two identical requests race. `options.actor` names who added it (the history entry);
+   * host code passes a label such as `{ actor: "Careers page" }`. @default actor "host"
+   */
+  async create(companyId: string, input: unknown, options?: ChangeOptions): Promise<ApplicationRecord> {
+    const actor = hostActor(options);
+    const body: ApplicationCreateBody = parseBody(applicationCreateBodySchema, input);
+    const { storage, scoring, limits } = this.#runtime;
+    const job = await storage.jobs.get(companyId, body.job_id);
+    if (!job) throw notFound("job");
+    const candidate = {
+      name: body.candidate.name.trim(),
+      email: body.candidate.email.trim(),
+      phone: body.candidate.phone ?? "",
+      location: body.candidate.location ?? "",
+      linkedinUrl: body.candidate.linkedin_url ?? "",
+      currentTitle: body.candidate.current_title ?? "",
+      skills: [...(body.candidate.skills ?? [])],
+    };
+    const aiMatch = clampScore(await scoring({ job, candidate }));
+
+    return runChange(this.#runtime, async (tx, emit, now) => {
+      const sequence = await tx.companies.nextSequence(companyId, "application");
+      const record: NewApplication = {
+        id: newId("app", now),
+        companyId,
+        jobId: job.id,
+        reference: `APP-${1000 + sequence}`,
+        candidate,
+        emailNormalized: normalizeEmail(candidate.email),
+        coverLetter: body.cover_letter ?? "",
+        resumeSourceUrl: body.resume_url ?? null,
+        source: body.source ?? (actor.type === "api_key" ? "api" : "host"),
+        consent: body.consent ?? null,
+        consentAt: body.consent === true ? now : null,
+        stage: INITIAL_STAGE,
+        aiMatch,
+        overallScore: null,
+        tags: [],
+        starred: false,
+        appliedAt: now,
+        updatedAt: now,
+      };
+      const duplicateSince = new Date(now.getTime() - limits.duplicateWindowDays * DAY_MS);
+      const result = await tx.applications.insertUnlessDuplicate(record, { duplicateSince });
+      if (!result.inserted) {
+        throw new HireportError(
+          "duplicate",
+          `This candidate already applied to this job in the last ${limits.duplicateWindowDays} days.`,
+          { extra: { existing_id: result.existingId } },
+        );
+      }
+      await tx.applications.addStageChange(this.#stageChange(record, null, INITIAL_STAGE, actor, now));
+      const stored = await tx.applications.get(companyId, record.id);
+      if (!stored) throw new Error("The application just inserted could not be read back.");
+      await emit("application.created", companyId, await this.#runtime.serializer.application(stored));
+      return stored;
+    });
+  }
+
+  /**
+   * Applies a PATCH of spec 4.10: a stage move (recorded in the history with the actor's name), a
+   * note (added to the recruiter notes), tags (replaced) and starred. Emits application.updated when
+   * the application changed; a move to the current stage changes nothing and emits nothing.
+   */
+  async update(companyId: string, id: string, input: unknown, options?: ChangeOptions): Promise<ApplicationRecord> {
+    const actor = hostActor(options);
+    const body: ApplicationPatchBody = parseBody(applicationPatchBodySchema, input);
+    return runChange(this.#runtime, async (tx, emit, now) => {
+      const current = await tx.applications.get(companyId, id, { lock: true });
+      if (!current) throw notFound("application");
+      const patch: ApplicationPatch = { updatedAt: now };
+      let changed = false;
+      if (body.stage !== undefined && body.stage !== current.stage) {
+        patch.stage = body.stage;
+        changed = true;
+        await tx.applications.addStageChange(this.#stageChange(current, current.stage, body.stage, actor, now));
+      }
+      if (body.tags !== undefined) {
+        const tags = uniqueTags(body.tags);
+        if (!sameList(tags, current.tags)) {
+          patch.tags = tags;
+          changed = true;
+        }
+      }
+      if (body.starred !== undefined && body.starred !== current.starred) {
+        patch.starred = body.starred;
+        changed = true;
+      }
+      if (body.note !== undefined && body.note.trim().length > 0) {
+        const note: NoteRecord = {
+          id: newId("note", now),
+          applicationId: current.id,
+          companyId,
+          body: body.note,
+          actor,
+          createdAt: now,
+        };
+        await tx.applications.addNote(note);
+      }
+      if (!changed) return current;
+      const updated = await tx.applications.update(companyId, id, patch);
+      if (!updated) throw notFound("application");
+      await emit("application.updated", companyId, await this.#runtime.serializer.application(updated));
+      return updated;
+    });
+  }
+
+  /** Sets `scores.overall` (0 to 100, or null to clear) and emits application.updated. */
+  async setOverallScore(companyId: string, id: string, score: number | null): Promise<ApplicationRecord> {
+    if (score !== null && (!Number.isFinite(score) || score < 0 || score > 100)) {
+      throw new HireportError("invalid", "The overall score must be a number from 0 to 100, or null.", {
+        fields: [{ field: "overall", message: "Must be a number from 0 to 100, or null." }],
+      });
+    }
+    return runChange(this.#runtime, async (tx, emit, now) => {
+      const current = await tx.applications.get(companyId, id, { lock: true });
+      if (!current) throw notFound("application");
+      if (current.overallScore === score) return current;
+      const updated = await tx.applications.update(companyId, id, { overallScore: score, updatedAt: now });
+      if (!updated) throw notFound("application");
+      await emit("application.updated", companyId, await this.#runtime.serializer.application(updated));
+      return updated;
+    });
+  }
+
+  async get(companyId: string, id: string): Promise<ApplicationRecord> {
+    const application = await this.#runtime.storage.applications.get(companyId, id);
+    if (!application) throw notFound("application");
+    return application;
+  }
+
+  async list(companyId: string, input: ApplicationListInput): Promise<ApplicationRecord[]> {
+    return this.#runtime.storage.applications.list({ companyId, ...input });
+  }
+
+  /** The stage history, oldest first, each move with the name of who made it. */
+  async history(companyId: string, id: string): Promise<StageChangeRecord[]> {
+    await this.get(companyId, id);
+    return this.#runtime.storage.applications.listStageChanges(companyId, id);
+  }
+
+  /** The recruiter notes, oldest first. */
+  async notes(companyId: string, id: string): Promise<NoteRecord[]> {
+    await this.get(companyId, id);
+    return this.#runtime.storage.applications.listNotes(companyId, id);
+  }
+
+  #stageChange(
+    application: { id: string; companyId: string },
+    from: ApplicationStage | null,
+    to: ApplicationStage,
+    actor: Actor,
+    now: Date,
+  ): StageChangeRecord {
+    return {
+      id: newId("stg", now),
+      applicationId: application.id,
+      companyId: application.companyId,
+      fromStage: from,
+      toStage: to,
+      actor,
+      createdAt: now,
+    };
+  }
+}

@@ -1,0 +1,207 @@
+import type { JobFields, JobListFilter, JobRecord, JobStatus } from "../domain";
+import { HireportError, notFound } from "../errors";
+import { newId } from "../ids";
+import type { Runtime } from "../runtime";
+import { runChange } from "../runtime";
+import { type JobCreateBody, type JobPatchBody, jobCreateBodySchema, jobPatchBodySchema } from "../schemas/job";
+import type { JobPatch, KeysetPosition } from "../storage";
+import { parseBody } from "../validation";
+
+/** Storage statuses behind each value of the `status` filter of GET /jobs (DESIGN.md section 4). */
+const STATUS_FILTER: Record<JobListFilter, readonly JobStatus[] | undefined> = {
+  open: ["active"],
+  closed: ["closed"],
+  draft: ["draft"],
+  all: undefined,
+};
+
+/** Wire field -> record field of the JobInput of spec 2.2. */
+const JOB_FIELDS = {
+  title: "title",
+  description: "description",
+  short_description: "shortDescription",
+  department: "department",
+  location: "location",
+  employment_type: "employmentType",
+  experience_level: "experienceLevel",
+  salary_min: "salaryMin",
+  salary_max: "salaryMax",
+  salary_currency: "salaryCurrency",
+  salary_period: "salaryPeriod",
+  required_skills: "requiredSkills",
+  preferred_skills: "preferredSkills",
+  qualifications: "qualifications",
+  responsibilities: "responsibilities",
+  benefits: "benefits",
+  closing_date: "closingDate",
+  start_date: "startDate",
+  positions: "positions",
+} as const satisfies Record<string, keyof JobFields>;
+
+type WireJobField = keyof typeof JOB_FIELDS;
+
+const EMPTY_JOB: JobFields = {
+  title: "",
+  description: "",
+  shortDescription: "",
+  department: "",
+  location: "",
+  employmentType: "",
+  experienceLevel: "",
+  salaryMin: null,
+  salaryMax: null,
+  salaryCurrency: "GBP",
+  salaryPeriod: "year",
+  requiredSkills: [],
+  preferredSkills: [],
+  qualifications: [],
+  responsibilities: [],
+  benefits: [],
+  closingDate: null,
+  startDate: null,
+  positions: null,
+};
+
+function toFields(body: JobPatchBody): Partial<JobFields> {
+  const fields: Record<string, unknown> = {};
+  for (const [wire, field] of Object.entries(JOB_FIELDS) as [WireJobField, keyof JobFields][]) {
+    const value = (body as Record<string, unknown>)[wire];
+    if (value !== undefined) fields[field] = value;
+  }
+  return fields as Partial<JobFields>;
+}
+
+function sameValue(a: unknown, b: unknown): boolean {
+  if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => item === b[i]);
+  return a === b;
+}
+
+/** Checks that apply to the job as it will be, not to one body alone. */
+function checkSalary(job: JobFields): void {
+  if (job.salaryMin !== null && job.salaryMax !== null && job.salaryMin > job.salaryMax) {
+    throw new HireportError("invalid", "The salary minimum is above the maximum.", {
+      fields: [{ field: "salary_max", message: "Must be greater than or equal to salary_min." }],
+    });
+  }
+}
+
+export interface JobListInput {
+  status: JobListFilter;
+  updatedSince?: Date;
+  after?: KeysetPosition;
+  take: number;
+}
+
+/** Jobs: create, change, close, read and list, for HTTP handlers and host code alike. */
+export class JobService {
+  readonly #runtime: Runtime;
+
+  constructor(runtime: Runtime) {
+    this.#runtime = runtime;
+  }
+
+  /** Creates a job (default status `draft`) and emits job.created. `input` is a JobInput of spec 2.2. */
+  async create(companyId: string, input: unknown): Promise<JobRecord> {
+    const body: JobCreateBody = parseBody(jobCreateBodySchema, input);
+    return runChange(this.#runtime, async (tx, emit, now) => {
+      const company = await tx.companies.get(companyId);
+      if (!company) throw notFound("company");
+      const fields: JobFields = { ...EMPTY_JOB, ...toFields(body) };
+      checkSalary(fields);
+      const sequence = await tx.companies.nextSequence(companyId, "job");
+      const job: JobRecord = {
+        ...fields,
+        id: newId("job", now),
+        companyId,
+        reference: `JOB-${1000 + sequence}`,
+        status: body.status ?? "draft",
+        hidden: false,
+        applicationsCount: 0,
+        createdAt: now,
+        updatedAt: now,
+        closedAt: null,
+      };
+      await tx.jobs.insert(job);
+      await emit("job.created", companyId, this.#runtime.serializer.job(job));
+      return job;
+    });
+  }
+
+  /**
+   * Changes the fields present in `input` and emits job.updated. A status moves a closed job back
+   * to it (reopening). A change that changes nothing writes nothing and emits nothing.
+   */
+  async update(companyId: string, id: string, input: unknown): Promise<JobRecord> {
+    const body: JobPatchBody = parseBody(jobPatchBodySchema, input);
+    return runChange(this.#runtime, async (tx, emit, now) => {
+      const current = await tx.jobs.get(companyId, id, { lock: true });
+      if (!current) throw notFound("job");
+      const patch: JobPatch = { updatedAt: now };
+      let changed = false;
+      for (const [field, value] of Object.entries(toFields(body)) as [keyof JobFields, unknown][]) {
+        if (!sameValue(current[field], value)) {
+          (patch as Record<string, unknown>)[field] = value;
+          changed = true;
+        }
+      }
+      if (body.status !== undefined && body.status !== current.status) {
+        patch.status = body.status;
+        if (current.status === "closed") patch.closedAt = null;
+        changed = true;
+      }
+      if (!changed) return current;
+      checkSalary({ ...current, ...patch } as JobFields);
+      const job = await tx.jobs.update(companyId, id, patch);
+      if (!job) throw notFound("job");
+      await emit("job.updated", companyId, this.#runtime.serializer.job(job));
+      return job;
+    });
+  }
+
+  /** Closes a job and emits job.closed; closing a closed job returns it unchanged and emits nothing. */
+  async close(companyId: string, id: string): Promise<JobRecord> {
+    return runChange(this.#runtime, async (tx, emit, now) => {
+      const current = await tx.jobs.get(companyId, id, { lock: true });
+      if (!current) throw notFound("job");
+      if (current.status === "closed") return current;
+      const job = await tx.jobs.update(companyId, id, { status: "closed", closedAt: now, updatedAt: now });
+      if (!job) throw notFound("job");
+      await emit("job.closed", companyId, this.#runtime.serializer.job(job));
+      return job;
+    });
+  }
+
+  /**
+   * Hides an active job from public pages (its `public_url` becomes null) or shows it again.
+   * Emits job.updated when `public_url` changes.
+   */
+  async setHidden(companyId: string, id: string, hidden: boolean): Promise<JobRecord> {
+    return runChange(this.#runtime, async (tx, emit, now) => {
+      const current = await tx.jobs.get(companyId, id, { lock: true });
+      if (!current) throw notFound("job");
+      if (current.hidden === hidden) return current;
+      const job = await tx.jobs.update(companyId, id, { hidden, updatedAt: now });
+      if (!job) throw notFound("job");
+      await emit("job.updated", companyId, this.#runtime.serializer.job(job));
+      return job;
+    });
+  }
+
+  /** The whole stored job, every JobInput field included; throws not_found for another company's id. */
+  async get(companyId: string, id: string): Promise<JobRecord> {
+    const job = await this.#runtime.storage.jobs.get(companyId, id);
+    if (!job) throw notFound("job");
+    return job;
+  }
+
+  async list(companyId: string, input: JobListInput): Promise<JobRecord[]> {
+    const statuses = STATUS_FILTER[input.status];
+    return this.#runtime.storage.jobs.list({
+      companyId,
+      take: input.take,
+      ...(statuses ? { statuses } : {}),
+      ...(input.updatedSince ? { updatedSince: input.updatedSince } : {}),
+      ...(input.after ? { after: input.after } : {}),
+    });
+  }
+}

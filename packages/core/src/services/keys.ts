@@ -1,0 +1,108 @@
+import { randomBytes, sha256Hex, toBase64Url } from "../crypto";
+import type { ApiKeyRecord, Scope } from "../domain";
+import { HireportError, notFound } from "../errors";
+import { newId } from "../ids";
+import type { Runtime } from "../runtime";
+import { isScope } from "../scopes";
+
+/** Every key starts with this prefix (spec section 5). */
+export const KEY_PREFIX = "svc_live_";
+const KEY_RANDOM_BYTES = 32;
+/** Characters of the key kept in clear, to tell keys apart in listings. */
+const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 6;
+
+export interface CreateKeyInput {
+  companyId: string;
+  /** Shown in listings and in the stage history of the changes the key makes (1 to 200 characters). */
+  name: string;
+  /** At least one of jobs:read, jobs:write, applications:read, applications:write. */
+  scopes: Scope[];
+  /** After this time the key answers 401 expired_key. @default null (never expires) */
+  expiresAt?: Date | null;
+}
+
+export interface CreatedKey {
+  /** The secret key, `svc_live_…`. Shown once: only its hash is stored. */
+  key: string;
+  record: ApiKeyRecord;
+}
+
+/** The hash under which a key is stored and looked up. */
+export function hashKey(key: string): Promise<string> {
+  return sha256Hex(key);
+}
+
+/** Key management for the host (spec section 5): create, list, revoke. */
+export class KeyService {
+  readonly #runtime: Runtime;
+
+  constructor(runtime: Runtime) {
+    this.#runtime = runtime;
+  }
+
+  /**
+   * Creates a key and returns the secret once. Refuses (409 key_limit) when the company already has
+   * its maximum of active keys (10 by default), also under concurrent creates.
+   */
+  async create(input: CreateKeyInput): Promise<CreatedKey> {
+    const now = this.#runtime.clock.now();
+    const fields = [];
+    const name = typeof input.name === "string" ? input.name.trim() : "";
+    if (name.length === 0 || name.length > 200)
+      fields.push({ field: "name", message: "Give the key a name of 1 to 200 characters." });
+    const scopes = Array.isArray(input.scopes) ? [...new Set(input.scopes)] : [];
+    if (scopes.length === 0 || !scopes.every((scope) => isScope(scope))) {
+      fields.push({
+        field: "scopes",
+        message: "Choose at least one of jobs:read, jobs:write, applications:read, applications:write.",
+      });
+    }
+    const expiresAt = input.expiresAt ?? null;
+    if (expiresAt !== null && (!(expiresAt instanceof Date) || Number.isNaN(expiresAt.getTime()) || expiresAt <= now)) {
+      fields.push({ field: "expiresAt", message: "The expiry must be a date in the future, or null." });
+    }
+    if (fields.length > 0) throw new HireportError("invalid", "The key cannot be created as asked.", { fields });
+
+    const { storage, limits } = this.#runtime;
+    if (!(await storage.companies.get(input.companyId))) throw notFound("company");
+    const key = `${KEY_PREFIX}${toBase64Url(randomBytes(KEY_RANDOM_BYTES))}`;
+    const record: ApiKeyRecord = {
+      id: newId("key", now),
+      companyId: input.companyId,
+      name,
+      scopes,
+      hash: await hashKey(key),
+      prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+      createdAt: now,
+      expiresAt,
+      revokedAt: null,
+      lastUsedAt: null,
+    };
+    const outcome = await storage.keys.insert(record, { maxActive: limits.activeKeysPerCompany, now });
+    if (outcome === "limit_reached") {
+      throw new HireportError(
+        "key_limit",
+        `The company already has ${limits.activeKeysPerCompany} active keys; revoke one before creating another.`,
+      );
+    }
+    return { key, record };
+  }
+
+  /** Revokes a key at once: its next request answers 401 invalid_key. Revoking twice is harmless. */
+  async revoke(companyId: string, keyId: string): Promise<ApiKeyRecord> {
+    const record = await this.#runtime.storage.keys.revoke(companyId, keyId, this.#runtime.clock.now());
+    if (!record) throw notFound("key");
+    return record;
+  }
+
+  /** Every key of the company, revoked ones included, newest first. Never the secrets. */
+  list(companyId: string): Promise<ApiKeyRecord[]> {
+    return this.#runtime.storage.keys.list(companyId);
+  }
+
+  async get(companyId: string, keyId: string): Promise<ApiKeyRecord> {
+    const record = await this.#runtime.storage.keys.get(companyId, keyId);
+    if (!record) throw notFound("key");
+    return record;
+  }
+}

@@ -1,0 +1,258 @@
+import type {
+  ApiKeyRecord,
+  CompanyRecord,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  EventRecord,
+  JobRecord,
+  UsageRecord,
+  WebhookEndpointRecord,
+} from "../domain";
+import type { NewApplication } from "../storage";
+
+/** Random lower-case hex, `length` characters (at most 32). */
+export function randomHex(length = 32): string {
+  return globalThis.crypto.randomUUID().replaceAll("-", "").slice(0, length);
+}
+
+/** A random id with a prefix: `job_3f2a…`. Lower-case ASCII only, so every collation orders them alike. */
+export function newId(prefix: string): string {
+  return `${prefix}_${randomHex(24)}`;
+}
+
+/**
+ * Ids that sort in the order given, under binary and case-insensitive collations alike: one
+ * random stem and a single differing letter at the end (`…a` < `…b` < `…c`).
+ */
+export function orderedIds(prefix: string, count: number): string[] {
+  const stem = newId(prefix);
+  return Array.from({ length: count }, (_, index) => `${stem}${String.fromCharCode(97 + index)}`);
+}
+
+/** The current time, to the millisecond. */
+export function now(): Date {
+  return new Date(Date.now());
+}
+
+/** `date` moved by `ms` milliseconds. */
+export function shift(date: Date, ms: number): Date {
+  return new Date(date.getTime() + ms);
+}
+
+export const SECOND = 1000;
+export const MINUTE = 60 * SECOND;
+export const HOUR = 60 * MINUTE;
+export const DAY = 24 * HOUR;
+
+/**
+ * A random instant in the 1990s. Tests of methods that see the whole database (purges, claims) put
+ * their rows there, far from the rows of every other test.
+ */
+export function farPast(): Date {
+  const from = Date.UTC(1991, 0, 1);
+  const to = Date.UTC(1999, 11, 31);
+  return new Date(from + Math.floor(Math.random() * (to - from)));
+}
+
+/** Strings that a careless encoding breaks: order, duplicates, separators, quotes, non-ASCII, emoji. */
+export const TRICKY_STRINGS: readonly string[] = [
+  "TypeScript",
+  "Zürich – Straße",
+  "日本語のスキル",
+  "emoji 🚀👩🏽‍💻",
+  "dup",
+  "dup",
+  "a,b;c|d",
+  "\"quoted\" and 'single'",
+  "back\\slash {json: [1]}",
+  "  spaced  ",
+  "",
+  "NULL",
+];
+
+export function makeCompany(overrides: Partial<CompanyRecord> = {}): CompanyRecord {
+  return { id: newId("co"), name: "Conformance Ltd", createdAt: now(), ...overrides };
+}
+
+export function makeKey(companyId: string, overrides: Partial<ApiKeyRecord> = {}): ApiKeyRecord {
+  const secret = randomHex(32);
+  return {
+    id: newId("key"),
+    companyId,
+    name: "Conformance key",
+    scopes: ["jobs:read", "applications:write"],
+    hash: `${randomHex(32)}${randomHex(32)}`,
+    prefix: `svc_live_${secret.slice(0, 4)}`,
+    createdAt: now(),
+    expiresAt: null,
+    revokedAt: null,
+    lastUsedAt: null,
+    ...overrides,
+  };
+}
+
+export function makeJob(companyId: string, overrides: Partial<JobRecord> = {}): JobRecord {
+  const at = overrides.createdAt ?? now();
+  return {
+    id: newId("job"),
+    companyId,
+    reference: `JOB-${randomHex(12)}`,
+    title: "Backend Engineer",
+    description: "Build things.",
+    shortDescription: "Build.",
+    department: "Engineering",
+    location: "London",
+    employmentType: "full_time",
+    experienceLevel: "senior",
+    salaryMin: 50000,
+    salaryMax: 70000,
+    salaryCurrency: "GBP",
+    salaryPeriod: "year",
+    requiredSkills: ["TypeScript", "SQL"],
+    preferredSkills: [],
+    qualifications: [],
+    responsibilities: [],
+    benefits: [],
+    closingDate: null,
+    startDate: null,
+    positions: null,
+    status: "active",
+    hidden: false,
+    applicationsCount: 0,
+    createdAt: at,
+    updatedAt: at,
+    closedAt: null,
+    ...overrides,
+  };
+}
+
+export function makeApplication(
+  companyId: string,
+  jobId: string,
+  overrides: Partial<NewApplication> = {},
+): NewApplication {
+  const at = overrides.appliedAt ?? now();
+  const email = `${randomHex(12)}@example.com`;
+  return {
+    id: newId("app"),
+    companyId,
+    jobId,
+    reference: `APP-${randomHex(12)}`,
+    candidate: {
+      name: "Ada Lovelace",
+      email,
+      phone: "",
+      location: "",
+      linkedinUrl: "",
+      currentTitle: "",
+      skills: [],
+    },
+    emailNormalized: email,
+    coverLetter: "",
+    resumeSourceUrl: null,
+    source: "api",
+    consent: null,
+    consentAt: null,
+    stage: "new",
+    aiMatch: 50,
+    overallScore: null,
+    tags: [],
+    starred: false,
+    appliedAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function makeEvent(companyId: string, overrides: Partial<EventRecord> = {}): EventRecord {
+  const id = overrides.id ?? newId("evt");
+  const createdAt = overrides.createdAt ?? now();
+  return {
+    id,
+    companyId,
+    type: "job.created",
+    payload: JSON.stringify({ id, type: "job.created", created_at: createdAt.toISOString(), company_id: companyId }),
+    createdAt,
+    ...overrides,
+  };
+}
+
+export function makeUsage(companyId: string, overrides: Partial<UsageRecord> = {}): UsageRecord {
+  return {
+    id: newId("use"),
+    companyId,
+    keyId: null,
+    method: "GET",
+    route: "/jobs",
+    status: 200,
+    durationMs: 12,
+    requestId: `req_${randomHex(16)}`,
+    ip: "203.0.113.9",
+    createdAt: now(),
+    ...overrides,
+  };
+}
+
+export function makeEndpoint(companyId: string, overrides: Partial<WebhookEndpointRecord> = {}): WebhookEndpointRecord {
+  const at = overrides.createdAt ?? now();
+  return {
+    id: newId("we"),
+    companyId,
+    url: `https://hooks.example.com/${randomHex(8)}`,
+    description: "",
+    events: ["job.created", "application.created"],
+    status: "active",
+    pausedReason: null,
+    secrets: [{ secret: `whsec_${randomHex(32)}`, expiresAt: null }],
+    consecutiveFailures: 0,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function makeDelivery(
+  endpoint: Pick<WebhookEndpointRecord, "id" | "companyId">,
+  event: Pick<EventRecord, "id" | "type">,
+  overrides: Partial<DeliveryRecord> = {},
+): DeliveryRecord {
+  const at = overrides.createdAt ?? now();
+  return {
+    id: newId("dlv"),
+    endpointId: endpoint.id,
+    companyId: endpoint.companyId,
+    eventId: event.id,
+    eventType: event.type,
+    status: "pending",
+    attempts: 0,
+    nextAttemptAt: at,
+    leaseExpiresAt: null,
+    leaseToken: null,
+    createdAt: at,
+    updatedAt: at,
+    ...overrides,
+  };
+}
+
+export function makeAttempt(
+  delivery: Pick<DeliveryRecord, "id" | "endpointId">,
+  overrides: Partial<DeliveryAttemptRecord> = {},
+): DeliveryAttemptRecord {
+  return {
+    id: newId("att"),
+    deliveryId: delivery.id,
+    endpointId: delivery.endpointId,
+    attemptedAt: now(),
+    statusCode: 500,
+    durationMs: 120,
+    responseBody: "upstream error",
+    error: "HTTP 500",
+    succeeded: false,
+    ...overrides,
+  };
+}
+
+/** `count` copies of `fn()`, started together. */
+export function parallel<T>(count: number, fn: (index: number) => Promise<T>): Promise<T[]> {
+  return Promise.all(Array.from({ length: count }, (_, index) => fn(index)));
+}

@@ -1,0 +1,65 @@
+import { afterAll, afterEach, beforeAll, describe } from "vitest";
+import { ConformanceContext } from "./context";
+import { applicationTests } from "./suites/applications";
+import { companyTests } from "./suites/companies";
+import { eventTests } from "./suites/events";
+import { idempotencyTests } from "./suites/idempotency";
+import { jobTests } from "./suites/jobs";
+import { keyTests } from "./suites/keys";
+import { rateLimitTests } from "./suites/rate-limits";
+import { roundTripTests } from "./suites/round-trips";
+import { transactionTests } from "./suites/transactions";
+import { usageTests } from "./suites/usage";
+import { webhookDeliveryTests } from "./suites/webhook-deliveries";
+import { webhookEndpointTests } from "./suites/webhook-endpoints";
+import type { ConformanceTarget } from "./types";
+
+/**
+ * Registers the storage conformance suite: vitest `describe` and `it` blocks that check every
+ * MUST rule of the storage contract (`storage.ts`) against `target`. Call it at the top level of a
+ * test file:
+ *
+ * ```ts
+ * import { runStorageConformance } from "@hireport/core/testing";
+ * runStorageConformance({
+ *   name: "kysely on Postgres",
+ *   async setup() {
+ *     const db = createDb();
+ *     await migrateToLatest(db);
+ *     return { storage: kyselyStorage({ db }), inspect: rawReads(db), teardown: () => db.destroy() };
+ *   },
+ * });
+ * ```
+ *
+ * `setup` runs once before the tests and `teardown` once after them. The tests run one after the
+ * other (several of them start parallel calls inside); each makes its own companies with random
+ * ids, so a database shared with other data works, as long as nothing else dispatches webhooks
+ * from it meanwhile (see {@link ConformanceTarget.setup}).
+ */
+export function runStorageConformance(target: ConformanceTarget): void {
+  describe(`storage conformance: ${target.name}`, () => {
+    const ctx = new ConformanceContext();
+    beforeAll(async () => {
+      ctx.attach(await target.setup());
+    }, 60_000);
+    afterEach(async () => {
+      await ctx.cleanUp();
+    });
+    afterAll(async () => {
+      await ctx.detach();
+    }, 60_000);
+
+    roundTripTests(ctx);
+    companyTests(ctx);
+    keyTests(ctx);
+    jobTests(ctx);
+    applicationTests(ctx);
+    transactionTests(ctx);
+    eventTests(ctx);
+    rateLimitTests(ctx);
+    usageTests(ctx);
+    idempotencyTests(ctx);
+    webhookEndpointTests(ctx);
+    webhookDeliveryTests(ctx);
+  });
+}

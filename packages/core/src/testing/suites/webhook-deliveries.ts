@@ -1,0 +1,400 @@
+import { describe, expect, it } from "vitest";
+import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../../domain";
+import type { AttemptOutcome, ClaimOptions } from "../../storage";
+import type { ConformanceContext } from "../context";
+import {
+  farPast,
+  HOUR,
+  MINUTE,
+  makeAttempt,
+  makeDelivery,
+  makeEndpoint,
+  makeEvent,
+  newId,
+  now,
+  orderedIds,
+  SECOND,
+  shift,
+} from "../fixtures";
+
+/** A lease that no claim of this suite reaches, for deliveries leased at insert time. */
+const FAR_LEASE = new Date("2037-01-01T00:00:00.000Z");
+
+export function webhookDeliveryTests(ctx: ConformanceContext): void {
+  async function endpointOf(companyId: string, overrides: Partial<WebhookEndpointRecord> = {}) {
+    const endpoint = makeEndpoint(companyId, overrides);
+    await ctx.storage.webhooks.insertEndpoint(endpoint);
+    ctx.defer(() => ctx.storage.webhooks.deleteEndpoint(companyId, endpoint.id));
+    return endpoint;
+  }
+
+  async function eventOf(companyId: string, createdAt = now()): Promise<EventRecord> {
+    const event = makeEvent(companyId, { createdAt });
+    await ctx.storage.events.append(event);
+    return event;
+  }
+
+  function claim(at: Date, overrides: Partial<ClaimOptions> = {}) {
+    return ctx.storage.webhooks.claimDueDeliveries({
+      now: at,
+      limit: 100,
+      leaseUntil: shift(at, 30 * SECOND),
+      leaseToken: newId("lease"),
+      ...overrides,
+    });
+  }
+
+  function failure(delivery: Pick<DeliveryRecord, "id" | "endpointId">, at: Date): AttemptOutcome {
+    return {
+      attempt: makeAttempt(delivery, { attemptedAt: at }),
+      status: "pending",
+      nextAttemptAt: shift(at, MINUTE),
+      failureCount: "increment",
+      pauseAfter: 50,
+    };
+  }
+
+  /** A pending delivery that already holds a lease (as if claimed), never due for a claim test. */
+  async function leasedDelivery(endpoint: WebhookEndpointRecord, overrides: Partial<DeliveryRecord> = {}) {
+    const event = await eventOf(endpoint.companyId);
+    const token = newId("lease");
+    const delivery = makeDelivery(endpoint, event, {
+      nextAttemptAt: now(),
+      leaseToken: token,
+      leaseExpiresAt: FAR_LEASE,
+      ...overrides,
+    });
+    await ctx.storage.webhooks.insertDeliveries([delivery]);
+    return { delivery, token };
+  }
+
+  describe("webhooks: claiming deliveries", () => {
+    it("claims due pending deliveries of active endpoints only, oldest first, up to limit, and sets the lease", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const paused = await endpointOf(companyId, { status: "paused", pausedReason: "manual" });
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const at = (ms: number) => ({ createdAt: shift(t, ms), nextAttemptAt: shift(t, ms) });
+      const d1 = makeDelivery(endpoint, event, at(-3 * MINUTE));
+      const d2 = makeDelivery(endpoint, event, at(-2 * MINUTE));
+      const d3 = makeDelivery(endpoint, event, { createdAt: shift(t, -MINUTE), nextAttemptAt: t });
+      await ctx.storage.webhooks.insertDeliveries([
+        d3,
+        makeDelivery(endpoint, event, { createdAt: shift(t, -4 * MINUTE), nextAttemptAt: shift(t, HOUR) }),
+        makeDelivery(endpoint, event, { ...at(-5 * MINUTE), nextAttemptAt: null }),
+        makeDelivery(endpoint, event, { ...at(-5 * MINUTE), status: "succeeded" }),
+        makeDelivery(endpoint, event, { ...at(-5 * MINUTE), status: "failed" }),
+        makeDelivery(paused, event, at(-5 * MINUTE)),
+        d1,
+        d2,
+      ]);
+
+      const token = newId("lease");
+      const leaseUntil = shift(t, 30 * SECOND);
+      const first = await claim(t, { limit: 2, leaseToken: token, leaseUntil });
+      expect(first.map((c) => c.delivery.id)).toEqual([d1.id, d2.id]);
+      expect(first[0]).toEqual({
+        delivery: { ...d1, leaseToken: token, leaseExpiresAt: leaseUntil, updatedAt: first[0]?.delivery.updatedAt },
+        endpoint,
+        payload: event.payload,
+      });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, d2.id)).toMatchObject({
+        leaseToken: token,
+        leaseExpiresAt: leaseUntil,
+        status: "pending",
+      });
+
+      const second = await claim(t);
+      expect(second.map((c) => c.delivery.id)).toEqual([d3.id]);
+      expect(await claim(shift(t, 10 * SECOND))).toEqual([]);
+    });
+
+    it("claims a delivery again once its lease has passed; the old lease token is then stale", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const delivery = makeDelivery(endpoint, event, { createdAt: shift(t, -MINUTE), nextAttemptAt: t });
+      await ctx.storage.webhooks.insertDeliveries([delivery]);
+      const [held] = await claim(t, { leaseUntil: shift(t, 30 * SECOND) });
+      expect(held?.delivery.id).toBe(delivery.id);
+      expect(await claim(shift(t, 29 * SECOND))).toEqual([]);
+      const token = newId("lease");
+      const again = await claim(shift(t, 31 * SECOND), { leaseToken: token });
+      expect(again.map((c) => c.delivery.id)).toEqual([delivery.id]);
+      expect(again[0]?.delivery.leaseToken).toBe(token);
+
+      const late = await ctx.storage.webhooks.recordAttempt(
+        delivery.id,
+        held?.delivery.leaseToken ?? "",
+        failure(delivery, shift(t, 40 * SECOND)),
+      );
+      expect(late.recorded).toBe(false);
+      expect(await ctx.storage.webhooks.listAttempts(delivery.id)).toEqual([]);
+      const current = await ctx.storage.webhooks.recordAttempt(
+        delivery.id,
+        token,
+        failure(delivery, shift(t, 41 * SECOND)),
+      );
+      expect(current.recorded).toBe(true);
+    });
+
+    it("leaves out deliveries of excludeEndpointIds", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const busy = await endpointOf(companyId);
+      const free = await endpointOf(companyId);
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const d1 = makeDelivery(busy, event, { createdAt: shift(t, -2 * MINUTE), nextAttemptAt: shift(t, -2 * MINUTE) });
+      const d2 = makeDelivery(free, event, { createdAt: shift(t, -MINUTE), nextAttemptAt: shift(t, -MINUTE) });
+      await ctx.storage.webhooks.insertDeliveries([d1, d2]);
+      expect((await claim(t, { excludeEndpointIds: [busy.id] })).map((c) => c.delivery.id)).toEqual([d2.id]);
+      expect((await claim(t, { excludeEndpointIds: [] })).map((c) => c.delivery.id)).toEqual([d1.id]);
+    });
+
+    it("never gives one delivery to two parallel claims", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const e1 = await endpointOf(companyId);
+      const e2 = await endpointOf(companyId);
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const deliveries = Array.from({ length: 20 }, (_, i) =>
+        makeDelivery(i % 2 ? e1 : e2, event, {
+          createdAt: shift(t, -i * SECOND),
+          nextAttemptAt: shift(t, -i * SECOND),
+        }),
+      );
+      await ctx.storage.webhooks.insertDeliveries(deliveries);
+      const claims = await Promise.all(Array.from({ length: 4 }, () => claim(t, { limit: 10 })));
+      const ids = claims.flatMap((c) => c.map((d) => d.delivery.id));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBeGreaterThan(0);
+      for (const [i, batch] of claims.entries()) {
+        for (const claimed of batch) {
+          expect(claimed.delivery.leaseToken).toBe(batch[0]?.delivery.leaseToken);
+          expect(claims.findIndex((other) => other.some((d) => d.delivery.id === claimed.delivery.id))).toBe(i);
+        }
+      }
+      const rest = await claim(t);
+      const all = [...ids, ...rest.map((c) => c.delivery.id)];
+      expect(all.sort()).toEqual(deliveries.map((d) => d.id).sort());
+    });
+  });
+
+  describe("webhooks: recording attempts", () => {
+    it("with a stale lease token records nothing and returns recorded false", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId, { consecutiveFailures: 4 });
+      const { delivery } = await leasedDelivery(endpoint);
+      const outcome = failure(delivery, now());
+      expect((await ctx.storage.webhooks.recordAttempt(delivery.id, newId("lease"), outcome)).recorded).toBe(false);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toEqual(delivery);
+      expect(await ctx.storage.webhooks.listAttempts(delivery.id)).toEqual([]);
+      expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(4);
+      await ctx.expectRaw("countAttempts", [delivery.id], 0);
+    });
+
+    it("after a failure: stores the attempt, moves the delivery on, clears the lease, counts the failure", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId, { consecutiveFailures: 4 });
+      const { delivery, token } = await leasedDelivery(endpoint, { attempts: 2 });
+      const at = now();
+      const outcome: AttemptOutcome = {
+        attempt: makeAttempt(delivery, {
+          attemptedAt: at,
+          statusCode: null,
+          durationMs: 10_000,
+          responseBody: "",
+          error: "timeout after 10 s – ünï",
+        }),
+        status: "pending",
+        nextAttemptAt: shift(at, 5 * MINUTE),
+        failureCount: "increment",
+        pauseAfter: 50,
+      };
+      const result = await ctx.storage.webhooks.recordAttempt(delivery.id, token, outcome);
+      expect(result).toEqual({
+        recorded: true,
+        endpoint: { ...endpoint, consecutiveFailures: 5, updatedAt: result.endpoint?.updatedAt },
+      });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toMatchObject({
+        status: "pending",
+        attempts: 3,
+        nextAttemptAt: outcome.nextAttemptAt,
+        leaseToken: null,
+        leaseExpiresAt: null,
+      });
+      expect(await ctx.storage.webhooks.listAttempts(delivery.id)).toEqual([outcome.attempt]);
+      expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(5);
+      // The lease is gone: the same token cannot record again.
+      expect((await ctx.storage.webhooks.recordAttempt(delivery.id, token, failure(delivery, at))).recorded).toBe(
+        false,
+      );
+      await ctx.expectRaw("countAttempts", [delivery.id], 1);
+    });
+
+    it("a success resets the failure count; failureCount none leaves it as it is", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId, { consecutiveFailures: 7 });
+      const test = await leasedDelivery(endpoint);
+      const at = now();
+      const none = await ctx.storage.webhooks.recordAttempt(test.delivery.id, test.token, {
+        attempt: makeAttempt(test.delivery, { attemptedAt: at, statusCode: 500 }),
+        status: "failed",
+        nextAttemptAt: null,
+        failureCount: "none",
+        pauseAfter: 50,
+      });
+      expect(none.recorded).toBe(true);
+      expect(none.endpoint?.consecutiveFailures).toBe(7);
+      expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(7);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, test.delivery.id)).toMatchObject({
+        status: "failed",
+        attempts: 1,
+        nextAttemptAt: null,
+        leaseToken: null,
+      });
+
+      const ok = await leasedDelivery(endpoint);
+      const success = await ctx.storage.webhooks.recordAttempt(ok.delivery.id, ok.token, {
+        attempt: makeAttempt(ok.delivery, {
+          attemptedAt: at,
+          statusCode: 204,
+          responseBody: "",
+          error: null,
+          succeeded: true,
+        }),
+        status: "succeeded",
+        nextAttemptAt: null,
+        failureCount: "reset",
+        pauseAfter: 50,
+      });
+      expect(success.recorded).toBe(true);
+      expect(success.endpoint?.consecutiveFailures).toBe(0);
+      expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(0);
+      expect((await ctx.storage.webhooks.getDelivery(companyId, ok.delivery.id))?.status).toBe("succeeded");
+    });
+
+    it("pauses the endpoint with pausedReason failures when the count reaches pauseAfter", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId, { consecutiveFailures: 1 });
+      const first = await leasedDelivery(endpoint);
+      const one = await ctx.storage.webhooks.recordAttempt(first.delivery.id, first.token, {
+        ...failure(first.delivery, now()),
+        pauseAfter: 3,
+      });
+      expect(one.endpoint).toMatchObject({ status: "active", consecutiveFailures: 2, pausedReason: null });
+      const second = await leasedDelivery(endpoint);
+      const two = await ctx.storage.webhooks.recordAttempt(second.delivery.id, second.token, {
+        ...failure(second.delivery, now()),
+        pauseAfter: 3,
+      });
+      expect(two.endpoint).toMatchObject({ status: "paused", pausedReason: "failures", consecutiveFailures: 3 });
+      expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toMatchObject({
+        status: "paused",
+        pausedReason: "failures",
+        consecutiveFailures: 3,
+      });
+      // Paused endpoints still queue events.
+      const subscribed = await ctx.storage.webhooks.listSubscribedEndpoints(companyId, "job.created");
+      expect(subscribed.map((e) => e.id)).toEqual([endpoint.id]);
+    });
+
+    it("listAttempts returns a delivery's attempts oldest first", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const delivery = makeDelivery(endpoint, event, { createdAt: shift(t, -MINUTE), nextAttemptAt: t });
+      await ctx.storage.webhooks.insertDeliveries([delivery]);
+      const [a] = await claim(t);
+      const first = failure(delivery, shift(t, SECOND));
+      await ctx.storage.webhooks.recordAttempt(delivery.id, a?.delivery.leaseToken ?? "", first);
+      const [b] = await claim(shift(t, 2 * MINUTE));
+      expect(b?.delivery).toMatchObject({ id: delivery.id, attempts: 1 });
+      const second = failure(delivery, shift(t, 2 * MINUTE + SECOND));
+      await ctx.storage.webhooks.recordAttempt(delivery.id, b?.delivery.leaseToken ?? "", second);
+      expect(await ctx.storage.webhooks.listAttempts(delivery.id)).toEqual([first.attempt, second.attempt]);
+      expect(await ctx.storage.webhooks.listAttempts(newId("dlv"))).toEqual([]);
+    });
+  });
+
+  describe("webhooks: listing, resending, purging deliveries", () => {
+    it("listDeliveries returns an endpoint's deliveries newest first, ties by id, filtered and paged", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const other = await endpointOf(companyId);
+      const event = await eventOf(companyId);
+      const t = now();
+      const [a, b] = orderedIds("dlv", 2);
+      const far = new Date("2037-01-01T00:00:00Z");
+      const deliveries = [
+        makeDelivery(endpoint, event, { id: a, createdAt: t, nextAttemptAt: far }),
+        makeDelivery(endpoint, event, { createdAt: shift(t, 1000), status: "failed", nextAttemptAt: null }),
+        makeDelivery(endpoint, event, { id: b, createdAt: t, status: "succeeded", nextAttemptAt: null }),
+        makeDelivery(endpoint, event, { createdAt: shift(t, -1000), status: "failed", nextAttemptAt: null }),
+      ];
+      await ctx.storage.webhooks.insertDeliveries([...deliveries, makeDelivery(other, event, { nextAttemptAt: far })]);
+      const expected = [deliveries[1], deliveries[2], deliveries[0], deliveries[3]];
+      expect(await ctx.storage.webhooks.listDeliveries({ endpointId: endpoint.id, take: 100 })).toEqual(expected);
+      expect(await ctx.storage.webhooks.listDeliveries({ endpointId: endpoint.id, take: 2 })).toEqual(
+        expected.slice(0, 2),
+      );
+      expect(
+        await ctx.storage.webhooks.listDeliveries({
+          endpointId: endpoint.id,
+          take: 100,
+          after: { at: t, id: b ?? "" },
+        }),
+      ).toEqual(expected.slice(2));
+      expect(
+        await ctx.storage.webhooks.listDeliveries({ endpointId: endpoint.id, status: "failed", take: 100 }),
+      ).toEqual([deliveries[1], deliveries[3]]);
+    });
+
+    it("resendDelivery makes a delivery pending again, due at now, without a lease; scoped to the company", async () => {
+      const companyId = await ctx.company();
+      const other = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const event = await eventOf(companyId);
+      const delivery = makeDelivery(endpoint, event, { status: "failed", attempts: 7, nextAttemptAt: null });
+      await ctx.storage.webhooks.insertDeliveries([delivery]);
+      const at = shift(now(), HOUR);
+      expect(await ctx.storage.webhooks.resendDelivery(other, delivery.id, at)).toBeNull();
+      expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toEqual(delivery);
+      const resent = await ctx.storage.webhooks.resendDelivery(companyId, delivery.id, at);
+      expect(resent).toMatchObject({ id: delivery.id, status: "pending", nextAttemptAt: at, leaseToken: null });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toEqual(resent);
+      expect(await ctx.storage.webhooks.resendDelivery(companyId, newId("dlv"), at)).toBeNull();
+    });
+
+    it("purgeDeliveries deletes finished deliveries created before `before` with their attempts, only", async () => {
+      const x = farPast();
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const event = await eventOf(companyId, shift(x, -2 * HOUR));
+      const old = { createdAt: shift(x, -HOUR) };
+      const withAttempt = await leasedDelivery(endpoint, { ...old, nextAttemptAt: null });
+      await ctx.storage.webhooks.recordAttempt(withAttempt.delivery.id, withAttempt.token, {
+        attempt: makeAttempt(withAttempt.delivery, { succeeded: true, statusCode: 200, error: null }),
+        status: "succeeded",
+        nextAttemptAt: null,
+        failureCount: "reset",
+        pauseAfter: 50,
+      });
+      const failed = makeDelivery(endpoint, event, { ...old, status: "failed", nextAttemptAt: null });
+      const pending = makeDelivery(endpoint, event, { ...old, nextAttemptAt: new Date("2037-01-01T00:00:00Z") });
+      const recent = makeDelivery(endpoint, event, { createdAt: x, status: "succeeded", nextAttemptAt: null });
+      await ctx.storage.webhooks.insertDeliveries([failed, pending, recent]);
+      expect(await ctx.storage.webhooks.purgeDeliveries(x)).toBeGreaterThanOrEqual(2);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, withAttempt.delivery.id)).toBeNull();
+      expect(await ctx.storage.webhooks.listAttempts(withAttempt.delivery.id)).toEqual([]);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, failed.id)).toBeNull();
+      expect(await ctx.storage.webhooks.getDelivery(companyId, pending.id)).toEqual(pending);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, recent.id)).toEqual(recent);
+      await ctx.expectRaw("countAttempts", [withAttempt.delivery.id], 0);
+      await ctx.expectRaw("countDeliveries", [endpoint.id], 2);
+    });
+  });
+}

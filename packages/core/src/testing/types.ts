@@ -1,0 +1,51 @@
+import type { Storage } from "../storage";
+
+/**
+ * Raw reads of the database behind a storage, past the storage's own read methods. The suite uses
+ * each one it is given to check a write where it matters (a counter column, a cascade, a refused
+ * write that must leave no row); reads left out are skipped. They run outside any transaction,
+ * after the writes they check have settled.
+ */
+export interface ConformanceInspector {
+  /** The stored `applications_count` of a job, or null when the company has no such job row. */
+  jobApplicationsCount?(companyId: string, jobId: string): Promise<number | null>;
+  /** Application rows of the company; of one job when `jobId` is given. */
+  countApplications?(companyId: string, jobId?: string): Promise<number>;
+  /** Event (outbox) rows of the company. */
+  countEvents?(companyId: string): Promise<number>;
+  /** Key rows of the company, revoked and expired ones included. */
+  countKeys?(companyId: string): Promise<number>;
+  /** The stored count of the rate-limit counter with this key, or null when there is no row. */
+  rateLimitCount?(key: string): Promise<number | null>;
+  /** Usage-log rows of the company. */
+  countUsage?(companyId: string): Promise<number>;
+  /** Idempotency rows of the API key, finished or not. */
+  countIdempotencyRecords?(keyId: string): Promise<number>;
+  /** Delivery rows that reference the endpoint. */
+  countDeliveries?(endpointId: string): Promise<number>;
+  /** Attempt rows that reference the delivery. */
+  countAttempts?(deliveryId: string): Promise<number>;
+}
+
+/** What `setup` hands to the suite: the storage under test and how to clean up. */
+export interface ConformanceInstance {
+  storage: Storage;
+  /** Raw reads of the same database; see {@link ConformanceInspector}. */
+  inspect?: ConformanceInspector;
+  /** Called once after the last test (close pools, drop a temporary database). */
+  teardown(): Promise<void>;
+}
+
+/** A storage implementation to check with {@link runStorageConformance}. */
+export interface ConformanceTarget {
+  /** Shown in the name of the outer `describe` block. */
+  name: string;
+  /**
+   * Called once before the first test (in `beforeAll`, 60 s timeout). The database must be
+   * migrated; it may hold other data: every test makes its own companies with random ids. The
+   * methods without a company (`claimDueDeliveries`, the purge methods) see the whole database, so
+   * nothing else may dispatch webhooks from it while the suite runs.
+   * The tests store times from 1991 to 2037 with milliseconds (on MySQL use `DATETIME(3)`).
+   */
+  setup(): Promise<ConformanceInstance>;
+}
