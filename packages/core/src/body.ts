@@ -37,6 +37,7 @@ function parseText(text: string): unknown {
 export function readJsonBody(request: ApiRequest, maxBytes: number): unknown {
   const { body, rawBody } = request;
   if (request.bodyTooLarge) throw tooLarge(maxBytes);
+  if (request.bodyUnreadable) throw new HireportError("bad_request", "The request body could not be read completely.");
   if (rawBody !== undefined || typeof body === "string" || body instanceof Uint8Array) {
     const raw = rawBody ?? (body as string | Uint8Array);
     let text: string;

@@ -41,6 +41,8 @@ export interface PublicApi {
   fetch(request: Request): Promise<Response>;
   /** The OpenAPI 3.1 document of the API, generated from the schemas that validate requests. */
   openapi(): Record<string, unknown>;
+  /** The resolved settings adapters need: where the API and the CV route live, the body limit. */
+  readonly settings: Readonly<{ basePath: string; filesPath: string; maxBodyBytes: number }>;
   companies: CompanyService;
   keys: KeyService;
   jobs: JobService;
@@ -188,11 +190,8 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
       response = await work;
     } catch (error) {
       // answer() catches everything; this is the last guard of the never-rejects promise.
-      const failure = toHireportError(error, logger, requestId);
-      response = {
-        ...errorResponse(failure),
-        headers: { ...errorResponse(failure).headers, "x-request-id": requestId },
-      };
+      const failure = errorResponse(toHireportError(error, logger, requestId));
+      response = { ...failure, headers: { ...failure.headers, "x-request-id": requestId } };
     } finally {
       pending.delete(work);
     }
@@ -231,6 +230,11 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     handleFile,
     fetch: (request) => fetchHandler(request),
     openapi,
+    settings: Object.freeze({
+      basePath: resolved.basePath,
+      filesPath: resolved.filesPath,
+      maxBodyBytes: resolved.limits.maxBodyBytes,
+    }),
     companies: new CompanyService(runtime),
     keys: new KeyService(runtime),
     jobs,

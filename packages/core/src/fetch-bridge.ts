@@ -1,4 +1,3 @@
-import { HireportError } from "./errors";
 import type { ApiRequest, ApiResponse } from "./http-types";
 import type { ResolvedOptions } from "./resolve-options";
 
@@ -9,9 +8,13 @@ interface Handlers {
 
 /** Reads a body stream, stopping as soon as it passes `maxBytes`. Null when it is too large. */
 async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array | null> {
-  const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > maxBytes) return null;
   if (!request.body) return new Uint8Array();
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    // Drop the body unread, so that a keep-alive connection behind the bridge moves on.
+    await request.body.cancel().catch(() => undefined);
+    return null;
+  }
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -65,12 +68,7 @@ export function toFetchHandler(api: Handlers, options: Pick<ResolvedOptions, "fi
     try {
       rawBody = await readLimited(request, options.limits.maxBodyBytes);
     } catch {
-      const error = new HireportError("bad_request", "The request body could not be read.");
-      return toResponse({
-        status: error.status,
-        headers: { "content-type": "application/json; charset=utf-8" },
-        body: JSON.stringify(error.toBody()),
-      });
+      return toResponse(await api.handle({ ...base, bodyUnreadable: true }));
     }
     if (rawBody === null) return toResponse(await api.handle({ ...base, bodyTooLarge: true }));
     return toResponse(await api.handle({ ...base, rawBody }));

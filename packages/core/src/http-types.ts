@@ -33,6 +33,11 @@ export interface ApiRequest {
    * answered 413 payload_too_large (after authentication, so the answer is logged and counted).
    */
   bodyTooLarge?: boolean;
+  /**
+   * Set by an adapter when the body could not be read (the client went away mid-body, an encoding
+   * the host's parser refused): the request is answered 400 bad_request and nothing runs.
+   */
+  bodyUnreadable?: boolean;
   /** Client address, stored in the usage log. */
   ip?: string;
   /** Aborted when the client goes away. */

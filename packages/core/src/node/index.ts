@@ -1,0 +1,40 @@
+/**
+ * `@hireport/core/node`: the Node-only pieces the Node adapters share (Express, Fastify, a bare
+ * `node:http` server). Core's main entry stays free of Node APIs.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { ApiRequest } from "../http-types";
+
+/** The body fields of an `ApiRequest` that a Node adapter fills. */
+export type NodeBody = Pick<ApiRequest, "rawBody" | "bodyTooLarge" | "bodyUnreadable">;
+
+/**
+ * Reads a request body up to `maxBytes`. Past the limit (or when Content-Length announces more) it
+ * keeps reading without keeping anything, so that the connection stays usable, and reports
+ * `bodyTooLarge`. A client that goes away mid-body gives `bodyUnreadable`. Never rejects.
+ */
+export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<NodeBody> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = Number(req.headers["content-length"]) > maxBytes;
+    req.on("data", (chunk: Buffer) => {
+      if (tooLarge) return;
+      size += chunk.length;
+      if (size > maxBytes) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.once("end", () => resolve(tooLarge ? { bodyTooLarge: true } : { rawBody: Buffer.concat(chunks, size) }));
+    req.once("error", () => resolve({ bodyUnreadable: true }));
+    req.once("close", () => resolve({ bodyUnreadable: true }));
+  });
+}
+
+/** An AbortSignal that fires when the client closes the connection before the answer is written. */
+export function nodeAbortSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
+  return controller.signal;
+}
