@@ -1,0 +1,156 @@
+/**
+ * The hireport demo: an Express app with the public API on an SQLite file, the webhook dispatcher in
+ * the same process, and a local receiver that verifies and prints every event.
+ *
+ *   pnpm demo            (from the repository root)
+ *
+ * Environment: PORT (default 3000), HIREPORT_DEMO_DATA (default ./.data beside this example).
+ */
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { createPublicApi, type Scope } from "@hireport/core";
+import { hireportExpress, hireportExpressFiles } from "@hireport/express";
+import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { createWebhookDispatcher } from "@hireport/webhooks";
+import Database from "better-sqlite3";
+import express from "express";
+import { Kysely, SqliteDialect } from "kysely";
+import { startReceiver } from "./receiver";
+import { DEMO_COMPANY, seed } from "./seed";
+
+const DEMO_KEY_NAME = "Demo key";
+const RECEIVER_DESCRIPTION = "hireport demo receiver";
+const ALL_SCOPES: Scope[] = ["jobs:read", "jobs:write", "applications:read", "applications:write"];
+
+const log = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+/** A secret kept in the data folder, so CV links and cursors stay valid across restarts. */
+function fileSecret(dataDir: string): string {
+  const path = join(dataDir, "file-token-secret");
+  if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString("base64url"), { mode: 0o600 });
+  return readFileSync(path, "utf8").trim();
+}
+
+async function main(): Promise<void> {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const dataDir = resolve(process.env.HIREPORT_DEMO_DATA ?? join(here, "..", ".data"));
+  mkdirSync(dataDir, { recursive: true });
+  const port = Number(process.env.PORT ?? 3000);
+  const origin = `http://localhost:${port}`;
+
+  const db = new Kysely<unknown>({
+    dialect: new SqliteDialect({ database: new Database(join(dataDir, "demo.sqlite")) }),
+  });
+  const migration = await migrateToLatest(db);
+  if (migration.error) throw migration.error;
+  const storage = kyselyStorage({ db });
+
+  const dispatcher = createWebhookDispatcher({
+    storage,
+    pollIntervalMs: 500,
+    // The receiver runs on this machine: allow loopback and plain http, for development only.
+    allowPrivateAddresses: true,
+    onEndpointPaused: (endpoint) => log(`webhook endpoint ${endpoint.id} paused after repeated failures`),
+  });
+  const api = createPublicApi({
+    storage,
+    publicBaseUrl: origin,
+    fileTokenSecret: fileSecret(dataDir),
+    onEvent: () => dispatcher.notify(),
+  });
+
+  const receiver = await startReceiver(log);
+  await api.companies.upsert(DEMO_COMPANY);
+  const endpoints = await dispatcher.endpoints.list(DEMO_COMPANY.id);
+  const previous = endpoints.find((endpoint) => endpoint.description === RECEIVER_DESCRIPTION);
+  if (previous) {
+    // A second start: point the endpoint at this run's receiver and rotate its secret (the old one
+    // keeps signing beside the new one for 24 hours, as for any rotation).
+    await dispatcher.endpoints.update(DEMO_COMPANY.id, previous.id, { url: receiver.url });
+    receiver.setSecret((await dispatcher.endpoints.rotateSecret(DEMO_COMPANY.id, previous.id)).secret);
+  } else {
+    const created = await dispatcher.endpoints.create({
+      companyId: DEMO_COMPANY.id,
+      url: receiver.url,
+      events: ["job.created", "job.updated", "job.closed", "application.created", "application.updated"],
+      description: RECEIVER_DESCRIPTION,
+    });
+    receiver.setSecret(created.secret);
+  }
+
+  const { created } = await seed(api);
+  // Keys are shown once and only their hash is stored: each start revokes the last demo key and
+  // prints a new one.
+  for (const key of await api.keys.list(DEMO_COMPANY.id)) {
+    if (key.name === DEMO_KEY_NAME && key.revokedAt === null) await api.keys.revoke(DEMO_COMPANY.id, key.id);
+  }
+  const { key } = await api.keys.create({ companyId: DEMO_COMPANY.id, name: DEMO_KEY_NAME, scopes: ALL_SCOPES });
+
+  const app = express();
+  app.use("/api/public/v1", hireportExpress(api));
+  app.use("/files/cv", hireportExpressFiles(api));
+  app.get("/", (_request, response) => {
+    response
+      .type("text/plain")
+      .send("hireport demo: the API lives under /api/public/v1 (see /api/public/v1/openapi.json)\n");
+  });
+  const server = app.listen(port);
+  await new Promise<void>((ready, fail) => {
+    server.once("listening", ready);
+    server.once("error", fail);
+  });
+
+  const jobs = await api.jobs.list(DEMO_COMPANY.id, { status: "open", take: 1 });
+  const base = `${origin}/api/public/v1`;
+  log("");
+  log(`hireport demo ${created ? "seeded a new" : "reuses its"} database: ${join(dataDir, "demo.sqlite")}`);
+  log(`Listening on ${origin}`);
+  log("");
+  log(`API key: ${key}`);
+  log("");
+  log("Try:");
+  log(`  curl -s ${base}/me -H "Authorization: Bearer ${key}"`);
+  log(`  curl -s "${base}/jobs?status=open" -H "Authorization: Bearer ${key}"`);
+  log(`  curl -s "${base}/applications?limit=2" -H "Authorization: Bearer ${key}"`);
+  if (jobs[0]) {
+    const body = JSON.stringify({
+      job_id: jobs[0].id,
+      candidate: { name: "Alan Turing", email: "alan@example.com", skills: ["TypeScript"] },
+    });
+    log(
+      `  curl -s -X POST ${base}/applications -H "Authorization: Bearer ${key}" -H "Content-Type: application/json" -d '${body}'`,
+    );
+  }
+  log(
+    `  curl -s -X POST ${base}/jobs -H "X-Service-Key: ${key}" -H "Content-Type: application/json" -d '{"title":"Data Engineer","status":"active"}'`,
+  );
+  log(`  curl -s ${base}/openapi.json`);
+  log("");
+  log(`Webhooks go to ${receiver.url}; each delivery is verified and printed below. Ctrl+C stops.`);
+  log("");
+  dispatcher.start();
+
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    log("Stopping…");
+    await new Promise<void>((done) => server.close(() => done()));
+    await api.close();
+    await dispatcher.stop();
+    await receiver.close();
+    await db.destroy();
+    process.exit(0);
+  };
+  process.once("SIGINT", () => void stop());
+  process.once("SIGTERM", () => void stop());
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,408 @@
+/**
+ * The tables as the stores see them, without the table-name prefix (the stores add it at run
+ * time, see `context.ts`). The migrations in `migrations.ts` are the source of truth for the
+ * columns; these types follow them and are used by the stores only.
+ *
+ * Dates are `timestamptz(3)` on Postgres (read back as `Date`), `datetime(3)` on MySQL (read back
+ * as text through `CAST(… AS CHAR)`), ISO 8601 text on SQLite. Booleans are `boolean` on Postgres
+ * and 0/1 elsewhere. Arrays and objects are JSON text.
+ */
+
+import type { Generated } from "kysely";
+
+/** A stored date as the drivers return it. */
+export type DbDate = Date | string;
+/** A stored boolean as the drivers return it. */
+export type DbBool = boolean | number;
+/** A number as the drivers return it (Postgres `count` and `bigint` come back as text). */
+export type DbNumber = number | string;
+
+export interface CompanyTable {
+  id: string;
+  name: string;
+  created_at: DbDate;
+}
+
+export interface SequenceTable {
+  company_id: string;
+  kind: string;
+  value: DbNumber;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  company_id: string;
+  name: string;
+  scopes: string;
+  hash: string;
+  prefix: string;
+  created_at: DbDate;
+  expires_at: DbDate | null;
+  revoked_at: DbDate | null;
+  last_used_at: DbDate | null;
+}
+
+export interface JobTable {
+  id: string;
+  company_id: string;
+  reference: string;
+  title: string;
+  description: string;
+  short_description: string;
+  department: string;
+  location: string;
+  employment_type: string;
+  experience_level: string;
+  salary_min: number | null;
+  salary_max: number | null;
+  salary_currency: string;
+  salary_period: string;
+  required_skills: string;
+  preferred_skills: string;
+  qualifications: string;
+  responsibilities: string;
+  benefits: string;
+  closing_date: string | null;
+  start_date: string | null;
+  positions: number | null;
+  status: string;
+  hidden: DbBool;
+  applications_count: DbNumber;
+  created_at: DbDate;
+  updated_at: DbDate;
+  closed_at: DbDate | null;
+}
+
+export interface ApplicationTable {
+  id: string;
+  company_id: string;
+  job_id: string;
+  reference: string;
+  candidate_name: string;
+  candidate_email: string;
+  candidate_phone: string;
+  candidate_location: string;
+  candidate_linkedin_url: string;
+  candidate_current_title: string;
+  candidate_skills: string;
+  email_normalized: string;
+  cover_letter: string;
+  resume_source_url: string | null;
+  source: string;
+  consent: DbBool | null;
+  consent_at: DbDate | null;
+  stage: string;
+  ai_match: number;
+  overall_score: number | null;
+  tags: string;
+  starred: DbBool;
+  applied_at: DbDate;
+  updated_at: DbDate;
+}
+
+/** Stage changes and notes share their actor columns. */
+export interface ActorColumns {
+  actor_type: string;
+  actor_id: string | null;
+  actor_name: string;
+}
+
+export interface StageChangeTable extends ActorColumns {
+  /** Insertion order: rows of the same millisecond keep the order they were written in. */
+  seq: Generated<DbNumber>;
+  id: string;
+  application_id: string;
+  company_id: string;
+  from_stage: string | null;
+  to_stage: string;
+  created_at: DbDate;
+}
+
+export interface NoteTable extends ActorColumns {
+  seq: Generated<DbNumber>;
+  id: string;
+  application_id: string;
+  company_id: string;
+  body: string;
+  created_at: DbDate;
+}
+
+export interface EventTable {
+  id: string;
+  company_id: string;
+  type: string;
+  payload: string;
+  created_at: DbDate;
+}
+
+export interface RateLimitTable {
+  bucket_key: string;
+  hits: DbNumber;
+  reset_at: DbDate;
+}
+
+export interface UsageTable {
+  id: string;
+  company_id: string | null;
+  key_id: string | null;
+  method: string;
+  route: string;
+  status: number;
+  duration_ms: number;
+  request_id: string;
+  ip: string | null;
+  created_at: DbDate;
+}
+
+export interface IdempotencyTable {
+  key_id: string;
+  idempotency_key: string;
+  request_hash: string;
+  /** `in_progress` or `completed`. */
+  state: string;
+  response_status: number | null;
+  response_headers: string | null;
+  response_body: string | null;
+  created_at: DbDate;
+  expires_at: DbDate;
+  locked_until: DbDate;
+}
+
+export interface WebhookEndpointTable {
+  id: string;
+  company_id: string;
+  url: string;
+  description: string;
+  events: string;
+  status: string;
+  paused_reason: string | null;
+  secrets: string;
+  consecutive_failures: DbNumber;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface WebhookDeliveryTable {
+  id: string;
+  endpoint_id: string;
+  company_id: string;
+  event_id: string;
+  event_type: string;
+  status: string;
+  attempts: DbNumber;
+  next_attempt_at: DbDate | null;
+  lease_expires_at: DbDate | null;
+  lease_token: string | null;
+  created_at: DbDate;
+  updated_at: DbDate;
+}
+
+export interface WebhookAttemptTable {
+  seq: Generated<DbNumber>;
+  id: string;
+  delivery_id: string;
+  endpoint_id: string;
+  attempted_at: DbDate;
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string;
+  error: string | null;
+  succeeded: DbBool;
+}
+
+/** Every hireport table, by its name without the prefix. */
+export interface HireportDatabase {
+  company: CompanyTable;
+  sequence: SequenceTable;
+  api_key: ApiKeyTable;
+  job: JobTable;
+  application: ApplicationTable;
+  stage_change: StageChangeTable;
+  note: NoteTable;
+  event: EventTable;
+  rate_limit: RateLimitTable;
+  usage: UsageTable;
+  idempotency: IdempotencyTable;
+  webhook_endpoint: WebhookEndpointTable;
+  webhook_delivery: WebhookDeliveryTable;
+  webhook_attempt: WebhookAttemptTable;
+}
+
+export type TableName = keyof HireportDatabase;
+
+/** The table names, in the order the migrations create them. */
+export const TABLE_NAMES = [
+  "company",
+  "sequence",
+  "api_key",
+  "job",
+  "application",
+  "stage_change",
+  "note",
+  "event",
+  "rate_limit",
+  "usage",
+  "idempotency",
+  "webhook_endpoint",
+  "webhook_delivery",
+  "webhook_attempt",
+] as const satisfies readonly TableName[];
+
+/** Columns holding dates, per table: MySQL reads them through `CAST(… AS CHAR)`. */
+export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatabase[T] & string)[] } = {
+  company: ["created_at"],
+  sequence: [],
+  api_key: ["created_at", "expires_at", "revoked_at", "last_used_at"],
+  job: ["created_at", "updated_at", "closed_at"],
+  application: ["consent_at", "applied_at", "updated_at"],
+  stage_change: ["created_at"],
+  note: ["created_at"],
+  event: ["created_at"],
+  rate_limit: ["reset_at"],
+  usage: ["created_at"],
+  idempotency: ["created_at", "expires_at", "locked_until"],
+  webhook_endpoint: ["created_at", "updated_at"],
+  webhook_delivery: ["next_attempt_at", "lease_expires_at", "created_at", "updated_at"],
+  webhook_attempt: ["attempted_at"],
+};
+
+/** Every column, per table, in migration order. */
+export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatabase[T] & string)[] } = {
+  company: ["id", "name", "created_at"],
+  sequence: ["company_id", "kind", "value"],
+  api_key: [
+    "id",
+    "company_id",
+    "name",
+    "scopes",
+    "hash",
+    "prefix",
+    "created_at",
+    "expires_at",
+    "revoked_at",
+    "last_used_at",
+  ],
+  job: [
+    "id",
+    "company_id",
+    "reference",
+    "title",
+    "description",
+    "short_description",
+    "department",
+    "location",
+    "employment_type",
+    "experience_level",
+    "salary_min",
+    "salary_max",
+    "salary_currency",
+    "salary_period",
+    "required_skills",
+    "preferred_skills",
+    "qualifications",
+    "responsibilities",
+    "benefits",
+    "closing_date",
+    "start_date",
+    "positions",
+    "status",
+    "hidden",
+    "applications_count",
+    "created_at",
+    "updated_at",
+    "closed_at",
+  ],
+  application: [
+    "id",
+    "company_id",
+    "job_id",
+    "reference",
+    "candidate_name",
+    "candidate_email",
+    "candidate_phone",
+    "candidate_location",
+    "candidate_linkedin_url",
+    "candidate_current_title",
+    "candidate_skills",
+    "email_normalized",
+    "cover_letter",
+    "resume_source_url",
+    "source",
+    "consent",
+    "consent_at",
+    "stage",
+    "ai_match",
+    "overall_score",
+    "tags",
+    "starred",
+    "applied_at",
+    "updated_at",
+  ],
+  stage_change: [
+    "seq",
+    "id",
+    "application_id",
+    "company_id",
+    "from_stage",
+    "to_stage",
+    "actor_type",
+    "actor_id",
+    "actor_name",
+    "created_at",
+  ],
+  note: ["seq", "id", "application_id", "company_id", "body", "actor_type", "actor_id", "actor_name", "created_at"],
+  event: ["id", "company_id", "type", "payload", "created_at"],
+  rate_limit: ["bucket_key", "hits", "reset_at"],
+  usage: ["id", "company_id", "key_id", "method", "route", "status", "duration_ms", "request_id", "ip", "created_at"],
+  idempotency: [
+    "key_id",
+    "idempotency_key",
+    "request_hash",
+    "state",
+    "response_status",
+    "response_headers",
+    "response_body",
+    "created_at",
+    "expires_at",
+    "locked_until",
+  ],
+  webhook_endpoint: [
+    "id",
+    "company_id",
+    "url",
+    "description",
+    "events",
+    "status",
+    "paused_reason",
+    "secrets",
+    "consecutive_failures",
+    "created_at",
+    "updated_at",
+  ],
+  webhook_delivery: [
+    "id",
+    "endpoint_id",
+    "company_id",
+    "event_id",
+    "event_type",
+    "status",
+    "attempts",
+    "next_attempt_at",
+    "lease_expires_at",
+    "lease_token",
+    "created_at",
+    "updated_at",
+  ],
+  webhook_attempt: [
+    "seq",
+    "id",
+    "delivery_id",
+    "endpoint_id",
+    "attempted_at",
+    "status_code",
+    "duration_ms",
+    "response_body",
+    "error",
+    "succeeded",
+  ],
+};

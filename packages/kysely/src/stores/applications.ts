@@ -1,0 +1,268 @@
+import type {
+  Actor,
+  ApplicationPatch,
+  ApplicationRecord,
+  ApplicationStage,
+  ApplicationStore,
+  NoteRecord,
+  StageChangeRecord,
+} from "@hireport/core";
+import { sql, type Updateable } from "kysely";
+import type { StoreContext } from "../context";
+import type { ActorColumns, ApplicationTable, NoteTable, StageChangeTable } from "../schema";
+import { fromDb, readBool, readJson, readNumber } from "../values";
+import { afterPosition } from "./keyset";
+
+type ApplicationRow = ApplicationTable & { job_title: string };
+
+export function toApplication(row: ApplicationRow): ApplicationRecord {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    jobId: row.job_id,
+    jobTitle: row.job_title,
+    reference: row.reference,
+    candidate: {
+      name: row.candidate_name,
+      email: row.candidate_email,
+      phone: row.candidate_phone,
+      location: row.candidate_location,
+      linkedinUrl: row.candidate_linkedin_url,
+      currentTitle: row.candidate_current_title,
+      skills: readJson<string[]>(row.candidate_skills, []),
+    },
+    emailNormalized: row.email_normalized,
+    coverLetter: row.cover_letter,
+    resumeSourceUrl: row.resume_source_url,
+    source: row.source,
+    consent: readBool(row.consent),
+    consentAt: fromDb(row.consent_at),
+    stage: row.stage as ApplicationStage,
+    aiMatch: readNumber(row.ai_match),
+    overallScore: readNumber(row.overall_score),
+    tags: readJson<string[]>(row.tags, []),
+    starred: readBool(row.starred),
+    appliedAt: fromDb(row.applied_at),
+    updatedAt: fromDb(row.updated_at),
+  };
+}
+
+function toActor(row: ActorColumns): Actor {
+  return { type: row.actor_type as Actor["type"], id: row.actor_id, name: row.actor_name };
+}
+
+function toStageChange(row: StageChangeTable): StageChangeRecord {
+  return {
+    id: row.id,
+    applicationId: row.application_id,
+    companyId: row.company_id,
+    fromStage: row.from_stage as ApplicationStage | null,
+    toStage: row.to_stage as ApplicationStage,
+    actor: toActor(row),
+    createdAt: fromDb(row.created_at),
+  };
+}
+
+function toNote(row: NoteTable): NoteRecord {
+  return {
+    id: row.id,
+    applicationId: row.application_id,
+    companyId: row.company_id,
+    body: row.body,
+    actor: toActor(row),
+    createdAt: fromDb(row.created_at),
+  };
+}
+
+export function createApplicationStore(ctx: StoreContext): ApplicationStore {
+  /** Applications with their job's title, joined: one query whatever the number of rows. */
+  const selectApplications = () =>
+    ctx.db
+      .selectFrom(ctx.tableAs("application", "a"))
+      .innerJoin(ctx.tableAs("job", "j"), "j.id", "a.job_id")
+      .select(ctx.columns("application", "a"))
+      .select("j.title as job_title");
+
+  const get: ApplicationStore["get"] = async (companyId, id, options) => {
+    let query = selectApplications().where("a.id", "=", id).where("a.company_id", "=", companyId);
+    if (options?.lock && ctx.dialect !== "sqlite") {
+      query = ctx.dialect === "postgres" ? query.forUpdate("a") : query.forUpdate();
+    }
+    const row = await query.$castTo<ApplicationRow>().executeTakeFirst();
+    return row ? toApplication(row) : null;
+  };
+
+  return {
+    insertUnlessDuplicate: (record, options) =>
+      ctx.atomic(async (tx) => {
+        const jobs = tx.table("job");
+        // Counting first locks the job's row (a write lock on SQLite): identical inserts for one
+        // job queue here, and the duplicate check below sees what the one before committed.
+        const bump = await tx.db
+          .updateTable(jobs)
+          .set({ applications_count: sql<number>`${sql.ref("applications_count")} + 1` })
+          .where("id", "=", record.jobId)
+          .where("company_id", "=", record.companyId)
+          .executeTakeFirst();
+        if (bump.numUpdatedRows === 0n) {
+          throw new Error(`No job ${record.jobId} in company ${record.companyId} to add an application to.`);
+        }
+        let duplicate = tx.db
+          .selectFrom(tx.tableAs("application", "a"))
+          .select("a.id")
+          .where("a.job_id", "=", record.jobId)
+          .where("a.email_normalized", "=", record.emailNormalized)
+          .where("a.company_id", "=", record.companyId)
+          .where("a.applied_at", ">=", tx.toDb(options.duplicateSince))
+          .orderBy("a.applied_at", "desc")
+          .limit(1);
+        // MySQL's plain reads use the transaction's snapshot; a locking read sees the latest rows.
+        if (tx.dialect === "mysql") duplicate = duplicate.forUpdate();
+        const existing = await duplicate.executeTakeFirst();
+        if (existing) {
+          await tx.db
+            .updateTable(jobs)
+            .set({ applications_count: sql<number>`${sql.ref("applications_count")} - 1` })
+            .where("id", "=", record.jobId)
+            .execute();
+          return { inserted: false as const, existingId: existing.id };
+        }
+        await tx.db
+          .insertInto(tx.table("application"))
+          .values({
+            id: record.id,
+            company_id: record.companyId,
+            job_id: record.jobId,
+            reference: record.reference,
+            candidate_name: record.candidate.name,
+            candidate_email: record.candidate.email,
+            candidate_phone: record.candidate.phone,
+            candidate_location: record.candidate.location,
+            candidate_linkedin_url: record.candidate.linkedinUrl,
+            candidate_current_title: record.candidate.currentTitle,
+            candidate_skills: JSON.stringify(record.candidate.skills),
+            email_normalized: record.emailNormalized,
+            cover_letter: record.coverLetter,
+            resume_source_url: record.resumeSourceUrl,
+            source: record.source,
+            consent: tx.bool(record.consent),
+            consent_at: tx.toDb(record.consentAt),
+            stage: record.stage,
+            ai_match: record.aiMatch,
+            overall_score: record.overallScore,
+            tags: JSON.stringify(record.tags),
+            starred: tx.bool(record.starred),
+            applied_at: tx.toDb(record.appliedAt),
+            updated_at: tx.toDb(record.updatedAt),
+          })
+          .execute();
+        return { inserted: true as const };
+      }),
+
+    get,
+
+    async update(companyId, id, patch: ApplicationPatch) {
+      const set: Updateable<ApplicationTable> = { updated_at: ctx.toDb(patch.updatedAt) };
+      if (patch.stage !== undefined) set.stage = patch.stage;
+      if (patch.tags !== undefined) set.tags = JSON.stringify(patch.tags);
+      if (patch.starred !== undefined) set.starred = ctx.bool(patch.starred);
+      if (patch.overallScore !== undefined) set.overall_score = patch.overallScore;
+      await ctx.db
+        .updateTable(ctx.table("application"))
+        .set(set)
+        .where("id", "=", id)
+        .where("company_id", "=", companyId)
+        .execute();
+      return get(companyId, id);
+    },
+
+    async list(query) {
+      let select = selectApplications().where("a.company_id", "=", query.companyId);
+      if (query.jobId !== undefined) select = select.where("a.job_id", "=", query.jobId);
+      if (query.stage !== undefined) select = select.where("a.stage", "=", query.stage);
+      if (query.updatedSince) select = select.where("a.updated_at", ">=", ctx.toDb(query.updatedSince));
+      const after = query.after;
+      if (after) select = select.where((eb) => afterPosition(ctx, eb, "a.applied_at", "a.id", after));
+      // With `updated_since` (and no job or stage) the optimizer chooses between the page-order
+      // index and the `(company_id, updated_at)` one (few rows changed since the last sync).
+      const index =
+        query.updatedSince && query.jobId === undefined && query.stage === undefined
+          ? null
+          : query.jobId !== undefined
+            ? "company_job_applied"
+            : query.stage !== undefined
+              ? "company_stage_applied"
+              : "company_applied";
+      const rows = await ctx.list(
+        select
+          .orderBy("a.applied_at", "desc")
+          .orderBy("a.id", "desc")
+          .limit(Math.max(0, query.take))
+          .$castTo<ApplicationRow>(),
+        "application",
+        "a",
+        index,
+      );
+      return rows.map(toApplication);
+    },
+
+    async addStageChange(record) {
+      await ctx.db
+        .insertInto(ctx.table("stage_change"))
+        .values({
+          id: record.id,
+          application_id: record.applicationId,
+          company_id: record.companyId,
+          from_stage: record.fromStage,
+          to_stage: record.toStage,
+          actor_type: record.actor.type,
+          actor_id: record.actor.id,
+          actor_name: record.actor.name,
+          created_at: ctx.toDb(record.createdAt),
+        })
+        .execute();
+    },
+
+    async listStageChanges(companyId, applicationId) {
+      const rows = await ctx.db
+        .selectFrom(ctx.tableAs("stage_change", "s"))
+        .select(ctx.columns("stage_change", "s"))
+        .where("s.application_id", "=", applicationId)
+        .where("s.company_id", "=", companyId)
+        .orderBy("s.created_at", "asc")
+        .orderBy("s.seq", "asc")
+        .$castTo<StageChangeTable>()
+        .execute();
+      return rows.map(toStageChange);
+    },
+
+    async addNote(record) {
+      await ctx.db
+        .insertInto(ctx.table("note"))
+        .values({
+          id: record.id,
+          application_id: record.applicationId,
+          company_id: record.companyId,
+          body: record.body,
+          actor_type: record.actor.type,
+          actor_id: record.actor.id,
+          actor_name: record.actor.name,
+          created_at: ctx.toDb(record.createdAt),
+        })
+        .execute();
+    },
+
+    async listNotes(companyId, applicationId) {
+      const rows = await ctx.db
+        .selectFrom(ctx.tableAs("note", "n"))
+        .select(ctx.columns("note", "n"))
+        .where("n.application_id", "=", applicationId)
+        .where("n.company_id", "=", companyId)
+        .orderBy("n.created_at", "asc")
+        .orderBy("n.seq", "asc")
+        .$castTo<NoteTable>()
+        .execute();
+      return rows.map(toNote);
+    },
+  };
+}

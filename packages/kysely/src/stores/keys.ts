@@ -1,0 +1,131 @@
+import type { ApiKeyRecord, KeyStore, Scope } from "@hireport/core";
+import { sql } from "kysely";
+import type { StoreContext } from "../context";
+import type { ApiKeyTable, CompanyTable } from "../schema";
+import { fromDb, readJson, readNumber } from "../values";
+import { bumpSequence, toCompany } from "./companies";
+
+export function toKey(row: ApiKeyTable): ApiKeyRecord {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    name: row.name,
+    scopes: readJson<Scope[]>(row.scopes, []),
+    hash: row.hash,
+    prefix: row.prefix,
+    createdAt: fromDb(row.created_at),
+    expiresAt: fromDb(row.expires_at),
+    revokedAt: fromDb(row.revoked_at),
+    lastUsedAt: fromDb(row.last_used_at),
+  };
+}
+
+/** Prefixes the company columns of a join so they do not clash with the key's. */
+const COMPANY_PREFIX = "company__";
+
+export function createKeyStore(ctx: StoreContext): KeyStore {
+  const get = async (companyId: string, id: string): Promise<ApiKeyRecord | null> => {
+    const row = await ctx.db
+      .selectFrom(ctx.tableAs("api_key", "k"))
+      .select(ctx.columns("api_key", "k"))
+      .where("k.id", "=", id)
+      .where("k.company_id", "=", companyId)
+      .$castTo<ApiKeyTable>()
+      .executeTakeFirst();
+    return row ? toKey(row) : null;
+  };
+
+  const companyColumns = (["id", "name", "created_at"] as const).map((name) => {
+    const ref = sql.ref(`c.${name}`);
+    return (ctx.dialect === "mysql" && name === "created_at" ? sql`cast(${ref} as char)` : ref).as(
+      `${COMPANY_PREFIX}${name}`,
+    );
+  });
+
+  return {
+    insert: (record, options) =>
+      ctx.atomic(async (tx) => {
+        // The company's key counter row is the lock: concurrent inserts for one company queue on it.
+        await bumpSequence(tx, record.companyId, "key");
+        let count = tx.db
+          .selectFrom(tx.tableAs("api_key", "k"))
+          .select((eb) => eb.fn.countAll<number | string>().as("active"))
+          .where("k.company_id", "=", record.companyId)
+          .where("k.revoked_at", "is", null)
+          .where((eb) => eb.or([eb("k.expires_at", "is", null), eb("k.expires_at", ">", tx.toDb(options.now))]));
+        // MySQL reads a snapshot in REPEATABLE READ; a locking read sees the latest committed keys.
+        if (tx.dialect === "mysql") count = count.forUpdate();
+        const { active } = await count.executeTakeFirstOrThrow();
+        if (readNumber(active) >= options.maxActive) return "limit_reached" as const;
+        await tx.db
+          .insertInto(tx.table("api_key"))
+          .values({
+            id: record.id,
+            company_id: record.companyId,
+            name: record.name,
+            scopes: JSON.stringify(record.scopes),
+            hash: record.hash,
+            prefix: record.prefix,
+            created_at: tx.toDb(record.createdAt),
+            expires_at: tx.toDb(record.expiresAt),
+            revoked_at: tx.toDb(record.revokedAt),
+            last_used_at: tx.toDb(record.lastUsedAt),
+          })
+          .execute();
+        return "inserted" as const;
+      }),
+
+    async findByHash(hash) {
+      const row = await ctx.db
+        .selectFrom(ctx.tableAs("api_key", "k"))
+        .innerJoin(ctx.tableAs("company", "c"), "c.id", "k.company_id")
+        .select(ctx.columns("api_key", "k"))
+        .select(companyColumns)
+        .where("k.hash", "=", hash)
+        .$castTo<ApiKeyTable & Record<`${typeof COMPANY_PREFIX}${keyof CompanyTable}`, string | Date>>()
+        .executeTakeFirst();
+      if (!row) return null;
+      return {
+        key: toKey(row),
+        company: toCompany({
+          id: row.company__id as string,
+          name: row.company__name as string,
+          created_at: row.company__created_at,
+        }),
+      };
+    },
+
+    get,
+
+    async list(companyId) {
+      const rows = await ctx.db
+        .selectFrom(ctx.tableAs("api_key", "k"))
+        .select(ctx.columns("api_key", "k"))
+        .where("k.company_id", "=", companyId)
+        .orderBy("k.created_at", "desc")
+        .orderBy("k.id", "desc")
+        .$castTo<ApiKeyTable>()
+        .execute();
+      return rows.map(toKey);
+    },
+
+    async revoke(companyId, id, at) {
+      await ctx.db
+        .updateTable(ctx.table("api_key"))
+        .set({ revoked_at: ctx.toDb(at) })
+        .where("id", "=", id)
+        .where("company_id", "=", companyId)
+        .where("revoked_at", "is", null)
+        .execute();
+      return get(companyId, id);
+    },
+
+    async touch(id, at) {
+      await ctx.db
+        .updateTable(ctx.table("api_key"))
+        .set({ last_used_at: ctx.toDb(at) })
+        .where("id", "=", id)
+        .execute();
+    },
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * The databases the tests run on, and the one place that decides whether a dialect runs.
+ *
+ * - SQLite: a fresh file per test file (better-sqlite3), always available.
+ * - Postgres: `HIREPORT_PG_URL` (default postgres://postgres@127.0.0.1:5432/test).
+ * - MySQL/MariaDB: `HIREPORT_MYSQL_URL` (default mysql://root@127.0.0.1:3306/test).
+ *
+ * When a server cannot be reached the dialect is skipped with a loud warning, except in CI
+ * (`CI=true`), where it fails the run. Every test file uses its own random table prefix and drops
+ * its tables at the end, so files can run in parallel against one server.
+ */
+import { randomBytes } from "node:crypto";
+import { rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import SQLite from "better-sqlite3";
+import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { createPool } from "mysql2";
+import pg from "pg";
+import { TABLE_NAMES } from "../../src/index";
+
+export type TestDialect = "sqlite" | "postgres" | "mysql";
+
+export const PG_URL = process.env.HIREPORT_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+export const MYSQL_URL = process.env.HIREPORT_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
+
+// biome-ignore lint/suspicious/noExplicitAny: test databases are untyped; the stores bring their own types.
+export type AnyDb = Kysely<any>;
+
+export interface DbOptions {
+  /** SQLite file shared by every instance of one test file. */
+  sqliteFile: string;
+  /** Connections in a Postgres or MySQL pool. @default 10 */
+  poolSize?: number;
+  /** Postgres `application_name`, to find the connection from another one. */
+  applicationName?: string;
+  /** Called for every executed query. */
+  onQuery?: (event: LogEvent) => void;
+}
+
+/** A new Kysely instance (a new pool, or a new SQLite connection) on the dialect's test database. */
+export async function createDb(dialect: TestDialect, options: DbOptions): Promise<AnyDb> {
+  const log = options.onQuery;
+  if (dialect === "sqlite") {
+    const database = new SQLite(options.sqliteFile, { timeout: 10_000 });
+    database.pragma("journal_mode = WAL");
+    return new Kysely({ dialect: new SqliteDialect({ database }), log });
+  }
+  if (dialect === "postgres") {
+    const pool = new pg.Pool({
+      connectionString: PG_URL,
+      max: options.poolSize ?? 10,
+      application_name: options.applicationName ?? "hireport-kysely-test",
+      connectionTimeoutMillis: 3000,
+    });
+    // A connection killed by a test (pg_terminate_backend) must not crash the test process.
+    pool.on("error", () => undefined);
+    pool.on("connect", (client) => client.on("error", () => undefined));
+    return new Kysely({ dialect: new PostgresDialect({ pool }), log });
+  }
+  // No `timezone` option on purpose: the storage must not depend on it.
+  const pool = createPool({ uri: MYSQL_URL, connectionLimit: options.poolSize ?? 10, connectTimeout: 3000 });
+  return new Kysely({ dialect: new MysqlDialect({ pool }), log });
+}
+
+/** A random table prefix for one test file: `hp_3fa9c1_`. */
+export function randomPrefix(): string {
+  return `hp_${randomBytes(3).toString("hex")}_`;
+}
+
+export function sqliteFileFor(prefix: string): string {
+  return join(tmpdir(), `hireport-kysely-${prefix}${process.pid}.sqlite`);
+}
+
+/**
+ * Opens the dialect or decides to skip it. Returns null when it is skipped (never in CI: there an
+ * unreachable server throws, which fails the test file).
+ */
+export async function connectOrSkip(dialect: TestDialect, options: DbOptions): Promise<AnyDb | null> {
+  let db: AnyDb | undefined;
+  try {
+    db = await createDb(dialect, options);
+    await sql`select 1`.execute(db);
+    return db;
+  } catch (error) {
+    await db?.destroy().catch(() => undefined);
+    const url = dialect === "postgres" ? PG_URL : MYSQL_URL;
+    if (process.env.CI === "true") {
+      throw new Error(`[@hireport/kysely] ${dialect} is not reachable at ${url} and CI=true: failing the run.`, {
+        cause: error,
+      });
+    }
+    const line = "!".repeat(100);
+    console.warn(
+      `\n${line}\n!!! [@hireport/kysely] ${dialect.toUpperCase()} NOT REACHABLE at ${url}: ALL ${dialect} TESTS ARE SKIPPED.\n!!! (${
+        error instanceof Error ? error.message : String(error)
+      })\n!!! Set ${dialect === "postgres" ? "HIREPORT_PG_URL" : "HIREPORT_MYSQL_URL"} or start the server; CI=true turns this into a failure.\n${line}\n`,
+    );
+    return null;
+  }
+}
+
+/** Drops every table of a prefix, the migration tables included. */
+export async function dropTables(db: AnyDb, prefix: string): Promise<void> {
+  for (const name of [...TABLE_NAMES].reverse()) await db.schema.dropTable(`${prefix}${name}`).ifExists().execute();
+  await db.schema.dropTable(`${prefix}migration`).ifExists().execute();
+  await db.schema.dropTable(`${prefix}migration_lock`).ifExists().execute();
+}
+
+export function removeSqliteFile(file: string): void {
+  for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
+}

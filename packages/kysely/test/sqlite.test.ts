@@ -1,0 +1,3 @@
+import { defineKyselySuite } from "./suites/kysely-suite";
+
+await defineKyselySuite("sqlite");

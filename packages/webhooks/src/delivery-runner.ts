@@ -1,0 +1,285 @@
+import type { ClaimedDelivery, DeliveryAttemptRecord, WebhookEndpointRecord } from "@hireport/core";
+import { toEndpointView } from "./endpoint-view";
+import { newId, newLeaseToken } from "./ids";
+import type { ResolvedDispatcherOptions } from "./options";
+import { attemptOutcome } from "./retry-policy";
+import type { Sender, SendResult } from "./sender";
+import { buildSignatureHeader } from "./signature";
+
+/** What became of one delivery this dispatcher held. */
+export type DeliveryResult =
+  /** 2xx: done. */
+  | "succeeded"
+  /** Failed; pending again with a retry due later. */
+  | "retrying"
+  /** Failed and the retry schedule is used up (or a test event failed). */
+  | "failed"
+  /** Not sent: its lease would have ended before a slot to its endpoint freed; it is claimed again later. */
+  | "released"
+  /** Sent, but the lease had passed to another dispatcher, so this attempt was not recorded. */
+  | "lost";
+
+/** A delivery this dispatcher holds, with the lease it holds it under. */
+export interface HeldDelivery {
+  claimed: ClaimedDelivery;
+  leaseToken: string;
+  leaseUntil: Date;
+}
+
+/** Counts of one claim pass (`runOnce`). */
+export interface RunResult {
+  /** Deliveries claimed. */
+  claimed: number;
+  succeeded: number;
+  retrying: number;
+  failed: number;
+  released: number;
+  lost: number;
+}
+
+export interface DeliveryRunnerContext {
+  options: ResolvedDispatcherOptions;
+  sender: () => Sender;
+  /** Called when a slot frees while more work may be due. */
+  onCapacity: () => void;
+}
+
+/** The result of one attempt, as `sendTest` returns it. */
+export interface AttemptReport {
+  result: DeliveryResult;
+  attempt: DeliveryAttemptRecord;
+}
+
+/**
+ * Claims due deliveries and sends them, keeping at most `concurrency` requests in flight and at
+ * most `perEndpointConcurrency` per endpoint. Deliveries claimed beyond an endpoint's free slots
+ * wait in a queue of that endpoint, still inside their lease.
+ */
+export interface DeliveryRunner {
+  /**
+   * One claim, as many deliveries as there are free slots. Resolves once claimed (sending has begun)
+   * with the number claimed and `done`, which resolves when every one of them is done.
+   */
+  claim(): Promise<{ claimed: number; done: Promise<RunResult> }>;
+  /** Sends one delivery already held (a test event inserted with its lease). */
+  sendHeld(held: HeldDelivery): Promise<AttemptReport>;
+  /** Drops the deliveries waiting for a slot (their leases run out) and waits for those in flight. */
+  drain(): Promise<number>;
+  /** True when the last claim was limited by capacity (more may be due). */
+  readonly backlog: boolean;
+}
+
+interface QueuedDelivery {
+  held: HeldDelivery;
+  settle: (result: DeliveryResult) => void;
+}
+
+/** Minimum lease left, beyond the timeout, for a queued delivery to still be sent. */
+const LEASE_MARGIN_MS = 2_000;
+
+export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRunnerContext): DeliveryRunner {
+  const { storage, clock, logger } = options;
+  const queues = new Map<string, QueuedDelivery[]>();
+  const inFlightByEndpoint = new Map<string, number>();
+  const inFlightPromises = new Set<Promise<unknown>>();
+  let inFlight = 0;
+  let queued = 0;
+  let backlog = false;
+  const refillAt = Math.max(1, Math.ceil(options.concurrency / 4));
+
+  const headerNames = {
+    event: `${options.headerPrefix}-Event`,
+    delivery: `${options.headerPrefix}-Delivery`,
+    signature: `${options.headerPrefix}-Signature`,
+  };
+
+  function endpointLoad(endpointId: string): number {
+    return (inFlightByEndpoint.get(endpointId) ?? 0) + (queues.get(endpointId)?.length ?? 0);
+  }
+
+  async function notifyPaused(before: WebhookEndpointRecord, after: WebhookEndpointRecord | null): Promise<void> {
+    if (after?.status !== "paused" || after.pausedReason !== "failures") return;
+    // Exactly once per pause: the attempt that brought the count to the threshold.
+    if (after.consecutiveFailures !== options.pauseAfterFailures || before.status !== "active") return;
+    logger.warn("hireport webhooks: endpoint paused after failed attempts in a row", {
+      endpointId: after.id,
+      companyId: after.companyId,
+      consecutiveFailures: after.consecutiveFailures,
+    });
+    if (!options.onEndpointPaused) return;
+    try {
+      await options.onEndpointPaused(toEndpointView(after, clock.now()));
+    } catch (error) {
+      logger.error("hireport webhooks: onEndpointPaused threw", { endpointId: after.id, error: String(error) });
+    }
+  }
+
+  async function deliver(held: HeldDelivery): Promise<AttemptReport> {
+    const { delivery, endpoint, payload } = held.claimed;
+    const attemptedAt = clock.now();
+    const headers: Record<string, string> = {
+      "content-type": "application/json",
+      "user-agent": options.userAgent,
+      [headerNames.event]: delivery.eventType,
+      [headerNames.delivery]: delivery.id,
+      [headerNames.signature]: buildSignatureHeader(payload, endpoint.secrets, attemptedAt),
+    };
+    let result: SendResult;
+    try {
+      result = await sender().send({ url: endpoint.url, payload, headers });
+    } catch (error) {
+      result = { succeeded: false, statusCode: null, durationMs: 0, responseBody: "", error: String(error) };
+    }
+    const attempt: DeliveryAttemptRecord = {
+      id: newId("att", attemptedAt),
+      deliveryId: delivery.id,
+      endpointId: endpoint.id,
+      attemptedAt,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      responseBody: result.responseBody,
+      error: result.error,
+      succeeded: result.succeeded,
+    };
+    const outcome = attemptOutcome({
+      delivery,
+      attempt,
+      now: clock.now(),
+      retrySchedule: options.retrySchedule,
+      pauseAfter: options.pauseAfterFailures,
+    });
+    let report: AttemptReport;
+    try {
+      const { recorded, endpoint: after } = await storage.webhooks.recordAttempt(delivery.id, held.leaseToken, outcome);
+      if (!recorded) {
+        logger.warn("hireport webhooks: attempt not recorded, the lease had passed to another dispatcher", {
+          deliveryId: delivery.id,
+        });
+        return { result: "lost", attempt };
+      }
+      await notifyPaused(endpoint, after);
+      report = {
+        result: outcome.status === "succeeded" ? "succeeded" : outcome.status === "pending" ? "retrying" : "failed",
+        attempt,
+      };
+    } catch (error) {
+      logger.error("hireport webhooks: recording an attempt failed; the delivery is retried when its lease ends", {
+        deliveryId: delivery.id,
+        error: String(error),
+      });
+      report = { result: "lost", attempt };
+    }
+    return report;
+  }
+
+  function pump(): void {
+    for (const [endpointId, queue] of queues) {
+      while (queue.length > 0 && inFlight < options.concurrency) {
+        const running = inFlightByEndpoint.get(endpointId) ?? 0;
+        if (running >= options.perEndpointConcurrency) break;
+        const next = queue.shift();
+        if (!next) break;
+        queued--;
+        const leaseLeft = next.held.leaseUntil.getTime() - clock.now().getTime();
+        if (leaseLeft < options.timeoutMs + LEASE_MARGIN_MS) {
+          next.settle("released");
+          continue;
+        }
+        start(endpointId, next);
+      }
+      if (queue.length === 0) queues.delete(endpointId);
+    }
+  }
+
+  function start(endpointId: string, item: QueuedDelivery): void {
+    inFlight++;
+    inFlightByEndpoint.set(endpointId, (inFlightByEndpoint.get(endpointId) ?? 0) + 1);
+    const task = deliver(item.held)
+      .then((report) => report.result)
+      .catch((error: unknown) => {
+        logger.error("hireport webhooks: delivery failed unexpectedly", { error: String(error) });
+        return "lost" as const;
+      })
+      .then((result) => {
+        inFlight--;
+        const left = (inFlightByEndpoint.get(endpointId) ?? 1) - 1;
+        if (left > 0) inFlightByEndpoint.set(endpointId, left);
+        else inFlightByEndpoint.delete(endpointId);
+        inFlightPromises.delete(task);
+        item.settle(result);
+        pump();
+        // More may be due: claim again once a quarter of the slots are free (one claim per
+        // finished request would cost a query per delivery).
+        if (backlog && options.concurrency - inFlight - queued >= refillAt) onCapacity();
+      });
+    inFlightPromises.add(task);
+  }
+
+  return {
+    get backlog() {
+      return backlog;
+    },
+
+    async claim() {
+      const counts: RunResult = { claimed: 0, succeeded: 0, retrying: 0, failed: 0, released: 0, lost: 0 };
+      // Deliveries waiting for their endpoint's slot do not take global slots (the endpoint is
+      // left out of the next claim instead), so a slow endpoint's queue never holds back others.
+      // Held deliveries stay bounded: at most twice `concurrency`.
+      const free = Math.min(options.concurrency - inFlight, 2 * options.concurrency - inFlight - queued);
+      if (free <= 0) {
+        backlog = true;
+        return { claimed: 0, done: Promise.resolve(counts) };
+      }
+      const excludeEndpointIds = [...new Set([...inFlightByEndpoint.keys(), ...queues.keys()])].filter(
+        (endpointId) => endpointLoad(endpointId) >= options.perEndpointConcurrency,
+      );
+      const now = clock.now();
+      const leaseToken = newLeaseToken();
+      const leaseUntil = new Date(now.getTime() + options.leaseMs);
+      const claimed = await storage.webhooks.claimDueDeliveries({
+        now,
+        limit: free,
+        leaseUntil,
+        leaseToken,
+        excludeEndpointIds,
+      });
+      backlog = claimed.length >= free;
+      counts.claimed = claimed.length;
+      const done = claimed.map(
+        (item) =>
+          new Promise<void>((resolve) => {
+            const queue = queues.get(item.endpoint.id) ?? [];
+            queues.set(item.endpoint.id, queue);
+            queued++;
+            queue.push({
+              held: { claimed: item, leaseToken, leaseUntil },
+              settle: (result) => {
+                counts[result]++;
+                resolve();
+              },
+            });
+          }),
+      );
+      pump();
+      return { claimed: claimed.length, done: Promise.all(done).then(() => counts) };
+    },
+
+    sendHeld(held) {
+      return deliver(held);
+    },
+
+    async drain() {
+      let released = 0;
+      for (const queue of queues.values()) {
+        for (const item of queue.splice(0)) {
+          item.settle("released");
+          released++;
+        }
+      }
+      queues.clear();
+      queued = 0;
+      while (inFlightPromises.size > 0) await Promise.all([...inFlightPromises]);
+      return released;
+    },
+  };
+}

@@ -1,0 +1,248 @@
+import { type DeliveryAttemptRecord, type DeliveryRecord, notFound, systemClock } from "@hireport/core";
+import { createAddressPolicy } from "./address-policy";
+import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "./deliveries";
+import { createDeliveryRunner, type DeliveryResult, type RunResult } from "./delivery-runner";
+import { createEndpointManager, type EndpointManager } from "./endpoints";
+import { newId, newLeaseToken } from "./ids";
+import { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
+import { createSender, type Sender } from "./sender";
+import { systemResolver } from "./ssrf-guard";
+import { buildTestEvent } from "./test-event";
+
+export interface RunOnceOptions {
+  /** Claim passes to run; each claims up to `concurrency` deliveries and waits for them. @default 1 */
+  maxPasses?: number;
+}
+
+/** What `sendTest` did. */
+export interface TestSendResult {
+  delivery: WebhookDelivery;
+  /** The attempt, as recorded. */
+  attempt: DeliveryAttemptRecord;
+  result: DeliveryResult;
+}
+
+export interface PurgeOptions {
+  /** Delete finished deliveries, their attempts and unneeded events created before this time. @default now - retentionDays */
+  before?: Date;
+}
+
+export interface WebhookDispatcher {
+  /** Endpoint management (create, list, get, update, pause, resume, delete, rotateSecret). */
+  readonly endpoints: EndpointManager;
+  /** The delivery log: list with attempts, get, attempts, resend. */
+  readonly deliveries: DeliveryLog;
+  /** Starts the delivery loop: polls every `pollIntervalMs` and wakes at once on `notify()`. */
+  start(): void;
+  /**
+   * Stops claiming, waits for the requests in flight and records them, and closes the connections.
+   * Deliveries claimed but not yet started are left to their lease (claimed again after `leaseMs`).
+   */
+  stop(): Promise<void>;
+  /** One claim-and-send pass for cron and serverless hosts; resolves when it is done. */
+  runOnce(options?: RunOnceOptions): Promise<RunResult>;
+  /** Wakes the loop at once: wire it to `createPublicApi({ onEvent: () => dispatcher.notify() })`. */
+  notify(): void;
+  /**
+   * Sends a `webhook.test` event (data `{ endpoint_id }`) to the endpoint now, signed like any other,
+   * and records it as a delivery with one attempt. Works on a paused endpoint too (to check a fix
+   * before resuming); it never changes the failure count.
+   */
+  sendTest(companyId: string, endpointId: string): Promise<TestSendResult>;
+  /** Deletes finished deliveries and attempts, and events no pending delivery needs, older than `before`. */
+  purge(options?: PurgeOptions): Promise<{ deliveries: number; events: number }>;
+  /** The options in force, defaults applied. */
+  readonly options: ResolvedDispatcherOptions;
+}
+
+function positiveInteger(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 1) throw new TypeError(`${name} must be a positive integer`);
+  return value;
+}
+
+function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOptions {
+  if (!input?.storage) throw new TypeError("createWebhookDispatcher needs a storage");
+  const options: ResolvedDispatcherOptions = {
+    storage: input.storage,
+    onEndpointPaused: input.onEndpointPaused,
+    clock: input.clock ?? systemClock,
+    logger: input.logger ?? console,
+    pollIntervalMs: positiveInteger("pollIntervalMs", input.pollIntervalMs ?? 1000),
+    concurrency: positiveInteger("concurrency", input.concurrency ?? 32),
+    perEndpointConcurrency: positiveInteger("perEndpointConcurrency", input.perEndpointConcurrency ?? 4),
+    timeoutMs: positiveInteger("timeoutMs", input.timeoutMs ?? 10_000),
+    leaseMs: positiveInteger("leaseMs", input.leaseMs ?? 60_000),
+    retrySchedule: Object.freeze([...(input.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS)]),
+    pauseAfterFailures: positiveInteger("pauseAfterFailures", input.pauseAfterFailures ?? 50),
+    headerPrefix: input.headerPrefix ?? "Service",
+    allowPrivateAddresses: input.allowPrivateAddresses ?? false,
+    retentionDays: positiveInteger("retentionDays", input.retentionDays ?? 30),
+    purgeIntervalMs: input.purgeIntervalMs ?? 3_600_000,
+    userAgent: input.userAgent ?? "hireport-webhooks/1.0",
+    rotationGraceMs: input.rotationGraceMs ?? 86_400_000,
+    tls: input.tls,
+    resolveHost: input.resolveHost ?? systemResolver,
+  };
+  if (options.leaseMs <= options.timeoutMs + 5_000) {
+    throw new TypeError("leaseMs must exceed timeoutMs by more than 5 seconds");
+  }
+  if (options.retrySchedule.some((delay) => !Number.isFinite(delay) || delay < 0)) {
+    throw new TypeError("retrySchedule must hold delays in milliseconds, none negative");
+  }
+  if (!/^[A-Za-z0-9][A-Za-z0-9-]*$/.test(options.headerPrefix)) {
+    throw new TypeError("headerPrefix must be a header-name token such as Service");
+  }
+  return Object.freeze(options);
+}
+
+/** Creates the webhook dispatcher a host runs in its own process, on its own storage. */
+export function createWebhookDispatcher(input: WebhookDispatcherOptions): WebhookDispatcher {
+  const options = resolveOptions(input);
+  const { storage, clock, logger } = options;
+  const policy = options.allowPrivateAddresses ? null : createAddressPolicy();
+
+  let sender: Sender | null = null;
+  const getSender = (): Sender => {
+    sender ??= createSender({ policy, resolve: options.resolveHost, tls: options.tls, timeoutMs: options.timeoutMs });
+    return sender;
+  };
+
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let wakeRequested = false;
+  let wakeSleeper: (() => void) | null = null;
+  let purgeTimer: ReturnType<typeof setInterval> | null = null;
+
+  const wake = (): void => {
+    wakeRequested = true;
+    wakeSleeper?.();
+  };
+
+  const runner = createDeliveryRunner({ options, sender: getSender, onCapacity: wake });
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeSleeper = null;
+        resolve();
+      }
+      wakeSleeper = done;
+    });
+
+  async function runLoop(): Promise<void> {
+    let failures = 0;
+    while (running) {
+      wakeRequested = false;
+      try {
+        const { done } = await runner.claim();
+        done.catch(() => undefined);
+        failures = 0;
+      } catch (error) {
+        failures++;
+        logger.error("hireport webhooks: claiming deliveries failed", { error: String(error), failures });
+      }
+      if (!running) break;
+      if (failures > 0) {
+        // The storage is failing: back off (up to 30 s) instead of hammering it on every wake-up.
+        await sleep(Math.min(30_000, options.pollIntervalMs * 2 ** Math.min(failures, 10)));
+        continue;
+      }
+      if (wakeRequested) continue;
+      await sleep(options.pollIntervalMs);
+    }
+  }
+
+  async function purge(purgeOptions: PurgeOptions = {}): Promise<{ deliveries: number; events: number }> {
+    const before = purgeOptions.before ?? new Date(clock.now().getTime() - options.retentionDays * 86_400_000);
+    const deliveries = await storage.webhooks.purgeDeliveries(before);
+    const events = await storage.events.purge(before);
+    return { deliveries, events };
+  }
+
+  const dispatcher: WebhookDispatcher = {
+    options,
+    endpoints: createEndpointManager({ options, policy, wake }),
+    deliveries: createDeliveryLog({ options, wake }),
+
+    start() {
+      if (running) return;
+      running = true;
+      loop = runLoop();
+      if (options.purgeIntervalMs > 0) {
+        purgeTimer = setInterval(() => {
+          purge().catch((error: unknown) => logger.error("hireport webhooks: purge failed", { error: String(error) }));
+        }, options.purgeIntervalMs);
+        purgeTimer.unref?.();
+      }
+    },
+
+    async stop() {
+      running = false;
+      if (purgeTimer) clearInterval(purgeTimer);
+      purgeTimer = null;
+      wake();
+      await loop;
+      loop = null;
+      await runner.drain();
+      const closing = sender;
+      sender = null;
+      await closing?.close();
+    },
+
+    async runOnce(runOptions = {}) {
+      const passes = positiveInteger("maxPasses", runOptions.maxPasses ?? 1);
+      const total: RunResult = { claimed: 0, succeeded: 0, retrying: 0, failed: 0, released: 0, lost: 0 };
+      for (let pass = 0; pass < passes; pass++) {
+        const { claimed, done } = await runner.claim();
+        const counts = await done;
+        for (const key of Object.keys(total) as Array<keyof RunResult>) total[key] += counts[key];
+        if (claimed === 0) break;
+      }
+      return total;
+    },
+
+    notify() {
+      if (running) wake();
+    },
+
+    async sendTest(companyId, endpointId) {
+      const endpoint = await storage.webhooks.getEndpoint(companyId, endpointId);
+      if (!endpoint) throw notFound("webhook endpoint");
+      const now = clock.now();
+      const event = buildTestEvent(companyId, endpointId, now);
+      const leaseToken = newLeaseToken();
+      const leaseUntil = new Date(now.getTime() + options.leaseMs);
+      const delivery: DeliveryRecord = {
+        id: newId("dlv", now),
+        endpointId,
+        companyId,
+        eventId: event.id,
+        eventType: "webhook.test",
+        status: "pending",
+        attempts: 0,
+        // Due only when the lease ends: should this process die mid-send, it is retried then.
+        nextAttemptAt: leaseUntil,
+        leaseExpiresAt: leaseUntil,
+        leaseToken,
+        createdAt: now,
+        updatedAt: now,
+      };
+      await storage.transaction(async (tx) => {
+        await tx.events.append(event);
+        await tx.webhooks.insertDeliveries([delivery]);
+      });
+      const report = await runner.sendHeld({
+        claimed: { delivery, endpoint, payload: event.payload },
+        leaseToken,
+        leaseUntil,
+      });
+      const stored = await storage.webhooks.getDelivery(companyId, delivery.id);
+      return { delivery: toDeliveryView(stored ?? delivery), attempt: report.attempt, result: report.result };
+    },
+
+    purge,
+  };
+  return dispatcher;
+}

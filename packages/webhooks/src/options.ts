@@ -1,0 +1,79 @@
+import type { Clock, Logger, Storage } from "@hireport/core";
+import type { WebhookEndpoint } from "./endpoint-view";
+import type { HostResolver } from "./ssrf-guard";
+
+/** The retry delays of spec section 6 rule 4: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h. */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
+  60_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3_600_000,
+  6 * 3_600_000,
+  12 * 3_600_000,
+];
+
+export interface WebhookDispatcherOptions {
+  /** The storage: `kyselyStorage(...)` from `@hireport/kysely`, or another implementation of the contract. */
+  storage: Storage;
+  /**
+   * Called once when an endpoint is paused after `pauseAfterFailures` failed attempts in a row, so the
+   * host can tell the company's owners (spec section 6 rule 5). Errors it throws are logged.
+   * @default none
+   */
+  onEndpointPaused?: (endpoint: WebhookEndpoint) => void | Promise<void>;
+  /** Time source for leases, due times, signatures and records. @default the system clock */
+  clock?: Clock;
+  /** Where failures of the dispatcher itself are logged (not failed deliveries: those are recorded). @default console */
+  logger?: Logger;
+  /** How often `start()` looks for due deliveries when nothing wakes it, in milliseconds. @default 1000 */
+  pollIntervalMs?: number;
+  /** Most requests in flight at once in this dispatcher, over all endpoints. @default 32 */
+  concurrency?: number;
+  /** Most requests in flight at once to one endpoint, so one slow endpoint cannot take every slot. @default 4 */
+  perEndpointConcurrency?: number;
+  /** Time a receiver has to answer with a status, in milliseconds (spec: 10 seconds). @default 10000 */
+  timeoutMs?: number;
+  /**
+   * How long a claimed delivery stays reserved for this dispatcher, in milliseconds. After it, another
+   * dispatcher may claim it again (this one died). Must exceed `timeoutMs`. @default 60000
+   */
+  leaseMs?: number;
+  /**
+   * Delays before each retry, in milliseconds; after the last one the delivery is `failed` (still
+   * resendable). @default [60000, 300000, 1800000, 7200000, 21600000, 43200000] (1 min, 5 min, 30 min, 2 h, 6 h, 12 h)
+   */
+  retrySchedule?: readonly number[];
+  /** Failed attempts in a row after which an endpoint is paused. @default 50 */
+  pauseAfterFailures?: number;
+  /** Prefix of the three headers: `${prefix}-Event`, `${prefix}-Delivery`, `${prefix}-Signature`. @default "Service" */
+  headerPrefix?: string;
+  /**
+   * Turns the SSRF guard off: endpoints may then use http: and point to loopback, private and
+   * link-local addresses. For local receivers in development and tests only. @default false
+   */
+  allowPrivateAddresses?: boolean;
+  /** Days deliveries, attempts and events are kept; `purge()` and the running loop delete older ones. @default 30 */
+  retentionDays?: number;
+  /** How often the running loop purges (0 turns it off). @default 3600000 (1 hour) */
+  purgeIntervalMs?: number;
+  /** `User-Agent` of every request. @default "hireport-webhooks/1.0" */
+  userAgent?: string;
+  /** How long an old secret keeps signing beside the new one after `rotateSecret`, in milliseconds. @default 86400000 (24 h) */
+  rotationGraceMs?: number;
+  /**
+   * TLS settings for connections to receivers: `ca` adds trusted certificate authorities (a private
+   * CA, or a test certificate). Certificates are always verified. @default the system's CAs
+   */
+  tls?: { ca?: string | Buffer | Array<string | Buffer> };
+  /**
+   * Resolves receivers' host names. The guard checks every address it returns and connects to the
+   * checked one. @default node:dns lookup (getaddrinfo)
+   */
+  resolveHost?: HostResolver;
+}
+
+/** The options with every default applied, frozen. */
+export type ResolvedDispatcherOptions = Readonly<
+  Required<Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls">> &
+    Pick<WebhookDispatcherOptions, "onEndpointPaused" | "tls">
+>;

@@ -1,0 +1,286 @@
+/**
+ * `@hireport/webhooks/verify`: what a receiver needs to check and read hireport webhooks.
+ *
+ * Runs in Node 20+ and in Web runtimes (Cloudflare Workers, Deno, Bun, Vercel Edge, browsers):
+ * it uses only Web Crypto (`globalThis.crypto.subtle`) and `TextEncoder`, no Node module.
+ *
+ * ```ts
+ * const body = await request.text(); // the raw body, before any JSON parsing
+ * await verifySignature({ payload: body, header: request.headers.get("service-signature"), secret });
+ * const event = parseEvent(body);
+ * ```
+ */
+
+/** Why a signature or a payload was refused. */
+export type WebhookVerificationErrorCode =
+  /** No signature header was sent. */
+  | "missing_header"
+  /** The header is not `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`. */
+  | "malformed_header"
+  /** `t` is further than the tolerance from now (a replay, or a clock far off). */
+  | "timestamp_out_of_tolerance"
+  /** No `v1` entry matches the payload under any of the given secrets. */
+  | "signature_mismatch"
+  /** The payload is not a JSON webhook envelope (from `parseEvent`). */
+  | "invalid_payload";
+
+/** The one error `verifySignature` and `parseEvent` throw. Answer 400 to the sender when you catch it. */
+export class WebhookVerificationError extends Error {
+  override readonly name = "WebhookVerificationError";
+  readonly code: WebhookVerificationErrorCode;
+
+  constructor(code: WebhookVerificationErrorCode, message: string) {
+    super(message);
+    this.code = code;
+  }
+}
+
+export interface VerifySignatureOptions {
+  /** The raw request body exactly as received: a string, or its bytes. Never re-serialized JSON. */
+  payload: string | Uint8Array;
+  /** The value of the `Service-Signature` header (or your prefix's `…-Signature`). */
+  header: string | null | undefined;
+  /**
+   * Your endpoint's signing secret, the whole `whsec_…` string. Several secrets may be given, for
+   * example while you roll a new one out on your side; any one matching is enough.
+   */
+  secret: string | readonly string[];
+  /** Largest accepted distance between `t` and now, in seconds, both ways. @default 300 */
+  toleranceSeconds?: number;
+  /** The current time. @default new Date() */
+  now?: Date | number;
+}
+
+/** What a valid signature tells. */
+export interface VerifiedSignature {
+  /** The signing time `t`. */
+  timestamp: Date;
+  /** The secret that matched (useful to know when a rotated-out secret can be dropped). */
+  secret: string;
+}
+
+const encoder = new TextEncoder();
+
+function toBytes(payload: string | Uint8Array): Uint8Array {
+  return typeof payload === "string" ? encoder.encode(payload) : payload;
+}
+
+function signedBytes(timestamp: number, payload: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  const prefix = encoder.encode(`${timestamp}.`);
+  const body = toBytes(payload);
+  const bytes = new Uint8Array(prefix.length + body.length);
+  bytes.set(prefix, 0);
+  bytes.set(body, prefix.length);
+  return bytes;
+}
+
+function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
+  return globalThis.crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    usage,
+  ]);
+}
+
+function hexToBytes(hex: string): Uint8Array<ArrayBuffer> | null {
+  if (hex.length !== 64 || !/^[0-9a-fA-F]+$/.test(hex)) return null;
+  const bytes = new Uint8Array(32);
+  for (let index = 0; index < 32; index++) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
+  return bytes;
+}
+
+function bytesToHex(bytes: ArrayBuffer): string {
+  return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+/** The parts of a signature header: `t` and every `v1` entry. Other schemes are ignored. */
+export function parseSignatureHeader(header: string): { timestamp: number; signatures: string[] } {
+  let timestamp: number | null = null;
+  const signatures: string[] = [];
+  for (const part of header.split(",")) {
+    const index = part.indexOf("=");
+    if (index <= 0) continue;
+    const key = part.slice(0, index).trim();
+    const value = part.slice(index + 1).trim();
+    if (key === "t") {
+      if (!/^\d{1,12}$/.test(value) || timestamp !== null) {
+        throw new WebhookVerificationError("malformed_header", "The signature header has an invalid t= entry.");
+      }
+      timestamp = Number(value);
+    } else if (key === "v1") {
+      signatures.push(value);
+    }
+  }
+  if (timestamp === null) throw new WebhookVerificationError("malformed_header", "The signature header has no t=.");
+  if (signatures.length === 0) {
+    throw new WebhookVerificationError("malformed_header", "The signature header has no v1= entry.");
+  }
+  return { timestamp, signatures };
+}
+
+/**
+ * Checks a webhook signature. Resolves with the signing time and the matching secret; rejects with
+ * a {@link WebhookVerificationError} otherwise (never resolves to a boolean you could forget to
+ * check). Each `v1` entry is compared in constant time (`crypto.subtle.verify`); `t` must be within
+ * `toleranceSeconds` of now, in the past or the future.
+ */
+export async function verifySignature(options: VerifySignatureOptions): Promise<VerifiedSignature> {
+  const { header } = options;
+  if (header === null || header === undefined || header.trim() === "") {
+    throw new WebhookVerificationError("missing_header", "No signature header was sent.");
+  }
+  const secrets = typeof options.secret === "string" ? [options.secret] : [...options.secret];
+  if (secrets.length === 0 || secrets.some((secret) => typeof secret !== "string" || secret === "")) {
+    throw new TypeError("verifySignature needs the endpoint's signing secret (whsec_…).");
+  }
+  const { timestamp, signatures } = parseSignatureHeader(header);
+  const tolerance = options.toleranceSeconds ?? 300;
+  const nowMs = options.now === undefined ? Date.now() : new Date(options.now).getTime();
+  if (Math.abs(nowMs / 1000 - timestamp) > tolerance) {
+    throw new WebhookVerificationError(
+      "timestamp_out_of_tolerance",
+      `The signature time is more than ${tolerance} seconds from now.`,
+    );
+  }
+  const data = signedBytes(timestamp, options.payload);
+  const candidates = signatures.map(hexToBytes).filter((bytes): bytes is Uint8Array<ArrayBuffer> => bytes !== null);
+  for (const secret of secrets) {
+    const key = await hmacKey(secret, "verify");
+    for (const candidate of candidates) {
+      if (await globalThis.crypto.subtle.verify("HMAC", key, candidate, data)) {
+        return { timestamp: new Date(timestamp * 1000), secret };
+      }
+    }
+  }
+  throw new WebhookVerificationError("signature_mismatch", "No signature matches the payload.");
+}
+
+export interface SignPayloadOptions {
+  payload: string | Uint8Array;
+  /** One secret, or several (one `v1` entry each, in order). */
+  secret: string | readonly string[];
+  /** The signing time. @default new Date() */
+  timestamp?: Date | number;
+}
+
+/**
+ * Builds a signature header the way the dispatcher does: `t=<unix>,v1=<hex>[,v1=<hex>…]`. For
+ * receivers' tests (sign a fixture, post it to your handler, expect it accepted).
+ */
+export async function signPayload(options: SignPayloadOptions): Promise<string> {
+  const secrets = typeof options.secret === "string" ? [options.secret] : [...options.secret];
+  const time = options.timestamp === undefined ? Date.now() : new Date(options.timestamp).getTime();
+  const t = Math.floor(time / 1000);
+  const data = signedBytes(t, options.payload);
+  const entries: string[] = [];
+  for (const secret of secrets) {
+    const key = await hmacKey(secret, "sign");
+    entries.push(`v1=${bytesToHex(await globalThis.crypto.subtle.sign("HMAC", key, data))}`);
+  }
+  return [`t=${t}`, ...entries].join(",");
+}
+
+/** The Job object of spec 2.1, as carried by job events. */
+export interface WebhookJob {
+  id: string;
+  reference: string;
+  title: string;
+  status: string;
+  open: boolean;
+  description: string;
+  department: string;
+  location: string;
+  employment_type: string;
+  experience_level: string;
+  salary: { min: number | null; max: number | null; currency: string; period: string };
+  required_skills: string[];
+  closing_date: string | null;
+  applications_count: number;
+  public_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The Application object of spec 2.3, as carried by application events. */
+export interface WebhookApplication {
+  id: string;
+  reference: string;
+  job_id: string;
+  job_title: string;
+  candidate: {
+    name: string;
+    email: string;
+    phone: string;
+    location: string;
+    linkedin_url: string;
+    current_title: string;
+    skills: string[];
+  };
+  cover_letter: string;
+  resume_url: string | null;
+  stage: string;
+  source: string;
+  scores: { ai_match: number; overall: number | null };
+  tags: string[];
+  starred: boolean;
+  applied_at: string;
+  updated_at: string;
+}
+
+interface EnvelopeBase<TType extends string, TData> {
+  /** `evt_…`: drop repeats by this id (events may arrive more than once). */
+  id: string;
+  type: TType;
+  created_at: string;
+  company_id: string;
+  api_version: string;
+  data: TData;
+}
+
+/** A parsed webhook envelope (spec 2.9); narrow on `type`. */
+export type WebhookEvent =
+  | EnvelopeBase<"application.created" | "application.updated", WebhookApplication>
+  | EnvelopeBase<"job.created" | "job.updated" | "job.closed", WebhookJob>
+  | EnvelopeBase<"webhook.test", { endpoint_id: string }>;
+
+export type WebhookEventType = WebhookEvent["type"];
+
+/** Every event type a receiver may get: the five of spec section 6 and `webhook.test`. */
+export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
+  "application.created",
+  "application.updated",
+  "job.created",
+  "job.updated",
+  "job.closed",
+  "webhook.test",
+];
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Parses a webhook body into a typed envelope. Checks the envelope (id, type, times, company,
+ * version, an object in `data`); the fields inside `data` are trusted as the API's wire shapes.
+ * Throws a {@link WebhookVerificationError} with code `invalid_payload` otherwise, including for an
+ * event type this version does not know (answer 2xx to such events if you only want to skip them).
+ * Call it after {@link verifySignature}, on the same raw body.
+ */
+export function parseEvent(payload: string | Uint8Array): WebhookEvent {
+  let value: unknown;
+  try {
+    value = JSON.parse(typeof payload === "string" ? payload : new TextDecoder().decode(payload));
+  } catch {
+    throw new WebhookVerificationError("invalid_payload", "The webhook body is not JSON.");
+  }
+  if (!isObject(value)) throw new WebhookVerificationError("invalid_payload", "The webhook body is not an object.");
+  const { id, type, created_at, company_id, api_version, data } = value;
+  for (const [name, field] of Object.entries({ id, type, created_at, company_id, api_version })) {
+    if (typeof field !== "string" || field === "") {
+      throw new WebhookVerificationError("invalid_payload", `The webhook envelope has no ${name}.`);
+    }
+  }
+  if (!WEBHOOK_EVENT_TYPES.includes(type as WebhookEventType)) {
+    throw new WebhookVerificationError("invalid_payload", `Unknown webhook event type ${String(type)}.`);
+  }
+  if (!isObject(data)) throw new WebhookVerificationError("invalid_payload", "The webhook envelope has no data.");
+  return value as unknown as WebhookEvent;
+}

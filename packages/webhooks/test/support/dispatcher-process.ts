@@ -1,0 +1,39 @@
+/**
+ * A dispatcher in its own process, for the multi-process tests: two of them on one database, and
+ * one killed with SIGKILL mid-batch. Run with tsx from the package folder; configured through
+ * HIREPORT_TEST_* variables; prints `ready` once started and a JSON line per finished pass.
+ */
+import { kyselyStorage } from "@hireport/kysely";
+import { createWebhookDispatcher } from "../../src/index";
+import { openDb, type SqlDialect } from "./kysely-factories";
+
+const env = (name: string): string => {
+  const value = process.env[name];
+  if (value === undefined) throw new Error(`${name} is required`);
+  return value;
+};
+
+const db = openDb(env("HIREPORT_TEST_DIALECT") as SqlDialect, env("HIREPORT_TEST_SQLITE_FILE"));
+const storage = kyselyStorage({ db, tablePrefix: env("HIREPORT_TEST_PREFIX") });
+const dispatcher = createWebhookDispatcher({
+  storage,
+  allowPrivateAddresses: true,
+  tls: { ca: env("HIREPORT_TEST_CA") },
+  pollIntervalMs: 20,
+  userAgent: process.env.HIREPORT_TEST_USER_AGENT ?? "hireport-webhooks-test",
+  concurrency: Number(process.env.HIREPORT_TEST_CONCURRENCY ?? "16"),
+  perEndpointConcurrency: Number(process.env.HIREPORT_TEST_PER_ENDPOINT ?? "8"),
+  timeoutMs: Number(process.env.HIREPORT_TEST_TIMEOUT_MS ?? "5000"),
+  leaseMs: Number(process.env.HIREPORT_TEST_LEASE_MS ?? "30000"),
+  logger: { warn: () => {}, error: (message, details) => console.error(message, JSON.stringify(details)) },
+});
+
+dispatcher.start();
+process.stdout.write("ready\n");
+
+process.on("SIGTERM", () => {
+  dispatcher
+    .stop()
+    .then(() => db.destroy())
+    .then(() => process.exit(0));
+});

@@ -1,0 +1,65 @@
+import type { EventType, Storage } from "@hireport/core";
+import { createWebhookDispatcher, type WebhookDispatcher, type WebhookDispatcherOptions } from "../../src/index";
+import type { TestCertificate } from "./certificate";
+import { type ManualClock, manualClock } from "./clock";
+import { emitEvent, sampleJob } from "./outbox";
+import type { StorageFactory } from "./storages";
+
+export interface DeliveryFixture {
+  storage: Storage;
+  clock: ManualClock;
+  dispatcher: WebhookDispatcher;
+  /** Creates an endpoint through the dispatcher (guard off) and returns it with its secret. */
+  endpoint(url: string, events?: EventType[]): Promise<{ id: string; secret: string }>;
+  /** Emits a job.created event as core would, at the clock's time. */
+  emit(type?: EventType, title?: string): Promise<{ eventId: string; deliveryIds: string[]; payload: string }>;
+  close(): Promise<void>;
+}
+
+export const COMPANY = "co_test";
+
+/**
+ * A dispatcher on a fresh storage with a manual clock, `allowPrivateAddresses` (the receivers are
+ * on 127.0.0.1) and the test certificate trusted; short timeouts keep the runs bounded.
+ */
+export async function deliveryFixture(
+  factory: StorageFactory,
+  certificate: TestCertificate,
+  overrides: Partial<WebhookDispatcherOptions> = {},
+): Promise<DeliveryFixture> {
+  const handle = await factory.create();
+  const clock = manualClock();
+  const dispatcher = createWebhookDispatcher({
+    storage: handle.storage,
+    clock,
+    allowPrivateAddresses: true,
+    tls: { ca: certificate.cert },
+    timeoutMs: 1_000,
+    leaseMs: 30_000,
+    pollIntervalMs: 50,
+    logger: { warn: () => {}, error: (message, details) => console.error(message, details) },
+    ...overrides,
+  });
+  return {
+    storage: handle.storage,
+    clock,
+    dispatcher,
+    async endpoint(url, events = ["job.created"]) {
+      const { endpoint, secret } = await dispatcher.endpoints.create({ companyId: COMPANY, url, events });
+      return { id: endpoint.id, secret };
+    },
+    async emit(type = "job.created", title) {
+      const { event, deliveries } = await emitEvent(handle.storage, {
+        companyId: COMPANY,
+        type,
+        data: sampleJob(title),
+        now: clock.now(),
+      });
+      return { eventId: event.id, deliveryIds: deliveries.map((d) => d.id), payload: event.payload };
+    },
+    async close() {
+      await dispatcher.stop();
+      await handle.close();
+    },
+  };
+}

@@ -1,0 +1,142 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { buildSignatureHeader } from "../src/signature";
+import { parseEvent, signPayload, verifySignature, WebhookVerificationError } from "../src/verify";
+import { sampleJob } from "./support/outbox";
+
+const secret = "whsec_dGVzdC1zZWNyZXQtZm9yLXZlcmlmeS10ZXN0cy0xMjM0NTY3OA";
+const other = "whsec_b3RoZXItc2VjcmV0LWZvci12ZXJpZnktdGVzdHMtMTIzNDU2Nzg";
+const now = new Date("2026-03-01T09:00:00.000Z");
+const payload = JSON.stringify({
+  id: "evt_1",
+  type: "job.created",
+  created_at: now.toISOString(),
+  company_id: "co_1",
+  api_version: "1.0",
+  data: sampleJob(),
+});
+
+async function rejection(promise: Promise<unknown>): Promise<WebhookVerificationError> {
+  const error = await promise.then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  expect(error).toBeInstanceOf(WebhookVerificationError);
+  return error as WebhookVerificationError;
+}
+
+describe("verifySignature", () => {
+  it("accepts the dispatcher's node:crypto signature with Web Crypto, non-ASCII payload included", async () => {
+    const header = buildSignatureHeader(payload, [{ secret, expiresAt: null }], now);
+    const result = await verifySignature({ payload, header, secret, now });
+    expect(result).toEqual({ timestamp: now, secret });
+    // The same bytes given as a Uint8Array (what a receiver reading the raw body has).
+    await expect(verifySignature({ payload: Buffer.from(payload, "utf8"), header, secret, now })).resolves.toEqual({
+      timestamp: now,
+      secret,
+    });
+  });
+
+  it("matches the spec's recipe: HMAC-SHA256 over `t.body`, keyed with the whole whsec_ string, hex", async () => {
+    const { createHmac } = await import("node:crypto");
+    const t = Math.floor(now.getTime() / 1000);
+    const expected = createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex");
+    expect(await signPayload({ payload, secret, timestamp: now })).toBe(`t=${t},v1=${expected}`);
+    expect(buildSignatureHeader(payload, [{ secret, expiresAt: null }], now)).toBe(`t=${t},v1=${expected}`);
+  });
+
+  it("refuses a payload changed by one character, or re-encoded with \\u escapes", async () => {
+    const header = await signPayload({ payload, secret, timestamp: now });
+    const escaped = payload.replace(/[\u007f-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+    expect(escaped).not.toBe(payload);
+    expect(JSON.parse(escaped)).toEqual(JSON.parse(payload));
+    expect((await rejection(verifySignature({ payload: escaped, header, secret, now }))).code).toBe(
+      "signature_mismatch",
+    );
+    expect((await rejection(verifySignature({ payload: `${payload} `, header, secret, now }))).code).toBe(
+      "signature_mismatch",
+    );
+  });
+
+  it("refuses the wrong secret", async () => {
+    const header = await signPayload({ payload, secret, timestamp: now });
+    expect((await rejection(verifySignature({ payload, header, secret: other, now }))).code).toBe("signature_mismatch");
+  });
+
+  it("accepts any of several v1 entries (rotation) and any of several secrets", async () => {
+    const header = await signPayload({ payload, secret: [other, secret], timestamp: now });
+    expect(header.match(/v1=/g)).toHaveLength(2);
+    await expect(verifySignature({ payload, header, secret, now })).resolves.toMatchObject({ secret });
+    await expect(verifySignature({ payload, header, secret: other, now })).resolves.toMatchObject({ secret: other });
+    const single = await signPayload({ payload, secret: other, timestamp: now });
+    await expect(verifySignature({ payload, header: single, secret: [secret, other], now })).resolves.toMatchObject({
+      secret: other,
+    });
+  });
+
+  it("ignores unknown schemes and garbage v1 entries beside a good one", async () => {
+    const good = await signPayload({ payload, secret, timestamp: now });
+    const header = `${good},v0=abc,v1=zz,v1=${"0".repeat(64)}`;
+    await expect(verifySignature({ payload, header, secret, now })).resolves.toMatchObject({ secret });
+  });
+
+  it("refuses a t further than the tolerance, in the past or the future (300 s default)", async () => {
+    const header = await signPayload({ payload, secret, timestamp: now });
+    const at = (seconds: number) => new Date(now.getTime() + seconds * 1000);
+    await expect(verifySignature({ payload, header, secret, now: at(300) })).resolves.toBeTruthy();
+    await expect(verifySignature({ payload, header, secret, now: at(-300) })).resolves.toBeTruthy();
+    expect((await rejection(verifySignature({ payload, header, secret, now: at(301) }))).code).toBe(
+      "timestamp_out_of_tolerance",
+    );
+    expect((await rejection(verifySignature({ payload, header, secret, now: at(-301) }))).code).toBe(
+      "timestamp_out_of_tolerance",
+    );
+    await expect(
+      verifySignature({ payload, header, secret, now: at(3600), toleranceSeconds: 3600 }),
+    ).resolves.toBeTruthy();
+  });
+
+  it("refuses a missing or malformed header", async () => {
+    for (const header of [undefined, null, "", "  "]) {
+      expect((await rejection(verifySignature({ payload, header, secret, now }))).code).toBe("missing_header");
+    }
+    for (const header of ["v1=abc", "t=abc,v1=abc", "t=1,t=2,v1=abc", `t=${now.getTime() / 1000}`, "garbage"]) {
+      expect((await rejection(verifySignature({ payload, header, secret, now }))).code).toBe("malformed_header");
+    }
+  });
+
+  it("uses Web Crypto only: verify.ts imports no node: module", () => {
+    const source = readFileSync(new URL("../src/verify.ts", import.meta.url), "utf8");
+    expect(source).not.toMatch(/from\s+["']node:/);
+    expect(source).not.toMatch(/require\(/);
+    expect(source).not.toMatch(/^import\s/m);
+  });
+});
+
+describe("parseEvent", () => {
+  it("parses an envelope into a typed event", () => {
+    const event = parseEvent(payload);
+    expect(event.type).toBe("job.created");
+    if (event.type === "job.created") expect(event.data.title).toBe("Développeuse — Zoë Ångström 日本語 🎉");
+    const test = parseEvent(
+      JSON.stringify({ ...JSON.parse(payload), type: "webhook.test", data: { endpoint_id: "we_1" } }),
+    );
+    expect(test.type === "webhook.test" && test.data.endpoint_id).toBe("we_1");
+    expect(parseEvent(new TextEncoder().encode(payload)).id).toBe("evt_1");
+  });
+
+  it.each([
+    ["not json", "{"],
+    ["not an object", "[]"],
+    ["no id", JSON.stringify({ ...JSON.parse(payload), id: undefined })],
+    ["unknown type", JSON.stringify({ ...JSON.parse(payload), type: "job.deleted" })],
+    ["no data", JSON.stringify({ ...JSON.parse(payload), data: null })],
+  ])("refuses %s", (_name, body) => {
+    expect(() => parseEvent(body)).toThrowError(WebhookVerificationError);
+    try {
+      parseEvent(body);
+    } catch (error) {
+      expect((error as WebhookVerificationError).code).toBe("invalid_payload");
+    }
+  });
+});
