@@ -6,6 +6,16 @@ import { attemptOutcome } from "./retry-policy";
 import type { Sender, SendResult } from "./sender";
 import { buildSignatureHeader } from "./signature";
 
+/**
+ * Retries a storage write that failed for a passing reason (a deadlock, a dropped connection), so
+ * that an attempt that went out is also recorded. Bounded: 3 retries within about 1.5 s, well inside
+ * the lease. p-retry is ESM-only, so it is imported lazily, which works from the CJS build too.
+ */
+async function withWriteRetries<T>(write: () => Promise<T>): Promise<T> {
+  const { default: pRetry } = await import("p-retry");
+  return pRetry(write, { retries: 3, minTimeout: 50, maxTimeout: 800, randomize: true });
+}
+
 /** What became of one delivery this dispatcher held. */
 export type DeliveryResult =
   /** 2xx: done. */
@@ -150,7 +160,9 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
     });
     let report: AttemptReport;
     try {
-      const { recorded, endpoint: after } = await storage.webhooks.recordAttempt(delivery.id, held.leaseToken, outcome);
+      const { recorded, endpoint: after } = await withWriteRetries(() =>
+        storage.webhooks.recordAttempt(delivery.id, held.leaseToken, outcome),
+      );
       if (!recorded) {
         logger.warn("hireport webhooks: attempt not recorded, the lease had passed to another dispatcher", {
           deliveryId: delivery.id,

@@ -1,4 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { createWebhookDispatcher } from "../src/index";
 import { parseEvent, verifySignature } from "../src/verify";
 import { createTestCertificate, type TestCertificate } from "./support/certificate";
 import { COMPANY, type DeliveryFixture, deliveryFixture } from "./support/fixture";
@@ -108,6 +109,50 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     expect(attempt?.error).toMatch(/HTTP 500/);
     expect(Buffer.byteLength(attempt?.responseBody ?? "")).toBe(4096);
     expect(attempt?.responseBody.startsWith("éx")).toBe(true);
+  });
+
+  it("records an attempt that went out even when its first writes fail (a deadlock, a dropped connection)", async () => {
+    const r = await receiver();
+    const f = await fixture();
+    await f.endpoint(r.origin);
+    const { deliveryIds } = await f.emit();
+    let failures = 0;
+    const base = f.storage.webhooks;
+    // Storages are frozen: wrap them in proxies over empty targets, delegating all but one method.
+    const delegate = <T extends object>(target: T, overrides: Record<string, unknown>): T =>
+      new Proxy({} as T, {
+        get(_empty, property) {
+          if (typeof property === "string" && property in overrides) return overrides[property];
+          const value = Reflect.get(target, property, target);
+          return typeof value === "function" ? value.bind(target) : value;
+        },
+      });
+    const webhooks = delegate(base, {
+      recordAttempt: async (...args: Parameters<typeof base.recordAttempt>) => {
+        if (failures < 2) {
+          failures++;
+          throw new Error("deadlock found when trying to get lock");
+        }
+        return base.recordAttempt(...args);
+      },
+    });
+    const flaky = delegate(f.storage, { webhooks });
+    const dispatcher = createWebhookDispatcher({
+      storage: flaky,
+      clock: f.clock,
+      allowPrivateAddresses: true,
+      tls: { ca: certificate.cert },
+      timeoutMs: 1_000,
+      leaseMs: 30_000,
+      logger: { warn: () => {}, error: () => {} },
+    });
+    open.push({ close: () => dispatcher.stop() });
+    expect(await dispatcher.runOnce()).toMatchObject({ claimed: 1, succeeded: 1, lost: 0 });
+    expect(failures).toBe(2);
+    expect(r.requests).toHaveLength(1);
+    const attempts = await attemptsOf(f, deliveryIds[0] ?? "");
+    expect(attempts).toHaveLength(1);
+    expect(attempts[0]).toMatchObject({ succeeded: true });
   });
 
   it("stores any answer body: binary, NUL bytes and a character cut at the 4 KiB edge", async () => {
