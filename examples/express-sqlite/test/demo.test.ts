@@ -54,7 +54,8 @@ async function startDemo(): Promise<RunningDemo> {
       };
       check();
     });
-  await waitFor(/Listening on /);
+  // The key is printed after "Listening on"; wait for its whole line, which may come in a later chunk.
+  await waitFor(/^API key: svc_live_\S+$/m);
   const key = /^API key: (svc_live_\S+)$/m.exec(output)?.[1];
   if (!key) throw new Error(`no key printed:\n${output}`);
   return {
