@@ -1,1 +1,1 @@
-export default ["packages/*/vitest.config.ts", "examples/*/vitest.config.ts"];
+export default ["packages/*/vitest.config.ts", "packages/*/vitest.*.config.ts", "examples/*/vitest.config.ts"];

@@ -23,13 +23,15 @@ export function getHeader(headers: HeaderBag | Headers, name: string): string | 
 export function toQueryBag(query: QueryBag | URLSearchParams | undefined): QueryBag {
   if (query === undefined) return {};
   if (query instanceof URLSearchParams) {
-    const bag: Record<string, string | string[]> = {};
+    // A Map, then fromEntries (own properties): `?__proto__=1` stays a parameter, reported as unknown,
+    // instead of an assignment to the bag's prototype that would drop it silently.
+    const bag = new Map<string, string | string[]>();
     for (const [name, value] of query) {
-      const existing = bag[name];
-      if (existing === undefined) bag[name] = value;
-      else bag[name] = Array.isArray(existing) ? [...existing, value] : [existing, value];
+      const existing = bag.get(name);
+      if (existing === undefined) bag.set(name, value);
+      else bag.set(name, Array.isArray(existing) ? [...existing, value] : [existing, value]);
     }
-    return bag;
+    return Object.fromEntries(bag);
   }
   return query;
 }

@@ -1,52 +1,14 @@
+import type * as z from "zod";
 import type { ApplicationRecord, JobRecord } from "./domain";
 import type { FileTokens } from "./file-tokens";
+import type { applicationSchema } from "./schemas/application";
+import type { jobSchema } from "./schemas/job";
 
-/** The Job of spec 2.1, exactly its fields. */
-export interface JobWire {
-  id: string;
-  reference: string;
-  title: string;
-  status: string;
-  open: boolean;
-  description: string;
-  department: string;
-  location: string;
-  employment_type: string;
-  experience_level: string;
-  salary: { min: number | null; max: number | null; currency: string; period: string };
-  required_skills: string[];
-  closing_date: string | null;
-  applications_count: number;
-  public_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The Job of spec 2.1, exactly its fields: the output type of the schema that documents it. */
+export type JobWire = z.output<typeof jobSchema>;
 
-/** The Application of spec 2.3, exactly its fields. */
-export interface ApplicationWire {
-  id: string;
-  reference: string;
-  job_id: string;
-  job_title: string;
-  candidate: {
-    name: string;
-    email: string;
-    phone: string;
-    location: string;
-    linkedin_url: string;
-    current_title: string;
-    skills: string[];
-  };
-  cover_letter: string;
-  resume_url: string | null;
-  stage: string;
-  source: string;
-  scores: { ai_match: number; overall: number | null };
-  tags: string[];
-  starred: boolean;
-  applied_at: string;
-  updated_at: string;
-}
+/** The Application of spec 2.3, exactly its fields: the output type of the schema that documents it. */
+export type ApplicationWire = z.output<typeof applicationSchema>;
 
 export interface SerializerOptions {
   publicBaseUrl: string;

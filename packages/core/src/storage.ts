@@ -7,7 +7,7 @@
  * Rules written MUST are checked by that suite. Unless a method says otherwise:
  * - every method that takes a `companyId` MUST scope reads and writes to it: a record of another
  *   company is treated exactly like a missing one (methods keyed by a globally unique id alone,
- *   such as `events.get`, `keys.touch` or `webhooks.listAttempts`, serve the dispatcher and hosts);
+ *   such as `events.get`, `keys.touch` or `webhooks.recordAttempt`, serve the dispatcher and hosts);
  * - ids compare in binary (code-unit) order wherever they break ties, whatever the collation;
  * - times compare as instants: a key is expired when `expiresAt <= now`, a window has ended when
  *   `resetAt <= now`, a lock or a record has passed when its time `<= now`;
@@ -279,6 +279,8 @@ export interface EndpointPatch {
 }
 
 export interface DeliveryListQuery {
+  /** The company of the endpoint: another company's endpoint lists nothing. */
+  companyId: string;
   endpointId: string;
   status?: DeliveryStatus;
   /** `at` is `createdAt`. */
@@ -296,6 +298,12 @@ export interface ClaimOptions {
   leaseToken: string;
   /** Deliveries of endpoints to leave out (they are at their concurrency limit in this dispatcher). */
   excludeEndpointIds?: readonly string[];
+  /**
+   * Most deliveries of any one endpoint to return from this call (the dispatcher passes its free
+   * slots per endpoint), so that one claim never over-fills one endpoint. A limit per call: what
+   * this or another dispatcher already holds does not count. Undefined: no limit per endpoint.
+   */
+  maxPerEndpoint?: number;
 }
 
 export interface AttemptOutcome {
@@ -309,6 +317,20 @@ export interface AttemptOutcome {
   pauseAfter: number;
 }
 
+/** What {@link WebhookStore.recordAttempt} did. */
+export interface RecordAttemptResult {
+  /** False when the caller no longer held the lease: nothing was written. */
+  recorded: boolean;
+  /** The endpoint after the change (for a stale token: as it is, or null when it was deleted). */
+  endpoint: WebhookEndpointRecord | null;
+  /**
+   * True when this attempt paused the endpoint (it was active and its failure count reached
+   * `pauseAfter`); false otherwise, also when it was paused already. At most one attempt gets true
+   * per pause, also when several are recorded at once.
+   */
+  paused: boolean;
+}
+
 export interface WebhookStore {
   insertEndpoint(record: WebhookEndpointRecord): Promise<void>;
   getEndpoint(companyId: string, id: string): Promise<WebhookEndpointRecord | null>;
@@ -319,32 +341,53 @@ export interface WebhookStore {
   deleteEndpoint(companyId: string, id: string): Promise<boolean>;
   /** Active and paused endpoints of the company subscribed to `type` (paused ones queue events), newest first. */
   listSubscribedEndpoints(companyId: string, type: EventType): Promise<WebhookEndpointRecord[]>;
-  /** Called in the transaction of the event: one pending delivery per subscribed endpoint. */
+  /**
+   * Called in the transaction of the event: one pending delivery per subscribed endpoint. MUST
+   * store every field as given, the lease fields included: a delivery inserted with a
+   * `leaseToken` and a `leaseExpiresAt` is held under that token (no claim returns it before the
+   * lease passes, and `recordAttempt` and `releaseDeliveries` accept the token), as `sendTest` needs.
+   */
   insertDeliveries(records: readonly DeliveryRecord[]): Promise<void>;
   /**
    * MUST return pending deliveries due at `now` (`nextAttemptAt <= now`) of active endpoints whose
-   * lease is empty or has passed, by `nextAttemptAt` then `createdAt` ascending, and set their lease. Two concurrent claims MUST
-   * NOT return the same delivery (`FOR UPDATE SKIP LOCKED` or a compare-and-set on the lease).
+   * lease is empty or has passed, by `nextAttemptAt` then `createdAt` ascending, and set their
+   * lease (`leaseToken`, `leaseExpiresAt: leaseUntil`). Two concurrent claims MUST NOT return the
+   * same delivery (`FOR UPDATE SKIP LOCKED` or a compare-and-set on the lease). MUST return at most
+   * `limit` deliveries and, when `maxPerEndpoint` is given, at most that many of any one endpoint
+   * (per call, whatever other claims run at the same time); the deliveries of an endpoint left out
+   * for that reason MUST NOT be leased, and the claim goes on with other endpoints' deliveries.
+   * A claim MAY return fewer than it could while other claims hold rows.
    */
   claimDueDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /**
-   * Records an attempt and moves the delivery to its next state, clearing the lease, only while the
-   * caller still holds the lease (`leaseToken` matches); returns false otherwise (nothing written).
-   * Updates the endpoint's failure count, pausing it (`pausedReason: "failures"`) when the count
-   * reaches `pauseAfter`, in the same transaction. The delivery's and the endpoint's `updatedAt`
-   * become `attempt.attemptedAt`. Returns the endpoint after the change (for a stale token: as it
-   * is, or null when it was deleted).
+   * Gives deliveries back without an attempt: MUST clear the lease (`leaseToken` and
+   * `leaseExpiresAt` become null) of those of `deliveryIds` still held under `leaseToken`, so that
+   * the next claim may return them at once, and MUST leave every other field as it was (they stay
+   * pending and due as they were). Deliveries held under another token, finished or missing ones
+   * are left alone. Returns how many were released. MUST accept an empty list.
    */
-  recordAttempt(
-    deliveryId: string,
-    leaseToken: string,
-    outcome: AttemptOutcome,
-  ): Promise<{ recorded: boolean; endpoint: WebhookEndpointRecord | null }>;
+  releaseDeliveries(deliveryIds: readonly string[], leaseToken: string): Promise<number>;
+  /**
+   * Records an attempt and moves the delivery to its next state, clearing the lease, only while the
+   * caller still holds the lease (`leaseToken` matches); returns `recorded: false` otherwise
+   * (nothing written). When recorded: MUST store the attempt, MUST add 1 to the delivery's
+   * `attempts`, MUST set its `status` and `nextAttemptAt` from `outcome`, and MUST update the
+   * endpoint's failure count (`increment`: + 1, `reset`: 0, `none`: unchanged), pausing it
+   * (`status: "paused"`, `pausedReason: "failures"`) when an increment makes the count reach
+   * `pauseAfter` while it is active, all in one transaction. The delivery's and the endpoint's
+   * `updatedAt` become `attempt.attemptedAt`. See {@link RecordAttemptResult} for what it returns.
+   */
+  recordAttempt(deliveryId: string, leaseToken: string, outcome: AttemptOutcome): Promise<RecordAttemptResult>;
   getDelivery(companyId: string, id: string): Promise<DeliveryRecord | null>;
+  /** An endpoint's deliveries, newest first (`createdAt`, then id). MUST be scoped to `companyId`. */
   listDeliveries(query: DeliveryListQuery): Promise<DeliveryRecord[]>;
-  /** Oldest first. */
-  listAttempts(deliveryId: string): Promise<DeliveryAttemptRecord[]>;
-  /** Makes a delivery pending again, due at `now`, whatever its state; keeps `attempts`, clears the lease. */
+  /** A delivery's attempts, oldest first. MUST be scoped to the company: another company's delivery has none. */
+  listAttempts(companyId: string, deliveryId: string): Promise<DeliveryAttemptRecord[]>;
+  /**
+   * Makes a delivery pending again, due at `now`, whatever its state; keeps `attempts`. MUST clear
+   * the lease (`leaseToken` and `leaseExpiresAt` null): a dispatcher still sending it can no longer
+   * record its attempt, and the next claim returns it.
+   */
   resendDelivery(companyId: string, id: string, now: Date): Promise<DeliveryRecord | null>;
   /** Deletes finished deliveries and their attempts created before `before`. Returns how many. */
   purgeDeliveries(before: Date): Promise<number>;

@@ -401,16 +401,30 @@ export function createHireportMigrator<DB>(db: Kysely<DB>, options: MigrationOpt
   });
 }
 
+/** Tries of a migration run that fails before any migration ran. */
+const MIGRATE_TRIES = 4;
+
 /**
  * Runs every pending hireport migration. Never throws: the outcome, error included, is in the
  * returned result set (`{ error, results }`), as with Kysely's own `migrateToLatest`.
+ *
+ * A run that fails before any migration ran (no `results`) is tried again, up to 4 times: Kysely's
+ * migrator reads the list of every table of the database first, and on Postgres that read fails
+ * when another table of the database is dropped at the same moment (kysely-org/kysely#1313). Nothing
+ * was applied then, so trying again is safe; a failing migration itself is never retried.
  */
 export async function migrateToLatest<DB>(db: Kysely<DB>, options: MigrationOptions = {}): Promise<MigrationResultSet> {
-  try {
-    return await createHireportMigrator(db, options).migrateToLatest();
-  } catch (error) {
-    return { error };
+  let outcome: MigrationResultSet = { error: new Error("hireport: the migrations did not run") };
+  for (let attempt = 1; attempt <= MIGRATE_TRIES; attempt++) {
+    try {
+      outcome = await createHireportMigrator(db, options).migrateToLatest();
+    } catch (error) {
+      outcome = { error };
+    }
+    if (outcome.error === undefined || outcome.results !== undefined) return outcome;
+    if (attempt < MIGRATE_TRIES) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
   }
+  return outcome;
 }
 
 /**

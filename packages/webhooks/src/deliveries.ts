@@ -115,6 +115,7 @@ export function createDeliveryLog({ options, wake }: DeliveryLogContext): Delive
         });
       }
       const rows = await webhooks.listDeliveries({
+        companyId,
         endpointId,
         ...(listOptions.status ? { status: listOptions.status } : {}),
         ...(listOptions.cursor ? { after: decodeCursor(listOptions.cursor) } : {}),
@@ -126,7 +127,7 @@ export function createDeliveryLog({ options, wake }: DeliveryLogContext): Delive
       const data = await Promise.all(
         page.map(async (record) => ({
           ...toDeliveryView(record),
-          attemptLog: await webhooks.listAttempts(record.id),
+          attemptLog: await webhooks.listAttempts(companyId, record.id),
         })),
       );
       return {
@@ -138,7 +139,10 @@ export function createDeliveryLog({ options, wake }: DeliveryLogContext): Delive
 
     async get(companyId, id) {
       const record = await load(companyId, id);
-      const [attemptLog, event] = await Promise.all([webhooks.listAttempts(id), storage.events.get(record.eventId)]);
+      const [attemptLog, event] = await Promise.all([
+        webhooks.listAttempts(companyId, id),
+        storage.events.get(record.eventId),
+      ]);
       return {
         ...toDeliveryView(record),
         attemptLog,
@@ -148,7 +152,7 @@ export function createDeliveryLog({ options, wake }: DeliveryLogContext): Delive
 
     async attempts(companyId, id) {
       await load(companyId, id);
-      return webhooks.listAttempts(id);
+      return webhooks.listAttempts(companyId, id);
     },
 
     async resend(companyId, id) {

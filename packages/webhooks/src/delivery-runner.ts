@@ -24,7 +24,10 @@ export type DeliveryResult =
   | "retrying"
   /** Failed and the retry schedule is used up (or a test event failed). */
   | "failed"
-  /** Not sent: its lease would have ended before a slot to its endpoint freed; it is claimed again later. */
+  /**
+   * Not sent: given back to the storage unsent (`releaseDeliveries`), because `stop()` came before a
+   * slot to its endpoint freed, or its lease would have ended first. Any dispatcher may claim it at once.
+   */
   | "released"
   /** Sent, but the lease had passed to another dispatcher, so this attempt was not recorded. */
   | "lost";
@@ -62,8 +65,11 @@ export interface AttemptReport {
 
 /**
  * Claims due deliveries and sends them, keeping at most `concurrency` requests in flight and at
- * most `perEndpointConcurrency` per endpoint. Deliveries claimed beyond an endpoint's free slots
- * wait in a queue of that endpoint, still inside their lease.
+ * most `perEndpointConcurrency` per endpoint. A claim asks for at most `perEndpointConcurrency`
+ * deliveries of one endpoint and leaves out endpoints at their limit, so it never over-fills an
+ * endpoint; what it brings beyond the free slots of an endpoint already partly busy (fewer than
+ * `perEndpointConcurrency`) waits in a queue of that endpoint, inside its lease. A storage that
+ * ignores `maxPerEndpoint` still works: the excess queues the same way.
  */
 export interface DeliveryRunner {
   /**
@@ -73,9 +79,12 @@ export interface DeliveryRunner {
   claim(): Promise<{ claimed: number; done: Promise<RunResult> }>;
   /** Sends one delivery already held (a test event inserted with its lease). */
   sendHeld(held: HeldDelivery): Promise<AttemptReport>;
-  /** Drops the deliveries waiting for a slot (their leases run out) and waits for those in flight. */
+  /**
+   * Gives the deliveries waiting for a slot back to the storage (`releaseDeliveries`: any
+   * dispatcher may claim them at once) and waits for those in flight. Returns how many it released.
+   */
   drain(): Promise<number>;
-  /** True when the last claim was limited by capacity (more may be due). */
+  /** True when more may be due than the last claim took (it was cut by capacity or per endpoint). */
   readonly backlog: boolean;
 }
 
@@ -94,8 +103,13 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
   const inFlightPromises = new Set<Promise<unknown>>();
   let inFlight = 0;
   let queued = 0;
+  const releasing = new Set<Promise<unknown>>();
   let backlog = false;
+  /** Endpoints whose last claim was cut at `perEndpointConcurrency`, or left out: more may be due. */
+  const endpointBacklog = new Set<string>();
   const refillAt = Math.max(1, Math.ceil(options.concurrency / 4));
+  /** An endpoint with more due is claimed for again once this many of its slots are free. */
+  const endpointRefillAt = Math.max(1, Math.ceil(options.perEndpointConcurrency / 2));
 
   const headerNames = {
     event: `${options.headerPrefix}-Event`,
@@ -107,10 +121,8 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
     return (inFlightByEndpoint.get(endpointId) ?? 0) + (queues.get(endpointId)?.length ?? 0);
   }
 
-  async function notifyPaused(before: WebhookEndpointRecord, after: WebhookEndpointRecord | null): Promise<void> {
-    if (after?.status !== "paused" || after.pausedReason !== "failures") return;
-    // Exactly once per pause: the attempt that brought the count to the threshold.
-    if (after.consecutiveFailures !== options.pauseAfterFailures || before.status !== "active") return;
+  /** Called for the attempt that paused the endpoint (the storage reports it once per pause). */
+  async function notifyPaused(after: WebhookEndpointRecord): Promise<void> {
     logger.warn("hireport webhooks: endpoint paused after failed attempts in a row", {
       endpointId: after.id,
       companyId: after.companyId,
@@ -160,16 +172,18 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
     });
     let report: AttemptReport;
     try {
-      const { recorded, endpoint: after } = await withWriteRetries(() =>
-        storage.webhooks.recordAttempt(delivery.id, held.leaseToken, outcome),
-      );
+      const {
+        recorded,
+        endpoint: after,
+        paused,
+      } = await withWriteRetries(() => storage.webhooks.recordAttempt(delivery.id, held.leaseToken, outcome));
       if (!recorded) {
         logger.warn("hireport webhooks: attempt not recorded, the lease had passed to another dispatcher", {
           deliveryId: delivery.id,
         });
         return { result: "lost", attempt };
       }
-      await notifyPaused(endpoint, after);
+      if (paused && after) await notifyPaused(after);
       report = {
         result: outcome.status === "succeeded" ? "succeeded" : outcome.status === "pending" ? "retrying" : "failed",
         attempt,
@@ -194,13 +208,41 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
         queued--;
         const leaseLeft = next.held.leaseUntil.getTime() - clock.now().getTime();
         if (leaseLeft < options.timeoutMs + LEASE_MARGIN_MS) {
-          next.settle("released");
+          release([next]);
           continue;
         }
         start(endpointId, next);
       }
       if (queue.length === 0) queues.delete(endpointId);
     }
+  }
+
+  /**
+   * Gives unsent deliveries back to the storage at once, then settles them as released. Should the
+   * storage fail, their leases run out as before (logged).
+   */
+  function release(items: readonly QueuedDelivery[]): Promise<void> {
+    const byToken = new Map<string, string[]>();
+    for (const item of items) {
+      const ids = byToken.get(item.held.leaseToken) ?? [];
+      ids.push(item.held.claimed.delivery.id);
+      byToken.set(item.held.leaseToken, ids);
+    }
+    const task = Promise.all(
+      [...byToken].map(([leaseToken, ids]) =>
+        withWriteRetries(() => storage.webhooks.releaseDeliveries(ids, leaseToken)).catch((error: unknown) => {
+          logger.error("hireport webhooks: releasing deliveries failed; they are claimed again when their lease ends", {
+            deliveryIds: ids,
+            error: String(error),
+          });
+        }),
+      ),
+    ).then(() => {
+      releasing.delete(task);
+      for (const item of items) item.settle("released");
+    });
+    releasing.add(task);
+    return task;
   }
 
   function start(endpointId: string, item: QueuedDelivery): void {
@@ -220,16 +262,23 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
         inFlightPromises.delete(task);
         item.settle(result);
         pump();
-        // More may be due: claim again once a quarter of the slots are free (one claim per
-        // finished request would cost a query per delivery).
+        // More may be due: claim again once a quarter of the slots are free, or half the slots of
+        // an endpoint that has more due (one claim per finished request would cost a query per
+        // delivery).
         if (backlog && options.concurrency - inFlight - queued >= refillAt) onCapacity();
+        else if (
+          endpointBacklog.has(endpointId) &&
+          options.perEndpointConcurrency - endpointLoad(endpointId) >= endpointRefillAt
+        ) {
+          onCapacity();
+        }
       });
     inFlightPromises.add(task);
   }
 
   return {
     get backlog() {
-      return backlog;
+      return backlog || endpointBacklog.size > 0;
     },
 
     async claim() {
@@ -248,14 +297,29 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
       const now = clock.now();
       const leaseToken = newLeaseToken();
       const leaseUntil = new Date(now.getTime() + options.leaseMs);
+      const maxPerEndpoint = options.perEndpointConcurrency;
       const claimed = await storage.webhooks.claimDueDeliveries({
         now,
         limit: free,
         leaseUntil,
         leaseToken,
         excludeEndpointIds,
+        maxPerEndpoint,
       });
       backlog = claimed.length >= free;
+      const perEndpoint = new Map<string, number>();
+      for (const item of claimed) perEndpoint.set(item.endpoint.id, (perEndpoint.get(item.endpoint.id) ?? 0) + 1);
+      // An endpoint cut at its share may have more due; one that got less (and was not left out)
+      // has nothing more due, unless the claim was cut by the global limit.
+      for (const endpointId of [...endpointBacklog]) {
+        if (!backlog && !excludeEndpointIds.includes(endpointId) && !perEndpoint.has(endpointId)) {
+          endpointBacklog.delete(endpointId);
+        }
+      }
+      for (const [endpointId, count] of perEndpoint) {
+        if (count >= maxPerEndpoint) endpointBacklog.add(endpointId);
+        else if (!backlog) endpointBacklog.delete(endpointId);
+      }
       counts.claimed = claimed.length;
       const done = claimed.map(
         (item) =>
@@ -281,17 +345,16 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
     },
 
     async drain() {
-      let released = 0;
-      for (const queue of queues.values()) {
-        for (const item of queue.splice(0)) {
-          item.settle("released");
-          released++;
-        }
-      }
+      const waiting = [...queues.values()].flatMap((queue) => queue.splice(0));
       queues.clear();
       queued = 0;
-      while (inFlightPromises.size > 0) await Promise.all([...inFlightPromises]);
-      return released;
+      endpointBacklog.clear();
+      backlog = false;
+      if (waiting.length > 0) release(waiting);
+      while (inFlightPromises.size > 0 || releasing.size > 0) {
+        await Promise.all([...inFlightPromises, ...releasing]);
+      }
+      return waiting.length;
     },
   };
 }

@@ -35,8 +35,9 @@ export interface WebhookDispatcher {
   /** Starts the delivery loop: polls every `pollIntervalMs` and wakes at once on `notify()`. */
   start(): void;
   /**
-   * Stops claiming, waits for the requests in flight and records them, and closes the connections.
-   * Deliveries claimed but not yet started are left to their lease (claimed again after `leaseMs`).
+   * Stops claiming, gives the deliveries it claimed but has not started back to the storage (any
+   * dispatcher may claim them at once, without waiting for their lease), waits for the requests in
+   * flight and records them, and closes the connections.
    */
   stop(): Promise<void>;
   /** One claim-and-send pass for cron and serverless hosts; resolves when it is done. */

@@ -10,6 +10,7 @@
  * const event = parseEvent(body);
  * ```
  */
+import type { ApplicationWire, JobWire } from "@hireport/core";
 
 /** Why a signature or a payload was refused. */
 export type WebhookVerificationErrorCode =
@@ -179,51 +180,10 @@ export async function signPayload(options: SignPayloadOptions): Promise<string> 
 }
 
 /** The Job object of spec 2.1, as carried by job events. */
-export interface WebhookJob {
-  id: string;
-  reference: string;
-  title: string;
-  status: string;
-  open: boolean;
-  description: string;
-  department: string;
-  location: string;
-  employment_type: string;
-  experience_level: string;
-  salary: { min: number | null; max: number | null; currency: string; period: string };
-  required_skills: string[];
-  closing_date: string | null;
-  applications_count: number;
-  public_url: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export type WebhookJob = JobWire;
 
 /** The Application object of spec 2.3, as carried by application events. */
-export interface WebhookApplication {
-  id: string;
-  reference: string;
-  job_id: string;
-  job_title: string;
-  candidate: {
-    name: string;
-    email: string;
-    phone: string;
-    location: string;
-    linkedin_url: string;
-    current_title: string;
-    skills: string[];
-  };
-  cover_letter: string;
-  resume_url: string | null;
-  stage: string;
-  source: string;
-  scores: { ai_match: number; overall: number | null };
-  tags: string[];
-  starred: boolean;
-  applied_at: string;
-  updated_at: string;
-}
+export type WebhookApplication = ApplicationWire;
 
 interface EnvelopeBase<TType extends string, TData> {
   /** `evt_…`: drop repeats by this id (events may arrive more than once). */

@@ -1,3 +1,4 @@
+import type { ClaimOptions, Storage } from "@hireport/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
 import { parseEvent, verifySignature } from "../src/verify";
@@ -8,6 +9,26 @@ import { storageFactories } from "./support/storages";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+
+/** Storages are frozen: wrap them in proxies over empty targets, delegating all but some members. */
+function delegate<T extends object>(target: T, overrides: Record<string, unknown>): T {
+  return new Proxy({} as T, {
+    get(_empty, property) {
+      if (typeof property === "string" && property in overrides) return overrides[property];
+      const value = Reflect.get(target, property, target);
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
+}
+
+/** The storage as a host's own implementation written before `maxPerEndpoint` would be: it ignores it. */
+function ignoringMaxPerEndpoint(storage: Storage): Storage {
+  const base = storage.webhooks;
+  const webhooks = delegate(base, {
+    claimDueDeliveries: ({ maxPerEndpoint: _ignored, ...options }: ClaimOptions) => base.claimDueDeliveries(options),
+  });
+  return delegate(storage, { webhooks });
+}
 
 let certificate: TestCertificate;
 beforeAll(() => {
@@ -118,15 +139,6 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     const { deliveryIds } = await f.emit();
     let failures = 0;
     const base = f.storage.webhooks;
-    // Storages are frozen: wrap them in proxies over empty targets, delegating all but one method.
-    const delegate = <T extends object>(target: T, overrides: Record<string, unknown>): T =>
-      new Proxy({} as T, {
-        get(_empty, property) {
-          if (typeof property === "string" && property in overrides) return overrides[property];
-          const value = Reflect.get(target, property, target);
-          return typeof value === "function" ? value.bind(target) : value;
-        },
-      });
     const webhooks = delegate(base, {
       recordAttempt: async (...args: Parameters<typeof base.recordAttempt>) => {
         if (failures < 2) {
@@ -652,6 +664,110 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     f.dispatcher.notify();
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(r.requests).toHaveLength(1);
+  });
+
+  /** Answers the first `hold` requests only when told to, every later one at once. */
+  function holdFirst(r: Receiver, hold: number): () => void {
+    const held: Array<() => void> = [];
+    let seen = 0;
+    r.setHandler((_request, response) => {
+      seen++;
+      if (seen <= hold) held.push(() => response.writeHead(200).end("ok"));
+      else response.writeHead(200).end("ok");
+    });
+    return () => {
+      for (const answer of held.splice(0)) answer();
+    };
+  }
+
+  /** A second dispatcher on the same storage and clock, as another process would run. */
+  function secondDispatcher(f: DeliveryFixture) {
+    const other = createWebhookDispatcher({
+      storage: f.storage,
+      clock: f.clock,
+      allowPrivateAddresses: true,
+      tls: { ca: certificate.cert },
+      timeoutMs: 1_000,
+      leaseMs: 30_000,
+      logger: { warn: () => {}, error: () => {} },
+    });
+    open.push({ close: () => other.stop() });
+    return other;
+  }
+
+  it("stop() gives back the deliveries it claimed but had not started: another dispatcher claims them at once", async () => {
+    const r = await receiver();
+    const answer = holdFirst(r, 2);
+    const f = await fixture({ concurrency: 8, perEndpointConcurrency: 2, leaseMs: 30_000 });
+    const { id } = await f.endpoint(r.origin);
+    const deliveryIds: string[] = [];
+    for (let index = 0; index < 6; index++) deliveryIds.push(...(await f.emit()).deliveryIds);
+    // A storage that ignores maxPerEndpoint hands the dispatcher all six in one claim: two start,
+    // four wait for the endpoint's slots.
+    const first = createWebhookDispatcher({
+      ...f.dispatcher.options,
+      storage: ignoringMaxPerEndpoint(f.storage),
+      pollIntervalMs: 20,
+    });
+    open.push({ close: () => first.stop() });
+    first.start();
+    await r.waitForRequests(2, 2_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(r.requests).toHaveLength(2);
+    const heldBefore = await Promise.all(deliveryIds.map((d) => f.storage.webhooks.getDelivery(COMPANY, d)));
+    expect(heldBefore.filter((delivery) => delivery?.leaseToken !== null)).toHaveLength(6);
+
+    const stopping = first.stop();
+    const startedIds = new Set(r.requests.map((request) => String(request.headers["service-delivery"])));
+    const waiting = deliveryIds.filter((d) => !startedIds.has(d));
+    // stop() releases before it waits for the two requests still in flight (held open).
+    const deadline = Date.now() + 2_000;
+    for (;;) {
+      const rows = await Promise.all(waiting.map((d) => f.storage.webhooks.getDelivery(COMPANY, d)));
+      if (rows.every((row) => row?.status === "pending" && row.leaseToken === null)) break;
+      if (Date.now() > deadline) throw new Error("stop() did not release the waiting deliveries");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // The clock has not moved: without the release these would wait out their 30 s lease.
+    const second = secondDispatcher(f);
+    expect(await second.runOnce()).toMatchObject({ claimed: 4, succeeded: 4 });
+    answer();
+    await stopping;
+    const page = await f.dispatcher.deliveries.list(COMPANY, id, { limit: 10 });
+    expect(page.data).toHaveLength(6);
+    for (const delivery of page.data) expect(delivery).toMatchObject({ status: "succeeded", attempts: 1 });
+    const sent = r.requests.map((request) => String(request.headers["service-delivery"]));
+    expect(sent.sort()).toEqual([...deliveryIds].sort());
+  });
+
+  it("a waiting delivery whose lease would run out before a slot frees is released, and claimed again at once", async () => {
+    const r = await receiver();
+    const answer = holdFirst(r, 2);
+    const f = await fixture({ concurrency: 8, perEndpointConcurrency: 2, timeoutMs: 1_000, leaseMs: 30_000 });
+    await f.endpoint(r.origin);
+    for (let index = 0; index < 6; index++) await f.emit();
+    const first = createWebhookDispatcher({ ...f.dispatcher.options, storage: ignoringMaxPerEndpoint(f.storage) });
+    open.push({ close: () => first.stop() });
+    const running = first.runOnce();
+    await r.waitForRequests(2, 2_000);
+    // 2 s of lease left: less than the timeout and the margin, so the four waiting are not sent.
+    f.clock.advance(28_000);
+    answer();
+    expect(await running).toMatchObject({ claimed: 6, succeeded: 2, released: 4, lost: 0 });
+    expect(r.requests).toHaveLength(2);
+    expect(await secondDispatcher(f).runOnce()).toMatchObject({ claimed: 4, succeeded: 4 });
+  });
+
+  it("a claim takes at most perEndpointConcurrency deliveries of one endpoint, and others' beside them", async () => {
+    const r = await receiver();
+    const f = await fixture({ concurrency: 8, perEndpointConcurrency: 2 });
+    await f.endpoint(`${r.origin}/busy`, ["job.created"]);
+    await f.endpoint(`${r.origin}/quiet`, ["job.closed"]);
+    for (let index = 0; index < 6; index++) await f.emit("job.created");
+    await f.emit("job.closed");
+    const result = await f.dispatcher.runOnce();
+    expect(result).toMatchObject({ claimed: 3, succeeded: 3, released: 0 });
+    expect(r.requests.map((request) => request.path).sort()).toEqual(["/busy", "/busy", "/quiet"]);
   });
 
   it("purge() deletes finished deliveries, attempts and events older than the retention", async () => {

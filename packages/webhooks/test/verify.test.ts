@@ -105,11 +105,12 @@ describe("verifySignature", () => {
     }
   });
 
-  it("uses Web Crypto only: verify.ts imports no node: module", () => {
+  it("uses Web Crypto only: verify.ts imports no node: module and nothing at run time", () => {
     const source = readFileSync(new URL("../src/verify.ts", import.meta.url), "utf8");
     expect(source).not.toMatch(/from\s+["']node:/);
     expect(source).not.toMatch(/require\(/);
-    expect(source).not.toMatch(/^import\s/m);
+    // Type-only imports (the wire types of @hireport/core) are erased; nothing else may be imported.
+    expect(source).not.toMatch(/^import\s(?!type\s)/m);
   });
 });
 

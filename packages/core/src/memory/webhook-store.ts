@@ -41,6 +41,18 @@ function deleteDeliveries(state: MemoryState, test: (delivery: DeliveryRecord) =
   return removed.size;
 }
 
+/** A filter that keeps, in order, at most `max` deliveries of each endpoint (all when undefined). */
+function withinEndpointLimit(max: number | undefined): (delivery: DeliveryRecord) => boolean {
+  if (max === undefined) return () => true;
+  const taken = new Map<string, number>();
+  return (delivery) => {
+    const count = taken.get(delivery.endpointId) ?? 0;
+    if (count >= max) return false;
+    taken.set(delivery.endpointId, count + 1);
+    return true;
+  };
+}
+
 export function createWebhookStore(access: StateAccess): WebhookStore {
   return {
     insertEndpoint: (record) =>
@@ -122,6 +134,7 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
             const byDue = oldestFirst((delivery: DeliveryRecord) => delivery.nextAttemptAt ?? delivery.createdAt)(a, b);
             return byDue !== 0 ? byDue : oldestFirst((delivery: DeliveryRecord) => delivery.createdAt)(a, b);
           })
+          .filter(withinEndpointLimit(options.maxPerEndpoint))
           .slice(0, Math.max(0, options.limit));
         const deliveries = state.write("deliveries");
         return due.map((delivery): ClaimedDelivery => {
@@ -137,12 +150,24 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         });
       }),
 
+    releaseDeliveries: (deliveryIds, leaseToken) =>
+      access.write((state) => {
+        let released = 0;
+        for (const id of new Set(deliveryIds)) {
+          const delivery = state.read("deliveries").get(id);
+          if (!delivery || delivery.leaseToken === null || delivery.leaseToken !== leaseToken) continue;
+          state.write("deliveries").set(id, toStored({ ...delivery, leaseToken: null, leaseExpiresAt: null }));
+          released += 1;
+        }
+        return released;
+      }),
+
     recordAttempt: (deliveryId, leaseToken, outcome) =>
       access.write((state) => {
         const delivery = state.read("deliveries").get(deliveryId);
         if (!delivery || delivery.leaseToken === null || delivery.leaseToken !== leaseToken) {
           const endpoint = delivery ? state.read("endpoints").get(delivery.endpointId) : undefined;
-          return { recorded: false, endpoint: copy(endpoint ?? null) };
+          return { recorded: false, endpoint: copy(endpoint ?? null), paused: false };
         }
         const at = outcome.attempt.attemptedAt;
         const attempts = state.write("attempts");
@@ -163,19 +188,21 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
           }),
         );
         const endpoint = state.read("endpoints").get(delivery.endpointId);
-        if (!endpoint) return { recorded: true, endpoint: null };
+        if (!endpoint) return { recorded: true, endpoint: null, paused: false };
         let next: WebhookEndpointRecord = endpoint;
+        let paused = false;
         if (outcome.failureCount === "increment") {
           const failures = endpoint.consecutiveFailures + 1;
           next = { ...endpoint, consecutiveFailures: failures, updatedAt: at };
           if (failures >= outcome.pauseAfter && endpoint.status === "active") {
             next = { ...next, status: "paused", pausedReason: "failures" };
+            paused = true;
           }
         } else if (outcome.failureCount === "reset" && endpoint.consecutiveFailures !== 0) {
           next = { ...endpoint, consecutiveFailures: 0, updatedAt: at };
         }
         if (next !== endpoint) state.write("endpoints").set(endpoint.id, toStored(next));
-        return { recorded: true, endpoint: copy(next) };
+        return { recorded: true, endpoint: copy(next), paused };
       }),
 
     getDelivery: (companyId, id) =>
@@ -189,6 +216,7 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         keysetPage(
           [...state.read("deliveries").values()].filter(
             (delivery) =>
+              delivery.companyId === query.companyId &&
               delivery.endpointId === query.endpointId &&
               (query.status === undefined || delivery.status === query.status),
           ),
@@ -199,13 +227,14 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         ).map((delivery) => copy(delivery)),
       ),
 
-    listAttempts: (deliveryId) =>
-      access.read((state) =>
-        [...state.read("attempts").values()]
+    listAttempts: (companyId, deliveryId) =>
+      access.read((state) => {
+        if (state.read("deliveries").get(deliveryId)?.companyId !== companyId) return [];
+        return [...state.read("attempts").values()]
           .filter((attempt) => attempt.deliveryId === deliveryId)
           .sort(oldestFirst((attempt) => attempt.attemptedAt))
-          .map((attempt) => copy(attempt)),
-      ),
+          .map((attempt) => copy(attempt));
+      }),
 
     resendDelivery: (companyId, id, now) =>
       access.write((state) => {

@@ -176,7 +176,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       await w.api.applications.update(w.acme, first.id, { stage: "rejected" }, { actor: "recruiter" });
       expect((await post(applicationBody(job.id, "ada@example.com"))).status).toBe(409);
       expect(await jobCount()).toBe(1);
-      expect(await w.storage.raw.countApplications(w.acme)).toBe(1);
+      expect(await w.inspect.countApplications(w.acme)).toBe(1);
       // Exactly 30 days later the window has passed.
       w.clock.set(new Date(START.getTime() + 30 * DAY_MS + 1));
       const again = await apply("Ada@example.com");
@@ -209,9 +209,9 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         expect(answer.status).toBe(404);
         expect(errorOf(answer)).toEqual({ code: "not_found", message: "No job with this id in your company." });
       }
-      expect(await w.storage.raw.countApplications(w.globex)).toBe(0);
-      expect(await w.storage.raw.countApplications(w.acme)).toBe(0);
-      expect(await w.storage.raw.jobApplicationsCount(w.globex, foreign.id)).toBe(0);
+      expect(await w.inspect.countApplications(w.globex)).toBe(0);
+      expect(await w.inspect.countApplications(w.acme)).toBe(0);
+      expect(await w.inspect.jobApplicationsCount(w.globex, foreign.id)).toBe(0);
     });
 
     it.each([
@@ -240,8 +240,8 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       expect(answer.status, answer.text).toBe(422);
       expect(errorOf(answer).code).toBe("invalid");
       expect(errorOf(answer).fields?.map((entry) => entry.field)).toEqual(fields);
-      expect(await w.storage.raw.countApplications(w.acme)).toBe(0);
-      expect(await w.storage.raw.countEvents(w.acme)).toBe(1);
+      expect(await w.inspect.countApplications(w.acme)).toBe(0);
+      expect(await w.inspect.countEvents(w.acme)).toBe(1);
       expect(await jobCount()).toBe(0);
     });
 
@@ -257,7 +257,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       const conflict = answers.find((answer) => answer.status === 409) as Answer;
       const created = answers.find((answer) => answer.status === 201) as Answer;
       expect(errorOf(conflict).existing_id).toBe(applicationOf(created).id);
-      expect(await w.storage.raw.countApplications(w.acme)).toBe(1);
+      expect(await w.inspect.countApplications(w.acme)).toBe(1);
       expect(await jobCount()).toBe(1);
       expect((await eventsOf(w.storage, w.acme)).filter((e) => e.envelope.type === "application.created")).toHaveLength(
         1,
@@ -270,7 +270,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       );
       expect(answers.map((answer) => answer.status)).toEqual(Array.from({ length: 20 }, () => 201));
       expect(await jobCount()).toBe(20);
-      expect(await w.storage.raw.jobApplicationsCount(w.acme, job.id)).toBe(20);
+      expect(await w.inspect.jobApplicationsCount(w.acme, job.id)).toBe(20);
       const references = answers.map((answer) => applicationOf(answer).reference).sort();
       expect(new Set(references).size).toBe(20);
     });
@@ -522,7 +522,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       expect(applicationOf(answer)).toEqual(created);
       const empty = await patch(created.id, {});
       expect(applicationOf(empty)).toEqual(created);
-      expect(await w.storage.raw.countEvents(w.acme)).toBe(2);
+      expect(await w.inspect.countEvents(w.acme)).toBe(2);
       expect(await w.api.applications.history(w.acme, created.id)).toHaveLength(1);
     });
 
@@ -543,7 +543,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       }
       expect(applicationOf(await get(`/applications/${created.id}`))).toEqual(created);
       expect(await w.api.applications.notes(w.acme, created.id)).toEqual([]);
-      expect(await w.storage.raw.countEvents(w.acme)).toBe(2);
+      expect(await w.inspect.countEvents(w.acme)).toBe(2);
     });
 
     it("adds a note alone without changing the application or emitting an event", async () => {
@@ -559,7 +559,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         ["Called, no answer.", "ATS sync", new Date(START.getTime() + 1000).toISOString()],
         ["Called again.", "ATS sync", new Date(START.getTime() + 2000).toISOString()],
       ]);
-      expect(await w.storage.raw.countEvents(w.acme)).toBe(2);
+      expect(await w.inspect.countEvents(w.acme)).toBe(2);
     });
 
     it("answers 404 for an unknown id", async () => {

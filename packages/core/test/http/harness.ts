@@ -1,9 +1,14 @@
 /**
- * The HTTP test harness of @hireport/core: one API over the in-memory storage with a clock the test
+ * The HTTP test harness of @hireport/core: one API over a test storage with a clock the test
  * moves, and a client that sends the same request either through `api.handle(ApiRequest)` (a plain
  * object, the body already parsed or as raw text) or through `api.fetch(new Request(...))`.
  *
  * Every suite runs once per transport (`describe.each(TRANSPORTS)`), so each case proves both paths.
+ *
+ * The storage comes from `./storage`: the in-memory storage here, a database through @hireport/kysely
+ * when that package runs this suite (it resolves `./storage` to its own module). Tests read stored
+ * counts through `inspect`, never through one storage's internals. The hooks below close every API of
+ * a test and dispose its storage after the test, so the next test starts from an empty storage.
  */
 
 import {
@@ -23,7 +28,8 @@ import {
   type Scope,
   type Storage,
 } from "@hireport/core";
-import { type MemoryStorage, memoryStorage } from "@hireport/core/memory";
+import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { closeTestStorage, createTestStorage, openTestStorage, type StoredCounts, type TestStorage } from "./storage";
 
 export const BASE_URL = "https://careers.example.com";
 export const API_ORIGIN = "https://api.example.com";
@@ -202,8 +208,8 @@ export function createClient(api: PublicApi, transport: Transport, clientOptions
 
 export interface TestApiOptions {
   limits?: LimitsOptions;
-  /** A memory storage, or one wrapped around it (a Proxy that makes a method fail). */
-  storage?: MemoryStorage;
+  /** Wraps the test storage before the API gets it (a view whose method fails or waits). */
+  wrapStorage?: (storage: Storage) => Storage;
   clock?: TestClock;
   logger?: MemoryLogger;
   extra?: Partial<Omit<CreatePublicApiOptions, "storage" | "clock" | "logger" | "limits">>;
@@ -217,7 +223,10 @@ export interface TestKey {
 
 export interface TestApi {
   api: PublicApi;
-  storage: MemoryStorage;
+  /** The storage the API runs on (wrapped, when `wrapStorage` was given). */
+  storage: Storage;
+  /** Stored counts, read past the storage's own read methods. */
+  inspect: StoredCounts;
   clock: TestClock;
   logger: MemoryLogger;
   /** Registers a company (host id and name). */
@@ -229,12 +238,42 @@ export interface TestApi {
 /** Limits high enough that only the rate-limit tests meet them. */
 export const ROOMY_LIMITS: LimitsOptions = { perMinute: 10_000, perDay: 100_000 };
 
-export function createTestApi(options: TestApiOptions = {}): TestApi {
-  const memory = options.storage ?? memoryStorage();
+/** What the tests of the running file opened: closed and disposed after each test. */
+const opened: { apis: PublicApi[]; storages: TestStorage[]; available: boolean } = {
+  apis: [],
+  storages: [],
+  available: true,
+};
+
+beforeAll(async () => {
+  opened.available = await openTestStorage();
+}, 60_000);
+
+beforeEach((context) => {
+  // The storage's database is unreachable and may be skipped (never in CI): see ./storage.
+  if (!opened.available) context.skip();
+});
+
+afterEach(async () => {
+  const apis = opened.apis.splice(0);
+  const storages = opened.storages.splice(0);
+  // Close first: a pending usage-log flush must not land in the next test's storage.
+  await Promise.all(apis.map((api) => api.close()));
+  for (const storage of storages) await storage.dispose();
+});
+
+afterAll(async () => {
+  await closeTestStorage();
+}, 60_000);
+
+export async function createTestApi(options: TestApiOptions = {}): Promise<TestApi> {
+  const testStorage = await createTestStorage();
+  opened.storages.push(testStorage);
+  const storage = options.wrapStorage ? options.wrapStorage(testStorage.storage) : testStorage.storage;
   const clock = options.clock ?? testClock();
   const logger = options.logger ?? memoryLogger();
   const api = createPublicApi({
-    storage: memory,
+    storage,
     publicBaseUrl: BASE_URL,
     fileTokenSecret: SECRET,
     clock,
@@ -242,10 +281,12 @@ export function createTestApi(options: TestApiOptions = {}): TestApi {
     limits: options.limits ?? ROOMY_LIMITS,
     ...options.extra,
   });
+  opened.apis.push(api);
   let keys = 0;
   return {
     api,
-    storage: memory,
+    storage,
+    inspect: testStorage.inspect,
     clock,
     logger,
     async company(id, name = `Company ${id}`) {
@@ -397,7 +438,7 @@ export interface World extends TestApi {
 
 /** Two companies with a full key each, and a client on the given transport. */
 export async function createWorld(transport: Transport, options: TestApiOptions & ClientOptions = {}): Promise<World> {
-  const test = createTestApi(options);
+  const test = await createTestApi(options);
   const acme = await test.company("acme", "Acme Ltd");
   const globex = await test.company("globex", "Globex plc");
   const acmeKey = await test.key(acme, [...SCOPES], { name: "ATS sync" });

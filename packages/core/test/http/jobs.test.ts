@@ -445,7 +445,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       expect(error.fields?.map((entry) => entry.field)).toEqual([field]);
       expect(typeof error.fields?.[0]?.message).toBe("string");
       expect(await storedJobs(w.storage, w.acme)).toEqual([]);
-      expect(await w.storage.raw.countEvents(w.acme)).toBe(0);
+      expect(await w.inspect.countEvents(w.acme)).toBe(0);
     });
 
     it("answers 422 when salary_min is above salary_max", async () => {
@@ -534,7 +534,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
         expect(answer.status).toBe(200);
         expect(jobOf(answer)).toEqual(job);
       }
-      expect(await w.storage.raw.countEvents(w.acme)).toBe(1);
+      expect(await w.inspect.countEvents(w.acme)).toBe(1);
     });
 
     it("reopens a closed job with status active", async () => {
@@ -571,7 +571,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       expect(crossed.status).toBe(422);
       expect(errorOf(crossed).code).toBe("invalid");
       expect(jobOf(await get(`/jobs/${job.id}`))).toEqual(job);
-      expect(await w.storage.raw.countEvents(w.acme)).toBe(1);
+      expect(await w.inspect.countEvents(w.acme)).toBe(1);
     });
 
     it("answers 404 for an unknown id", async () => {

@@ -1,6 +1,16 @@
 import { HireportError } from "@hireport/core";
 import { describe, expect, it } from "vitest";
-import { type Answer, createTestApi, createWorld, DAY_MS, errorOf, START, TRANSPORTS, type World } from "./harness";
+import {
+  type Answer,
+  createTestApi,
+  createWorld,
+  DAY_MS,
+  errorOf,
+  START,
+  type TestApi,
+  TRANSPORTS,
+  type World,
+} from "./harness";
 
 /** End of the minute window of START (10:01:00 UTC), in unix seconds. */
 const MINUTE_RESET = String(Date.parse("2026-03-02T10:01:00.000Z") / 1000);
@@ -109,7 +119,7 @@ describe.each(TRANSPORTS)("rate limits via %s", (transport) => {
 
 describe("key limit and UTC days (host side and handle)", () => {
   it("refuses the 11th active key with key_limit; revoked and expired keys do not count", async () => {
-    const t = createTestApi();
+    const t = await createTestApi();
     const company = await t.company("acme");
     const keys = [];
     for (let i = 0; i < 9; i++) keys.push(await t.key(company, ["jobs:read"]));
@@ -123,7 +133,7 @@ describe("key limit and UTC days (host side and handle)", () => {
     expect((refusal as HireportError).message).toBe(
       "The company already has 10 active keys; revoke one before creating another.",
     );
-    expect(await t.storage.raw.countKeys(company)).toBe(10);
+    expect(await t.inspect.countKeys(company)).toBe(10);
     // Another company is not affected.
     const other = await t.company("other");
     await expect(t.key(other, ["jobs:read"])).resolves.toMatchObject({ key: expect.stringMatching(/^svc_live_/) });
@@ -135,11 +145,11 @@ describe("key limit and UTC days (host side and handle)", () => {
     t.clock.advance(60_000);
     await expect(t.key(company, ["jobs:read"])).resolves.toMatchObject({ id: expect.stringMatching(/^key_/) });
     expect(shortLived.id).toMatch(/^key_/);
-    expect(await t.storage.raw.countKeys(company)).toBe(12);
+    expect(await t.inspect.countKeys(company)).toBe(12);
   });
 
   it("refuses 11 parallel creates beyond the 10th", async () => {
-    const t = createTestApi();
+    const t = await createTestApi();
     const company = await t.company("acme");
     const results = await Promise.allSettled(Array.from({ length: 14 }, () => t.key(company, ["jobs:read"])));
     expect(results.filter((result) => result.status === "fulfilled")).toHaveLength(10);
@@ -148,7 +158,7 @@ describe("key limit and UTC days (host side and handle)", () => {
   });
 
   it("a daily window lasts one UTC day", async () => {
-    const t = createTestApi({ limits: { perMinute: 100, perDay: 2 } });
+    const t = await createTestApi({ limits: { perMinute: 100, perDay: 2 } });
     const company = await t.company("acme");
     const key = await t.key(company);
     const client = createWorldClient(t);
@@ -164,7 +174,7 @@ describe("key limit and UTC days (host side and handle)", () => {
   });
 });
 
-function createWorldClient(t: ReturnType<typeof createTestApi>) {
+function createWorldClient(t: TestApi) {
   return async (key: string) => {
     const response = await t.api.handle({ method: "GET", path: "/me", headers: { authorization: `Bearer ${key}` } });
     return response;

@@ -1,5 +1,4 @@
-import { type ApiRequest, SCOPES } from "@hireport/core";
-import { type MemoryStorage, memoryStorage } from "@hireport/core/memory";
+import { type ApiRequest, SCOPES, type Storage } from "@hireport/core";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   applicationBody,
@@ -17,26 +16,27 @@ import {
 
 const MIB = 1_048_576;
 
-/** A memory storage whose `jobs.list` (or another method) throws, through a Proxy. */
-function failingStorage(store: "jobs" | "keys" | "usage", method: string): MemoryStorage {
-  const base = memoryStorage();
-  return new Proxy(base, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver) as unknown;
-      if (property !== store) return value;
-      return new Proxy(value as object, {
-        get(inner, name, innerReceiver) {
-          if (name === method) {
-            return async () => {
-              throw new Error("connection refused: postgres://admin:hunter2@db.internal/hireport");
-            };
-          }
-          return Reflect.get(inner, name, innerReceiver) as unknown;
-        },
-      });
-    },
-  });
+/**
+ * A view of `base` with one property replaced; everything else is read from `base` through the
+ * prototype chain. Works on any storage, frozen ones included (a Proxy may not change what a frozen
+ * object's property reads as).
+ */
+function withProperty<T extends object, K extends keyof T>(base: T, name: K, value: T[K]): T {
+  // Defined, not assigned: assigning would hit the read-only property `base` has when frozen.
+  return Object.create(base, { [name]: { value, enumerable: true } }) as T;
 }
+
+/** Wraps a storage so that one method of one store (`jobs.list`, …) throws. */
+const failingStorage =
+  <S extends "jobs" | "keys" | "usage">(store: S, method: keyof Storage[S]) =>
+  (base: Storage): Storage =>
+    withProperty(
+      base,
+      store,
+      withProperty(base[store], method, (async () => {
+        throw new Error("connection refused: postgres://admin:hunter2@db.internal/hireport");
+      }) as Storage[S][keyof Storage[S]]),
+    );
 
 describe.each(TRANSPORTS)("request bodies via %s", (transport) => {
   let w: World;
@@ -44,7 +44,7 @@ describe.each(TRANSPORTS)("request bodies via %s", (transport) => {
     w.client.call("POST", "/jobs", { key: w.acmeKey.key, ...options });
   const nothingStored = async () => {
     expect(await storedJobs(w.storage, w.acme)).toEqual([]);
-    expect(await w.storage.raw.countEvents(w.acme)).toBe(0);
+    expect(await w.inspect.countEvents(w.acme)).toBe(0);
   };
 
   beforeEach(async () => {
@@ -169,8 +169,8 @@ describe.each(TRANSPORTS)("idempotency via %s", (transport) => {
     expect(again.headers["idempotent-replayed"]).toBe("true");
     expect(again.headers["x-request-id"]).not.toBe(first.headers["x-request-id"]);
     expect(await storedJobs(w.storage, w.acme)).toHaveLength(1);
-    expect(await w.storage.raw.countEvents(w.acme)).toBe(1);
-    expect(await w.storage.raw.countIdempotencyRecords(w.acmeKey.id)).toBe(1);
+    expect(await w.inspect.countEvents(w.acme)).toBe(1);
+    expect(await w.inspect.countIdempotencyRecords(w.acmeKey.id)).toBe(1);
   });
 
   it("answers 422 for the same key with a different body, and stores nothing more", async () => {
@@ -211,8 +211,8 @@ describe.each(TRANSPORTS)("idempotency via %s", (transport) => {
     const duplicateAgain = await post("/applications", applicationBody(job.id, "i@example.com"), "app-2");
     expect(duplicateAgain.status).toBe(409);
     expect(duplicateAgain.text).toBe(duplicate.text);
-    expect(await w.storage.raw.countApplications(w.acme)).toBe(1);
-    expect(await w.storage.raw.jobApplicationsCount(w.acme, job.id)).toBe(1);
+    expect(await w.inspect.countApplications(w.acme)).toBe(1);
+    expect(await w.inspect.jobApplicationsCount(w.acme, job.id)).toBe(1);
   });
 
   it("lets exactly one of two parallel requests with one key run", async () => {
@@ -229,7 +229,7 @@ describe.each(TRANSPORTS)("idempotency via %s", (transport) => {
       expect(other?.text).toBe(ran[0]?.text);
     }
     expect(await storedJobs(w.storage, w.acme)).toHaveLength(1);
-    expect(await w.storage.raw.countEvents(w.acme)).toBe(1);
+    expect(await w.inspect.countEvents(w.acme)).toBe(1);
   });
 
   it("answers 409 idempotency_in_progress while the first request still runs", async () => {
@@ -241,19 +241,14 @@ describe.each(TRANSPORTS)("idempotency via %s", (transport) => {
     const inTransaction = new Promise<void>((resolve) => {
       entered = resolve;
     });
-    const base = memoryStorage();
     // Holds every transaction at a gate, so the first request is still running when the second arrives.
-    const gated = new Proxy(base, {
-      get(target, property, receiver) {
-        if (property !== "transaction") return Reflect.get(target, property, receiver) as unknown;
-        return async (fn: Parameters<MemoryStorage["transaction"]>[0]) => {
-          entered();
-          await gate;
-          return target.transaction(fn);
-        };
-      },
-    });
-    const g = await createWorld(transport, { storage: gated });
+    const gated = (base: Storage): Storage =>
+      withProperty(base, "transaction", async (fn) => {
+        entered();
+        await gate;
+        return base.transaction(fn);
+      });
+    const g = await createWorld(transport, { wrapStorage: gated });
     const send = () =>
       g.client.call("POST", "/jobs", {
         key: g.acmeKey.key,
@@ -303,8 +298,8 @@ describe.each(TRANSPORTS)("request ids, usage log and failures via %s", (transpo
     expect(answers.map((answer) => answer.status)).toEqual([200, 404, 422, 201, 400, 405, 401, 200]);
     // close() writes what is pending: read the raw store, not the flushing list().
     await w.api.close();
-    expect(await w.storage.raw.countUsage(w.acme)).toBe(5);
-    expect(await w.storage.raw.countUsage(w.globex)).toBe(1);
+    expect(await w.inspect.countUsage(w.acme)).toBe(5);
+    expect(await w.inspect.countUsage(w.globex)).toBe(1);
     const page = await w.api.usage.list(w.acme, { limit: 100 });
     expect(page.hasMore).toBe(false);
     const byRequest = new Map(page.data.map((entry) => [entry.requestId, entry]));
@@ -359,8 +354,7 @@ describe.each(TRANSPORTS)("request ids, usage log and failures via %s", (transpo
 
   it("answers 500 server_error when storage fails, without leaking the detail, and logs it", async () => {
     const logger = memoryLogger();
-    const storage = failingStorage("jobs", "list");
-    const w = await createWorld(transport, { storage, logger });
+    const w = await createWorld(transport, { wrapStorage: failingStorage("jobs", "list"), logger });
     const answer = await w.client.call("GET", "/jobs", { key: w.acmeKey.key });
     expect(answer.status).toBe(500);
     const requestId = answer.headers["x-request-id"] as string;
@@ -379,7 +373,7 @@ describe.each(TRANSPORTS)("request ids, usage log and failures via %s", (transpo
 
   it("answers 500 when authentication cannot read the key", async () => {
     const logger = memoryLogger();
-    const w = await createWorld(transport, { storage: failingStorage("keys", "findByHash"), logger });
+    const w = await createWorld(transport, { wrapStorage: failingStorage("keys", "findByHash"), logger });
     const answer = await w.client.call("GET", "/me", { key: w.acmeKey.key });
     expect(answer.status).toBe(500);
     expect(errorOf(answer).code).toBe("server_error");
@@ -388,7 +382,7 @@ describe.each(TRANSPORTS)("request ids, usage log and failures via %s", (transpo
 
   it("still answers when the usage log cannot be written", async () => {
     const logger = memoryLogger();
-    const w = await createWorld(transport, { storage: failingStorage("usage", "appendMany"), logger });
+    const w = await createWorld(transport, { wrapStorage: failingStorage("usage", "appendMany"), logger });
     const answer = await w.client.call("GET", "/me", { key: w.acmeKey.key });
     expect(answer.status).toBe(200);
     await w.api.close();

@@ -1,6 +1,7 @@
 import type {
   AnyEventType,
   ClaimedDelivery,
+  ClaimOptions,
   DeliveryAttemptRecord,
   DeliveryRecord,
   DeliveryStatus,
@@ -10,7 +11,7 @@ import type {
   WebhookSecret,
   WebhookStore,
 } from "@hireport/core";
-import { sql, type Updateable } from "kysely";
+import { type Compilable, type QueryResult, sql, type Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
@@ -81,6 +82,49 @@ function toAttempt(row: WebhookAttemptTable): DeliveryAttemptRecord {
   };
 }
 
+/** Reads of candidates a claim makes at most; each leaves out the endpoints already at their share. */
+const CANDIDATE_ROUNDS = 4;
+/** How many times its limit a claim reads as candidates on Postgres and MySQL/MariaDB. */
+const CANDIDATE_SPREAD = 4;
+/** Deliveries released per statement. */
+const RELEASE_CHUNK = 500;
+
+interface DueRow {
+  id: string;
+  endpoint_id: string;
+}
+
+/** The rows, in order, that fit in `limit` with at most `perEndpoint` of one endpoint. */
+function withinLimits<R extends DueRow>(rows: readonly R[], limit: number, perEndpoint: number): R[] {
+  const counts = new Map<string, number>();
+  const kept: R[] = [];
+  for (const row of rows) {
+    if (kept.length >= limit) break;
+    const count = counts.get(row.endpoint_id) ?? 0;
+    if (count >= perEndpoint) continue;
+    counts.set(row.endpoint_id, count + 1);
+    kept.push(row);
+  }
+  return kept;
+}
+
+/**
+ * Runs a statement on delivery rows picked by primary key (`id IN (…)`). On MySQL/MariaDB it
+ * carries `FORCE INDEX (PRIMARY)`: on a small table MariaDB otherwise walks the whole primary key
+ * for an `UPDATE … WHERE id IN (…)` (and the `due` index for the locking read), waiting on rows
+ * outside the list, such as the one an outbox transaction has just inserted; that transaction's
+ * next insert then waits on the claim, a deadlock in which MariaDB rolls back the outbox write.
+ * `alias` names the table of a `select … from`; null for an `update`.
+ */
+function byPrimaryKey<R>(c: StoreContext, query: Compilable<R>, alias: string | null): Promise<QueryResult<R>> {
+  const compiled = query.compile();
+  if (c.dialect !== "mysql") return c.db.executeQuery(compiled);
+  const table = `\`${c.table("webhook_delivery")}\``;
+  const target = alias === null ? `update ${table}` : `from ${table} as \`${alias}\``;
+  if (!compiled.sql.includes(target)) throw new Error(`Cannot place an index hint in: ${compiled.sql}`);
+  return c.db.executeQuery<R>({ ...compiled, sql: compiled.sql.replace(target, `${target} force index (PRIMARY)`) });
+}
+
 /** Due first, then by id: the order deliveries are claimed in. */
 function byDue(a: DeliveryRecord, b: DeliveryRecord): number {
   const diff = (a.nextAttemptAt?.getTime() ?? 0) - (b.nextAttemptAt?.getTime() ?? 0);
@@ -122,12 +166,19 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
     return row ? toDelivery(row) : null;
   };
 
-  /** The ids of due, unleased deliveries of active endpoints, in claim order. */
-  const dueIds = (c: StoreContext, options: Parameters<WebhookStore["claimDueDeliveries"]>[0]) => {
+  /**
+   * Due, unleased deliveries of active endpoints, in claim order, leaving out the endpoints and the
+   * deliveries given. Select the columns and set the limit on the result.
+   */
+  const dueQuery = (
+    c: StoreContext,
+    options: ClaimOptions,
+    skipEndpointIds: readonly string[] = options.excludeEndpointIds ?? [],
+    skipIds: readonly string[] = [],
+  ) => {
     const now = c.toDb(options.now);
     let query = c.db
       .selectFrom(c.tableAs("webhook_delivery", "d"))
-      .select("d.id")
       .where("d.status", "=", "pending")
       .where("d.next_attempt_at", "<=", now)
       .where((eb) => eb.or([eb("d.lease_expires_at", "is", null), eb("d.lease_expires_at", "<=", now)]))
@@ -140,11 +191,90 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
             .where("e.status", "=", "active"),
         ),
       );
-    if (options.excludeEndpointIds && options.excludeEndpointIds.length > 0) {
-      query = query.where("d.endpoint_id", "not in", [...options.excludeEndpointIds]);
-    }
-    return query.orderBy("d.next_attempt_at", "asc").orderBy("d.id", "asc").limit(Math.max(0, options.limit));
+    if (skipEndpointIds.length > 0) query = query.where("d.endpoint_id", "not in", [...skipEndpointIds]);
+    if (skipIds.length > 0) query = query.where("d.id", "not in", [...skipIds]);
+    return query.orderBy("d.next_attempt_at", "asc").orderBy("d.id", "asc");
   };
+
+  /**
+   * Candidates of a claim by plain reads, in claim order: at most `limit`, at most `perEndpoint` of
+   * one endpoint. When the first rows are mostly one endpoint's, the next read leaves that endpoint
+   * out, so the claim fills up with other endpoints' deliveries (a few reads at most).
+   */
+  async function pickCandidates(c: StoreContext, options: ClaimOptions, limit: number, perEndpoint: number) {
+    const picked: DueRow[] = [];
+    const counts = new Map<string, number>();
+    const skip = new Set(options.excludeEndpointIds ?? []);
+    for (let round = 0; round < CANDIDATE_ROUNDS && picked.length < limit; round += 1) {
+      const take = limit - picked.length;
+      const rows = await dueQuery(
+        c,
+        options,
+        [...skip],
+        picked.map((row) => row.id),
+      )
+        .select(["d.id", "d.endpoint_id"])
+        .limit(take)
+        .execute();
+      for (const row of rows) {
+        const count = counts.get(row.endpoint_id) ?? 0;
+        if (count >= perEndpoint) continue;
+        counts.set(row.endpoint_id, count + 1);
+        picked.push(row);
+        if (count + 1 >= perEndpoint) skip.add(row.endpoint_id);
+      }
+      if (rows.length < take) break;
+    }
+    return picked;
+  }
+
+  /**
+   * A claim in one transaction: candidates by plain reads, then the delivery rows alone locked by
+   * primary key (`FOR UPDATE SKIP LOCKED` on Postgres and MySQL/MariaDB; SQLite's transaction holds
+   * the write lock), due and unleased checked again, cut to `limit` and `maxPerEndpoint`, leased.
+   * Locking only delivery rows by primary key keeps MySQL/MariaDB from locking endpoint rows or
+   * gaps that outbox inserts and other claims need.
+   */
+  const claimInTransaction = (options: ClaimOptions) =>
+    ctx.atomic(async (tx) => {
+      const perEndpoint = options.maxPerEndpoint ?? Number.POSITIVE_INFINITY;
+      // Reading more candidates than it takes lets concurrent claims, which read the same first
+      // rows, each find rows the others have not locked. SQLite runs one claim at a time.
+      const spread = tx.dialect === "sqlite" ? 1 : CANDIDATE_SPREAD;
+      const candidates = await pickCandidates(tx, options, options.limit * spread, perEndpoint * spread);
+      if (candidates.length === 0) return [];
+      const now = tx.toDb(options.now);
+      let lock = tx.db
+        .selectFrom(tx.tableAs("webhook_delivery", "d"))
+        .select(["d.id", "d.endpoint_id"])
+        .where(
+          "d.id",
+          "in",
+          candidates.map((row) => row.id),
+        )
+        .where("d.status", "=", "pending")
+        .where("d.next_attempt_at", "<=", now)
+        .where((eb) => eb.or([eb("d.lease_expires_at", "is", null), eb("d.lease_expires_at", "<=", now)]))
+        .orderBy("d.next_attempt_at", "asc")
+        .orderBy("d.id", "asc");
+      // Without a limit per endpoint the database may cut the locked rows; with one, rows beyond an
+      // endpoint's share are locked until the commit but not leased.
+      if (options.maxPerEndpoint === undefined) lock = lock.limit(options.limit);
+      const locked = (await byPrimaryKey(tx, tx.dialect === "sqlite" ? lock : lock.forUpdate().skipLocked(), "d")).rows;
+      const ids = withinLimits(locked, options.limit, perEndpoint).map((row) => row.id);
+      if (ids.length === 0) return [];
+      const lease = { lease_token: options.leaseToken, lease_expires_at: tx.toDb(options.leaseUntil) };
+      const update = tx.db.updateTable(tx.table("webhook_delivery")).set(lease).where("id", "in", ids);
+      if (tx.returning) return (await update.returningAll().execute()).map(toDelivery);
+      await byPrimaryKey(tx, update, null);
+      const rows = await tx.db
+        .selectFrom(tx.tableAs("webhook_delivery", "d"))
+        .select(tx.columns("webhook_delivery", "d"))
+        .where("d.id", "in", ids)
+        .$castTo<WebhookDeliveryTable>()
+        .execute();
+      return rows.map(toDelivery);
+    });
 
   async function withPayloads(deliveries: DeliveryRecord[]): Promise<ClaimedDelivery[]> {
     if (deliveries.length === 0) return [];
@@ -266,64 +396,49 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
     },
 
     async claimDueDeliveries(options) {
-      if (options.limit <= 0) return [];
-      const lease = { lease_token: options.leaseToken, lease_expires_at: ctx.toDb(options.leaseUntil) };
-      if (ctx.returning) {
-        // Postgres: skip rows another dispatcher holds; SQLite: one statement is a compare-and-set
-        // under the database's write lock.
-        const candidates =
-          ctx.dialect === "postgres" ? dueIds(ctx, options).forUpdate("d").skipLocked() : dueIds(ctx, options);
+      if (options.limit <= 0 || (options.maxPerEndpoint !== undefined && options.maxPerEndpoint <= 0)) return [];
+      if (ctx.returning && options.maxPerEndpoint === undefined) {
+        // One statement. Postgres: skip rows another claim holds; SQLite: a compare-and-set under
+        // the database's write lock.
+        const candidates = dueQuery(ctx, options).select("d.id").limit(options.limit);
         const rows = await ctx.db
           .updateTable(ctx.table("webhook_delivery"))
-          .set(lease)
-          .where("id", "in", candidates)
+          .set({ lease_token: options.leaseToken, lease_expires_at: ctx.toDb(options.leaseUntil) })
+          .where("id", "in", ctx.dialect === "postgres" ? candidates.forUpdate("d").skipLocked() : candidates)
           .returningAll()
           .execute();
         return withPayloads(rows.map(toDelivery));
       }
       // MySQL/MariaDB lock every row a locking read touches, the endpoint rows of the join
-      // included, which would make concurrent dispatchers skip each other's endpoints. So: pick
-      // candidates with a plain read, then lock the delivery rows alone (by primary key) with
-      // SKIP LOCKED, checking again that they are due and unleased, and lease them.
-      const candidates = (await dueIds(ctx, { ...options, limit: options.limit * 4 }).execute()).map((row) => row.id);
-      if (candidates.length === 0) return [];
-      const deliveries = await ctx.atomic(async (tx) => {
-        const now = tx.toDb(options.now);
-        const locked = await tx.db
-          .selectFrom(tx.tableAs("webhook_delivery", "d"))
-          .select("d.id")
-          .where("d.id", "in", candidates)
-          .where("d.status", "=", "pending")
-          .where("d.next_attempt_at", "<=", now)
-          .where((eb) => eb.or([eb("d.lease_expires_at", "is", null), eb("d.lease_expires_at", "<=", now)]))
-          .orderBy("d.next_attempt_at", "asc")
-          .orderBy("d.id", "asc")
-          .limit(options.limit)
-          .forUpdate()
-          .skipLocked()
-          .execute();
-        const ids = locked.map((row) => row.id);
-        if (ids.length === 0) return [];
-        await tx.db.updateTable(tx.table("webhook_delivery")).set(lease).where("id", "in", ids).execute();
-        const rows = await tx.db
-          .selectFrom(tx.tableAs("webhook_delivery", "d"))
-          .select(tx.columns("webhook_delivery", "d"))
-          .where("d.id", "in", ids)
-          .$castTo<WebhookDeliveryTable>()
-          .execute();
-        return rows.map(toDelivery);
-      });
-      return withPayloads(deliveries);
+      // included, and a limit per endpoint cannot go into a locking read (no window functions
+      // there): candidates first, then the delivery rows alone.
+      return withPayloads(await claimInTransaction(options));
+    },
+
+    async releaseDeliveries(deliveryIds, leaseToken) {
+      const ids = [...new Set(deliveryIds)];
+      let released = 0;
+      for (let start = 0; start < ids.length; start += RELEASE_CHUNK) {
+        const update = ctx.db
+          .updateTable(ctx.table("webhook_delivery"))
+          .set({ lease_token: null, lease_expires_at: null })
+          .where("id", "in", ids.slice(start, start + RELEASE_CHUNK))
+          .where("lease_token", "=", leaseToken);
+        released += Number((await byPrimaryKey(ctx, update, null)).numAffectedRows ?? 0);
+      }
+      return released;
     },
 
     recordAttempt: (deliveryId, leaseToken, outcome) =>
       ctx.atomic(async (tx) => {
         const delivery = await tx.db
           .selectFrom(tx.tableAs("webhook_delivery", "d"))
-          .select(["d.endpoint_id", "d.company_id", "d.lease_token"])
+          .select(["d.endpoint_id", "d.company_id"])
           .where("d.id", "=", deliveryId)
           .executeTakeFirst();
-        if (!delivery) return { recorded: false, endpoint: null };
+        if (!delivery) return { recorded: false, endpoint: null, paused: false };
+        const store = createWebhookStore(tx);
+        const at = tx.toDb(outcome.attempt.attemptedAt);
         const held = await tx.db
           .updateTable(tx.table("webhook_delivery"))
           .set({
@@ -332,7 +447,7 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
             next_attempt_at: tx.toDb(outcome.nextAttemptAt),
             lease_token: null,
             lease_expires_at: null,
-            updated_at: tx.toDb(outcome.attempt.attemptedAt),
+            updated_at: at,
           })
           .where("id", "=", deliveryId)
           .where("lease_token", "=", leaseToken)
@@ -340,7 +455,8 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
         if (Number(held.numUpdatedRows) === 0) {
           return {
             recorded: false,
-            endpoint: await createWebhookStore(tx).getEndpoint(delivery.company_id, delivery.endpoint_id),
+            endpoint: await store.getEndpoint(delivery.company_id, delivery.endpoint_id),
+            paused: false,
           };
         }
         const attempt = outcome.attempt;
@@ -350,7 +466,7 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
             id: attempt.id,
             delivery_id: deliveryId,
             endpoint_id: delivery.endpoint_id,
-            attempted_at: tx.toDb(attempt.attemptedAt),
+            attempted_at: at,
             status_code: attempt.statusCode,
             duration_ms: attempt.durationMs,
             response_body: attempt.responseBody,
@@ -358,32 +474,42 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
             succeeded: tx.bool(attempt.succeeded),
           })
           .execute();
-        const endpoints = tx.table("webhook_endpoint");
-        if (outcome.failureCount === "reset") {
-          await tx.db
-            .updateTable(endpoints)
-            .set({ consecutive_failures: 0 })
-            .where("id", "=", delivery.endpoint_id)
-            .execute();
-        } else if (outcome.failureCount === "increment") {
-          const failures = sql.ref("consecutive_failures");
-          const status = sql.ref("status");
-          const reaches = sql<boolean>`${status} = 'active' and ${failures} + 1 >= ${outcome.pauseAfter}`;
-          // Assignment order matters on MySQL, which evaluates each with the values already set.
-          await tx.db
-            .updateTable(endpoints)
-            .set({
-              updated_at: sql<string>`case when ${reaches} then ${tx.toDb(attempt.attemptedAt)} else ${sql.ref("updated_at")} end`,
-              paused_reason: sql<string>`case when ${reaches} then 'failures' else ${sql.ref("paused_reason")} end`,
-              status: sql<string>`case when ${reaches} then 'paused' else ${status} end`,
-              consecutive_failures: sql<number>`${failures} + 1`,
-            })
-            .where("id", "=", delivery.endpoint_id)
-            .execute();
+        let paused = false;
+        if (outcome.failureCount !== "none") {
+          // Lock the endpoint row (after the delivery row, like every writer of both) and decide
+          // here: concurrent attempts of one endpoint queue on the lock, so exactly one of them
+          // sees the count reach the threshold and reports the pause.
+          const read = tx.db
+            .selectFrom(tx.tableAs("webhook_endpoint", "e"))
+            .select(["e.status", "e.consecutive_failures"])
+            .where("e.id", "=", delivery.endpoint_id);
+          const current = await (tx.dialect === "sqlite" ? read : read.forUpdate()).executeTakeFirst();
+          const failures = current ? readNumber(current.consecutive_failures) : 0;
+          const set: Updateable<WebhookEndpointTable> = {};
+          if (outcome.failureCount === "increment") {
+            set.consecutive_failures = failures + 1;
+            set.updated_at = at;
+            if (current?.status === "active" && failures + 1 >= outcome.pauseAfter) {
+              set.status = "paused";
+              set.paused_reason = "failures";
+              paused = true;
+            }
+          } else if (failures !== 0) {
+            set.consecutive_failures = 0;
+            set.updated_at = at;
+          }
+          if (current && Object.keys(set).length > 0) {
+            await tx.db
+              .updateTable(tx.table("webhook_endpoint"))
+              .set(set)
+              .where("id", "=", delivery.endpoint_id)
+              .execute();
+          }
         }
         return {
           recorded: true,
-          endpoint: await createWebhookStore(tx).getEndpoint(delivery.company_id, delivery.endpoint_id),
+          endpoint: await store.getEndpoint(delivery.company_id, delivery.endpoint_id),
+          paused,
         };
       }),
 
@@ -393,7 +519,8 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
       let select = ctx.db
         .selectFrom(ctx.tableAs("webhook_delivery", "d"))
         .select(ctx.columns("webhook_delivery", "d"))
-        .where("d.endpoint_id", "=", query.endpointId);
+        .where("d.endpoint_id", "=", query.endpointId)
+        .where("d.company_id", "=", query.companyId);
       if (query.status !== undefined) select = select.where("d.status", "=", query.status);
       const after = query.after;
       if (after) select = select.where((eb) => afterPosition(ctx, eb, "d.created_at", "d.id", after));
@@ -410,11 +537,20 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
       return rows.map(toDelivery);
     },
 
-    async listAttempts(deliveryId) {
+    async listAttempts(companyId, deliveryId) {
       const rows = await ctx.db
         .selectFrom(ctx.tableAs("webhook_attempt", "t"))
         .select(ctx.columns("webhook_attempt", "t"))
         .where("t.delivery_id", "=", deliveryId)
+        .where((eb) =>
+          eb.exists(
+            eb
+              .selectFrom(ctx.tableAs("webhook_delivery", "d"))
+              .select("d.id")
+              .where("d.id", "=", deliveryId)
+              .where("d.company_id", "=", companyId),
+          ),
+        )
         .orderBy("t.attempted_at", "asc")
         .orderBy("t.seq", "asc")
         .$castTo<WebhookAttemptTable>()

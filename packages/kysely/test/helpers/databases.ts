@@ -36,6 +36,12 @@ export interface DbOptions {
   applicationName?: string;
   /** Called for every executed query. */
   onQuery?: (event: LogEvent) => void;
+  /**
+   * Postgres: `synchronous_commit = off` in the pool's sessions, so a commit does not wait for the
+   * WAL flush (still atomic and isolated; only the last commits could be lost in a server crash).
+   * For suites of many small transactions on throw-away tables. @default false
+   */
+  asyncCommit?: boolean;
 }
 
 /** A new Kysely instance (a new pool, or a new SQLite connection) on the dialect's test database. */
@@ -52,6 +58,7 @@ export async function createDb(dialect: TestDialect, options: DbOptions): Promis
       max: options.poolSize ?? 10,
       application_name: options.applicationName ?? "hireport-kysely-test",
       connectionTimeoutMillis: 3000,
+      ...(options.asyncCommit ? { options: "-c synchronous_commit=off" } : {}),
     });
     // A connection killed by a test (pg_terminate_backend) must not crash the test process.
     pool.on("error", () => undefined);

@@ -112,6 +112,31 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         }
       });
 
+      it("tries a run again when it failed before any migration ran (kysely-org/kysely#1313)", async () => {
+        const other = randomPrefix();
+        let failures = 0;
+        // The first query of the run fails, as the table list does on Postgres when another table
+        // is dropped at that moment: nothing was applied, so the run is tried again and succeeds.
+        const flaky = database.withPlugin({
+          transformQuery(args) {
+            if (failures === 0) {
+              failures++;
+              throw new Error('relation "public.x_stage_change" does not exist');
+            }
+            return args.node;
+          },
+          transformResult: async (args) => args.result,
+        });
+        try {
+          const result = await migrateToLatest(flaky, { tablePrefix: other });
+          expect(failures).toBe(1);
+          expect(result.error).toBeUndefined();
+          expect(result.results?.map((r) => r.status)).toEqual(["Success"]);
+        } finally {
+          await dropTables(database, other);
+        }
+      });
+
       it("prints the SQL of the migrations for review", async () => {
         const text = await migrationSql(dialect, { tablePrefix: prefix });
         expect(text).toMatch(/create table/i);
@@ -733,20 +758,66 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
           await storage.webhooks.claimDueDeliveries({ now, limit: 10, leaseUntil: now, leaseToken: "late" }),
         ).toEqual([]);
       });
+
+      it("keeps maxPerEndpoint in every one of many concurrent claims, and never gives a delivery twice", async () => {
+        const co = make.company();
+        const eps = [make.endpoint(co.id), make.endpoint(co.id), make.endpoint(co.id), make.endpoint(co.id)];
+        for (const ep of eps) await storage.webhooks.insertEndpoint(ep);
+        const ev = make.event(co.id);
+        await storage.events.append(ev);
+        // Due before every other test's deliveries; the first endpoint's are the oldest, most of them.
+        const due = new Date("2019-06-01T10:00:00.000Z");
+        const deliveries = Array.from({ length: 48 }, (_, i) =>
+          make.delivery(ev, (i < 24 ? eps[0] : eps[i % 4])?.id ?? "", {
+            nextAttemptAt: new Date(due.getTime() + i),
+            createdAt: new Date(due.getTime() + i),
+          }),
+        );
+        await storage.webhooks.insertDeliveries(deliveries);
+        const now = new Date(due.getTime() + 60_000);
+        const claimWith = (store: Storage, token: string) =>
+          store.webhooks.claimDueDeliveries({
+            now,
+            limit: 7,
+            // Held for good: the later tests' claims, due after this one, must not take them again.
+            leaseUntil: new Date("2037-01-01T00:00:00.000Z"),
+            leaseToken: token,
+            maxPerEndpoint: 3,
+          });
+        const claims = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => claimWith(racers[i % racers.length] as Storage, `cap_${i}`)),
+        );
+        for (let round = 0; round < 40; round += 1) {
+          const more = await claimWith(storage, `cap_late_${round}`);
+          if (more.length === 0) break;
+          claims.push(more);
+        }
+        for (const claim of claims) {
+          for (const ep of eps) {
+            expect(claim.filter((claimed) => claimed.endpoint.id === ep.id).length).toBeLessThanOrEqual(3);
+          }
+        }
+        const ids = claims.flat().map((claimed) => claimed.delivery.id);
+        expect(new Set(ids).size).toBe(ids.length);
+        expect(ids.length).toBe(48);
+        // The first claim of all was not filled with the first endpoint's deliveries alone.
+        expect(claims.slice(0, 8).flat().length).toBeGreaterThanOrEqual(7);
+      });
     });
 
     defineHttpTests({ db: () => database, others: () => extra, prefix });
     definePlanTests({ dialect, db: () => database, storage: () => storage, prefix, lastQuery: () => queries.at(-1) });
 
     describe("webhook claims beside outbox writes", () => {
-      it("claims, records attempts and writes events with their deliveries at once without deadlocks", async () => {
+      it("claims (at most 2 per endpoint), records attempts, releases, and writes events with their deliveries at once without deadlocks", async () => {
         const co = make.company();
         const endpoints = [make.endpoint(co.id), make.endpoint(co.id)];
         for (const ep of endpoints) await storage.webhooks.insertEndpoint(ep);
         // Due long before every other test's deliveries: this test's claims see only its own.
         const start = new Date("2020-01-01T00:00:00.000Z");
         const written: string[] = [];
-        const claimed: string[] = [];
+        const recorded: string[] = [];
+        let released = 0;
         let writing = true;
         const writer = (async () => {
           for (let i = 0; i < 60; i += 1) {
@@ -772,9 +843,20 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
               limit: 5,
               leaseUntil: new Date(now.getTime() + 30_000),
               leaseToken: `t_${n}_${round}`,
+              maxPerEndpoint: 2,
             });
-            for (const { delivery } of batch) {
-              claimed.push(delivery.id);
+            for (const ep of endpoints) {
+              expect(batch.filter((item) => item.endpoint.id === ep.id).length).toBeLessThanOrEqual(2);
+            }
+            // Every third round gives its last delivery back unsent, as a stopping dispatcher does.
+            const giveBack = round % 3 === 2 ? batch.slice(-1) : [];
+            if (giveBack.length > 0) {
+              const ids = giveBack.map((item) => item.delivery.id);
+              expect(await store.webhooks.releaseDeliveries(ids, `t_${n}_${round}`)).toBe(1);
+              released += 1;
+            }
+            for (const { delivery } of batch.slice(0, batch.length - giveBack.length)) {
+              recorded.push(delivery.id);
               const outcome = await store.webhooks.recordAttempt(delivery.id, `t_${n}_${round}`, {
                 attempt: {
                   id: make.id("att"),
@@ -801,9 +883,177 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
           }
         };
         await Promise.all([writer, dispatcher(0), dispatcher(1), dispatcher(2)]);
-        expect(new Set(claimed).size).toBe(claimed.length);
-        expect(new Set(claimed)).toEqual(new Set(written));
+        expect(new Set(recorded).size).toBe(recorded.length);
+        expect(new Set(recorded)).toEqual(new Set(written));
+        expect(released).toBeGreaterThan(0);
       }, 60_000);
+    });
+
+    describe("webhook claims beside an open outbox transaction", () => {
+      // Regression: on MariaDB a claim's `UPDATE … WHERE id IN (…)` walked the whole primary key of
+      // a small table and waited on the delivery an uncommitted outbox transaction had inserted;
+      // that transaction's next insert waited on the claim, and MariaDB rolled the outbox write back.
+      it.skipIf(dialect === "sqlite")(
+        "claims and releases without waiting for an outbox transaction that has inserted deliveries and not committed",
+        async () => {
+          // A small table of its own: MariaDB scans small tables, which is when it happened.
+          const own = randomPrefix();
+          const migrated = await migrateToLatest(database, { tablePrefix: own });
+          expect(migrated.error).toBeUndefined();
+          const host = kyselyStorage({ db: database, tablePrefix: own });
+          // Another connection of the same pool, whose statements are logged.
+          const claimer = host;
+          let claimQueries: CompiledQuery[] = [];
+          const within = <T>(work: Promise<T>): Promise<T> =>
+            Promise.race([
+              work,
+              new Promise<never>((_, reject) =>
+                setTimeout(() => reject(new Error("the claim waited for the open outbox transaction")), 3_000),
+              ),
+            ]);
+          try {
+            const co = make.company();
+            const ep = make.endpoint(co.id);
+            await host.webhooks.insertEndpoint(ep);
+            const at = new Date("2026-03-01T10:00:00.000Z");
+            const ev = make.event(co.id, { createdAt: at });
+            await host.events.append(ev);
+            const ready = Array.from({ length: 12 }, (_, i) =>
+              make.delivery(ev, ep.id, {
+                nextAttemptAt: new Date(at.getTime() + i),
+                createdAt: new Date(at.getTime() + i),
+              }),
+            );
+            await host.webhooks.insertDeliveries(ready);
+            const now = new Date(at.getTime() + 60_000);
+            const claimed: string[] = [];
+            const logged = queries.length;
+            await host.transaction(async (tx) => {
+              const open = make.event(co.id, { createdAt: now });
+              await tx.events.append(open);
+              await tx.webhooks.insertDeliveries([make.delivery(open, ep.id, { nextAttemptAt: at, createdAt: now })]);
+              for (const [round, maxPerEndpoint] of [undefined, 5].entries()) {
+                const token = `open_${round}`;
+                const batch = await within(
+                  claimer.webhooks.claimDueDeliveries({
+                    now,
+                    limit: 5,
+                    leaseUntil: new Date(now.getTime() + 30_000),
+                    leaseToken: token,
+                    ...(maxPerEndpoint === undefined ? {} : { maxPerEndpoint }),
+                  }),
+                );
+                expect(batch).toHaveLength(5);
+                claimed.push(...batch.map((item) => item.delivery.id));
+                const back = batch.slice(0, 2).map((item) => item.delivery.id);
+                expect(await within(claimer.webhooks.releaseDeliveries(back, token))).toBe(2);
+              }
+              claimQueries = queries.slice(logged);
+              // The outbox transaction goes on inserting, and commits.
+              await tx.webhooks.insertDeliveries([make.delivery(open, ep.id, { nextAttemptAt: at, createdAt: now })]);
+            });
+            if (dialect === "mysql") {
+              // The locking read and the updates by id reach rows through the primary key alone.
+              const byId = claimQueries.filter(
+                (query) => /for update skip locked/i.test(query.sql) || /^update .*webhook_delivery/i.test(query.sql),
+              );
+              expect(byId.length).toBeGreaterThanOrEqual(4);
+              for (const query of byId) {
+                const plan = await database.executeQuery<{ key: string | null; type: string }>({
+                  ...query,
+                  sql: `explain ${query.sql}`,
+                });
+                for (const row of plan.rows) {
+                  expect({ sql: query.sql, key: row.key, type: row.type }).toMatchObject({
+                    key: "PRIMARY",
+                    type: expect.stringMatching(/^(range|const|eq_ref)$/),
+                  });
+                }
+              }
+            }
+            expect(claimed).toHaveLength(10);
+            expect(await host.webhooks.listDeliveries({ companyId: co.id, endpointId: ep.id, take: 100 })).toHaveLength(
+              14,
+            );
+
+            // Then many outbox transactions of two deliveries each, beside three claimers that
+            // record and release, on this small table: none may fail.
+            const second = make.endpoint(co.id);
+            await host.webhooks.insertEndpoint(second);
+            const written: string[] = [];
+            let writing = true;
+            const writer = (async () => {
+              try {
+                for (let i = 0; i < 120; i += 1) {
+                  const event = make.event(co.id, { createdAt: at });
+                  const rows = [ep, second].map((e) =>
+                    make.delivery(event, e.id, { nextAttemptAt: at, createdAt: at }),
+                  );
+                  await host.transaction(async (tx) => {
+                    await tx.events.append(event);
+                    await tx.webhooks.insertDeliveries(rows);
+                  });
+                  written.push(...rows.map((row) => row.id));
+                }
+              } finally {
+                writing = false;
+              }
+            })();
+            const recorded: string[] = [];
+            const dispatch = async (n: number) => {
+              const store = kyselyStorage({ db: extra[n % extra.length] as AnyDb, tablePrefix: own });
+              for (let round = 0; ; round += 1) {
+                const done = !writing;
+                const token = `stress_${n}_${round}`;
+                const batch = await store.webhooks.claimDueDeliveries({
+                  now,
+                  limit: 4,
+                  leaseUntil: new Date(now.getTime() + 30_000),
+                  leaseToken: token,
+                  maxPerEndpoint: 2,
+                });
+                const giveBack = round % 2 === 1 ? batch.slice(-1) : [];
+                if (giveBack.length > 0) {
+                  await store.webhooks.releaseDeliveries(
+                    giveBack.map((item) => item.delivery.id),
+                    token,
+                  );
+                }
+                for (const { delivery } of batch.slice(0, batch.length - giveBack.length)) {
+                  const outcome = await store.webhooks.recordAttempt(delivery.id, token, {
+                    attempt: {
+                      id: make.id("att"),
+                      deliveryId: delivery.id,
+                      endpointId: delivery.endpointId,
+                      attemptedAt: now,
+                      statusCode: 200,
+                      durationMs: 1,
+                      responseBody: "",
+                      error: null,
+                      succeeded: true,
+                    },
+                    status: "succeeded",
+                    nextAttemptAt: null,
+                    failureCount: "reset",
+                    pauseAfter: 50,
+                  });
+                  if (outcome.recorded) recorded.push(delivery.id);
+                }
+                if (batch.length === 0) {
+                  if (done) break;
+                  await new Promise((resolve) => setTimeout(resolve, 2));
+                }
+              }
+            };
+            await Promise.all([writer, dispatch(0), dispatch(1), dispatch(2)]);
+            expect(new Set(recorded).size).toBe(recorded.length);
+            expect(written.filter((id) => !recorded.includes(id))).toEqual([]);
+          } finally {
+            await dropTables(database, own);
+          }
+        },
+        30_000,
+      );
     });
 
     describe("webhook deliveries", () => {
@@ -857,7 +1107,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         const third = await attempt(2, "tok_2");
         expect(third.endpoint).toMatchObject({ consecutiveFailures: 3, status: "paused", pausedReason: "failures" });
         expect(await claim(3)).toBeUndefined();
-        const attempts = await storage.webhooks.listAttempts(record.id);
+        const attempts = await storage.webhooks.listAttempts(co.id, record.id);
         expect(attempts.map((a) => a.attemptedAt.getTime() - base.getTime())).toEqual([0, 1000, 2000]);
         expect(attempts[0]).toMatchObject({ statusCode: 500, responseBody: "nö", succeeded: false, durationMs: 12.5 });
         await storage.webhooks.updateEndpoint(co.id, ep.id, { status: "active", pausedReason: null, updatedAt: base });
@@ -870,15 +1120,15 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         expect(await storage.events.purge(new Date("2030-01-01T00:00:00Z"))).toBeGreaterThanOrEqual(0);
         const resent = await storage.webhooks.resendDelivery(co.id, record.id, base);
         expect(resent).toMatchObject({ status: "pending", nextAttemptAt: base, leaseToken: null });
-        expect(await storage.webhooks.listDeliveries({ endpointId: ep.id, status: "pending", take: 10 })).toHaveLength(
-          1,
-        );
+        expect(
+          await storage.webhooks.listDeliveries({ companyId: co.id, endpointId: ep.id, status: "pending", take: 10 }),
+        ).toHaveLength(1);
         await claim(4);
         await attempt(4, "tok_4", true);
         // Other tests' finished deliveries go too: purges see the whole database.
         expect(await storage.webhooks.purgeDeliveries(new Date("2030-01-01T00:00:00Z"))).toBeGreaterThanOrEqual(1);
         expect(await storage.webhooks.getDelivery(co.id, record.id)).toBeNull();
-        expect(await storage.webhooks.listAttempts(record.id)).toEqual([]);
+        expect(await storage.webhooks.listAttempts(co.id, record.id)).toEqual([]);
         expect(await storage.webhooks.deleteEndpoint(co.id, ep.id)).toBe(true);
         expect(await storage.webhooks.deleteEndpoint(co.id, ep.id)).toBe(false);
       });

@@ -131,7 +131,7 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
         failure(delivery, shift(t, 40 * SECOND)),
       );
       expect(late.recorded).toBe(false);
-      expect(await ctx.storage.webhooks.listAttempts(delivery.id)).toEqual([]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, delivery.id)).toEqual([]);
       const current = await ctx.storage.webhooks.recordAttempt(
         delivery.id,
         token,
@@ -180,6 +180,140 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       const all = [...ids, ...rest.map((c) => c.delivery.id)];
       expect(all.sort()).toEqual(deliveries.map((d) => d.id).sort());
     });
+
+    it("insertDeliveries stores the lease fields as given: the delivery is held under that token until the lease passes", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const token = newId("lease");
+      const held = makeDelivery(endpoint, event, {
+        createdAt: shift(t, -MINUTE),
+        nextAttemptAt: shift(t, -MINUTE),
+        leaseToken: token,
+        leaseExpiresAt: shift(t, 30 * SECOND),
+      });
+      await ctx.storage.webhooks.insertDeliveries([held]);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, held.id)).toEqual(held);
+      expect(await claim(t)).toEqual([]);
+      expect(await claim(shift(t, 29 * SECOND))).toEqual([]);
+      const later = await claim(shift(t, 31 * SECOND));
+      expect(later.map((c) => c.delivery.id)).toEqual([held.id]);
+    });
+
+    it("maxPerEndpoint: at most that many of one endpoint per claim, filling up with other endpoints' deliveries", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const [e1, e2, e3, e4] = [
+        await endpointOf(companyId),
+        await endpointOf(companyId),
+        await endpointOf(companyId),
+        await endpointOf(companyId),
+      ] as const;
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      let n = 0;
+      const due = (endpoint: WebhookEndpointRecord) => {
+        n += 1;
+        return makeDelivery(endpoint, event, {
+          createdAt: shift(t, -HOUR + n * SECOND),
+          nextAttemptAt: shift(t, -HOUR + n * SECOND),
+        });
+      };
+      // The oldest rows are all e1's, more of them than the claim's limit.
+      const first = Array.from({ length: 12 }, () => due(e1));
+      const second = [due(e2), due(e2), due(e2)];
+      const third = [due(e3)];
+      const fourth = [due(e4), due(e4)];
+      await ctx.storage.webhooks.insertDeliveries([...first, ...second, ...third, ...fourth]);
+      const ids = (batch: { delivery: DeliveryRecord }[]) => batch.map((c) => c.delivery.id);
+
+      const one = await claim(t, { limit: 5, maxPerEndpoint: 2, excludeEndpointIds: [e4.id] });
+      expect(ids(one)).toEqual([first[0]?.id, first[1]?.id, second[0]?.id, second[1]?.id, third[0]?.id]);
+      // What the limit left out is not leased.
+      expect(await ctx.storage.webhooks.getDelivery(companyId, first[2]?.id ?? "")).toMatchObject({
+        leaseToken: null,
+        leaseExpiresAt: null,
+      });
+      const two = await claim(t, { maxPerEndpoint: 2 });
+      expect(ids(two)).toEqual([first[2]?.id, first[3]?.id, second[2]?.id, fourth[0]?.id, fourth[1]?.id]);
+      expect(ids(await claim(t, { maxPerEndpoint: 1, limit: 1 }))).toEqual([first[4]?.id]);
+      expect(await claim(t, { maxPerEndpoint: 0 })).toEqual([]);
+      const rest = await claim(t);
+      expect(ids(rest)).toEqual(first.slice(5).map((d) => d.id));
+    });
+
+    it("maxPerEndpoint holds for each of several parallel claims, which never share a delivery", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const endpoints = [await endpointOf(companyId), await endpointOf(companyId), await endpointOf(companyId)];
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const deliveries = Array.from({ length: 36 }, (_, i) =>
+        makeDelivery(endpoints[i % 3] as WebhookEndpointRecord, event, {
+          createdAt: shift(t, -i * SECOND),
+          nextAttemptAt: shift(t, -i * SECOND),
+        }),
+      );
+      await ctx.storage.webhooks.insertDeliveries(deliveries);
+      const claims = await Promise.all(Array.from({ length: 4 }, () => claim(t, { limit: 8, maxPerEndpoint: 2 })));
+      for (const batch of claims) {
+        expect(batch.length).toBeLessThanOrEqual(6);
+        for (const endpoint of endpoints) {
+          expect(batch.filter((c) => c.delivery.endpointId === endpoint.id).length).toBeLessThanOrEqual(2);
+        }
+      }
+      const ids = claims.flatMap((batch) => batch.map((c) => c.delivery.id));
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBeGreaterThan(0);
+    });
+  });
+
+  describe("webhooks: releasing deliveries", () => {
+    it("releaseDeliveries clears the lease of those still held under the token, leaving them as they were", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const at = (ms: number) => ({ createdAt: shift(t, ms), nextAttemptAt: shift(t, ms) });
+      const d1 = makeDelivery(endpoint, event, { ...at(-3 * MINUTE), attempts: 2 });
+      const d2 = makeDelivery(endpoint, event, at(-2 * MINUTE));
+      const d3 = makeDelivery(endpoint, event, at(-MINUTE));
+      const finished = makeDelivery(endpoint, event, { ...at(-5 * MINUTE), status: "succeeded", nextAttemptAt: null });
+      await ctx.storage.webhooks.insertDeliveries([d1, d2, d3, finished]);
+      const mine = newId("lease");
+      const theirs = newId("lease");
+      const held = await claim(t, { limit: 2, leaseToken: mine, leaseUntil: shift(t, HOUR) });
+      expect(held.map((c) => c.delivery.id)).toEqual([d1.id, d2.id]);
+      expect((await claim(t, { leaseToken: theirs, leaseUntil: shift(t, HOUR) })).map((c) => c.delivery.id)).toEqual([
+        d3.id,
+      ]);
+      const before = await ctx.storage.webhooks.getDelivery(companyId, d1.id);
+
+      expect(await ctx.storage.webhooks.releaseDeliveries([], mine)).toBe(0);
+      expect(await ctx.storage.webhooks.releaseDeliveries([d3.id], mine)).toBe(0);
+      expect(await ctx.storage.webhooks.releaseDeliveries([d1.id, d2.id, d3.id, finished.id, newId("dlv")], mine)).toBe(
+        2,
+      );
+      expect(await ctx.storage.webhooks.getDelivery(companyId, d1.id)).toEqual({
+        ...before,
+        leaseToken: null,
+        leaseExpiresAt: null,
+      });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, d1.id)).toMatchObject({
+        status: "pending",
+        attempts: 2,
+        nextAttemptAt: d1.nextAttemptAt,
+      });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, d3.id)).toMatchObject({ leaseToken: theirs });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, finished.id)).toEqual(finished);
+      // A second release finds nothing held under the token.
+      expect(await ctx.storage.webhooks.releaseDeliveries([d1.id, d2.id], mine)).toBe(0);
+      // Released deliveries are claimed again at once, long before the old lease would have passed.
+      const again = await claim(t);
+      expect(again.map((c) => c.delivery.id)).toEqual([d1.id, d2.id]);
+      // The old token no longer records.
+      expect((await ctx.storage.webhooks.recordAttempt(d1.id, mine, failure(d1, t))).recorded).toBe(false);
+      await ctx.expectRaw("countAttempts", [d1.id], 0);
+    });
   });
 
   describe("webhooks: recording attempts", () => {
@@ -190,7 +324,7 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       const outcome = failure(delivery, now());
       expect((await ctx.storage.webhooks.recordAttempt(delivery.id, newId("lease"), outcome)).recorded).toBe(false);
       expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toEqual(delivery);
-      expect(await ctx.storage.webhooks.listAttempts(delivery.id)).toEqual([]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, delivery.id)).toEqual([]);
       expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(4);
       await ctx.expectRaw("countAttempts", [delivery.id], 0);
     });
@@ -216,7 +350,8 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       const result = await ctx.storage.webhooks.recordAttempt(delivery.id, token, outcome);
       expect(result).toEqual({
         recorded: true,
-        endpoint: { ...endpoint, consecutiveFailures: 5, updatedAt: result.endpoint?.updatedAt },
+        endpoint: { ...endpoint, consecutiveFailures: 5, updatedAt: at },
+        paused: false,
       });
       expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toMatchObject({
         status: "pending",
@@ -225,7 +360,7 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
         leaseToken: null,
         leaseExpiresAt: null,
       });
-      expect(await ctx.storage.webhooks.listAttempts(delivery.id)).toEqual([outcome.attempt]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, delivery.id)).toEqual([outcome.attempt]);
       expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(5);
       // The lease is gone: the same token cannot record again.
       expect((await ctx.storage.webhooks.recordAttempt(delivery.id, token, failure(delivery, at))).recorded).toBe(
@@ -246,7 +381,7 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
         failureCount: "none",
         pauseAfter: 50,
       });
-      expect(none.recorded).toBe(true);
+      expect(none).toMatchObject({ recorded: true, paused: false });
       expect(none.endpoint?.consecutiveFailures).toBe(7);
       expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(7);
       expect(await ctx.storage.webhooks.getDelivery(companyId, test.delivery.id)).toMatchObject({
@@ -285,12 +420,14 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
         pauseAfter: 3,
       });
       expect(one.endpoint).toMatchObject({ status: "active", consecutiveFailures: 2, pausedReason: null });
+      expect(one.paused).toBe(false);
       const second = await leasedDelivery(endpoint);
       const two = await ctx.storage.webhooks.recordAttempt(second.delivery.id, second.token, {
         ...failure(second.delivery, now()),
         pauseAfter: 3,
       });
       expect(two.endpoint).toMatchObject({ status: "paused", pausedReason: "failures", consecutiveFailures: 3 });
+      expect(two.paused).toBe(true);
       expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toMatchObject({
         status: "paused",
         pausedReason: "failures",
@@ -299,9 +436,43 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       // Paused endpoints still queue events.
       const subscribed = await ctx.storage.webhooks.listSubscribedEndpoints(companyId, "job.created");
       expect(subscribed.map((e) => e.id)).toEqual([endpoint.id]);
+      // Already paused: a further failure counts, and does not report a pause again.
+      const third = await leasedDelivery(endpoint);
+      const three = await ctx.storage.webhooks.recordAttempt(third.delivery.id, third.token, {
+        ...failure(third.delivery, now()),
+        pauseAfter: 3,
+      });
+      expect(three).toMatchObject({ recorded: true, paused: false, endpoint: { consecutiveFailures: 4 } });
     });
 
-    it("listAttempts returns a delivery's attempts oldest first", async () => {
+    it("of parallel failures that reach pauseAfter, exactly one reports paused", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId, { consecutiveFailures: 2 });
+      const held = [];
+      for (let i = 0; i < 6; i += 1) held.push(await leasedDelivery(endpoint));
+      const results = await Promise.all(
+        held.map(({ delivery, token }) =>
+          ctx.storage.webhooks.recordAttempt(delivery.id, token, { ...failure(delivery, now()), pauseAfter: 4 }),
+        ),
+      );
+      expect(results.every((result) => result.recorded)).toBe(true);
+      expect(results.filter((result) => result.paused)).toHaveLength(1);
+      expect(results.find((result) => result.paused)?.endpoint).toMatchObject({
+        status: "paused",
+        consecutiveFailures: 4,
+      });
+      expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toMatchObject({
+        status: "paused",
+        pausedReason: "failures",
+        consecutiveFailures: 8,
+      });
+      // A stale token reports nothing.
+      const { delivery } = await leasedDelivery(endpoint);
+      const stale = await ctx.storage.webhooks.recordAttempt(delivery.id, newId("lease"), failure(delivery, now()));
+      expect(stale).toMatchObject({ recorded: false, paused: false });
+    });
+
+    it("listAttempts returns a delivery's attempts oldest first, scoped to the company", async () => {
       const t = farPast();
       const companyId = await ctx.company();
       const endpoint = await endpointOf(companyId);
@@ -315,8 +486,10 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       expect(b?.delivery).toMatchObject({ id: delivery.id, attempts: 1 });
       const second = failure(delivery, shift(t, 2 * MINUTE + SECOND));
       await ctx.storage.webhooks.recordAttempt(delivery.id, b?.delivery.leaseToken ?? "", second);
-      expect(await ctx.storage.webhooks.listAttempts(delivery.id)).toEqual([first.attempt, second.attempt]);
-      expect(await ctx.storage.webhooks.listAttempts(newId("dlv"))).toEqual([]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, delivery.id)).toEqual([first.attempt, second.attempt]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, newId("dlv"))).toEqual([]);
+      const other = await ctx.company();
+      expect(await ctx.storage.webhooks.listAttempts(other, delivery.id)).toEqual([]);
     });
   });
 
@@ -337,20 +510,27 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       ];
       await ctx.storage.webhooks.insertDeliveries([...deliveries, makeDelivery(other, event, { nextAttemptAt: far })]);
       const expected = [deliveries[1], deliveries[2], deliveries[0], deliveries[3]];
-      expect(await ctx.storage.webhooks.listDeliveries({ endpointId: endpoint.id, take: 100 })).toEqual(expected);
-      expect(await ctx.storage.webhooks.listDeliveries({ endpointId: endpoint.id, take: 2 })).toEqual(
+      expect(await ctx.storage.webhooks.listDeliveries({ companyId, endpointId: endpoint.id, take: 100 })).toEqual(
+        expected,
+      );
+      expect(await ctx.storage.webhooks.listDeliveries({ companyId, endpointId: endpoint.id, take: 2 })).toEqual(
         expected.slice(0, 2),
       );
       expect(
         await ctx.storage.webhooks.listDeliveries({
+          companyId,
           endpointId: endpoint.id,
           take: 100,
           after: { at: t, id: b ?? "" },
         }),
       ).toEqual(expected.slice(2));
       expect(
-        await ctx.storage.webhooks.listDeliveries({ endpointId: endpoint.id, status: "failed", take: 100 }),
+        await ctx.storage.webhooks.listDeliveries({ companyId, endpointId: endpoint.id, status: "failed", take: 100 }),
       ).toEqual([deliveries[1], deliveries[3]]);
+      const stranger = await ctx.company();
+      expect(
+        await ctx.storage.webhooks.listDeliveries({ companyId: stranger, endpointId: endpoint.id, take: 100 }),
+      ).toEqual([]);
     });
 
     it("resendDelivery makes a delivery pending again, due at now, without a lease; scoped to the company", async () => {
@@ -367,6 +547,28 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       expect(resent).toMatchObject({ id: delivery.id, status: "pending", nextAttemptAt: at, leaseToken: null });
       expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toEqual(resent);
       expect(await ctx.storage.webhooks.resendDelivery(companyId, newId("dlv"), at)).toBeNull();
+    });
+
+    it("resendDelivery clears the lease of a held delivery: it is claimed again at once and the old token is stale", async () => {
+      const t = farPast();
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const delivery = makeDelivery(endpoint, event, {
+        createdAt: shift(t, -MINUTE),
+        nextAttemptAt: shift(t, -MINUTE),
+      });
+      await ctx.storage.webhooks.insertDeliveries([delivery]);
+      const token = newId("lease");
+      expect(await claim(t, { leaseToken: token, leaseUntil: shift(t, HOUR) })).toHaveLength(1);
+      const resent = await ctx.storage.webhooks.resendDelivery(companyId, delivery.id, t);
+      expect(resent).toMatchObject({ status: "pending", nextAttemptAt: t, leaseToken: null, leaseExpiresAt: null });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toMatchObject({
+        leaseToken: null,
+        leaseExpiresAt: null,
+      });
+      expect((await ctx.storage.webhooks.recordAttempt(delivery.id, token, failure(delivery, t))).recorded).toBe(false);
+      expect((await claim(t)).map((c) => c.delivery.id)).toEqual([delivery.id]);
     });
 
     it("purgeDeliveries deletes finished deliveries created before `before` with their attempts, only", async () => {
@@ -389,7 +591,7 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       await ctx.storage.webhooks.insertDeliveries([failed, pending, recent]);
       expect(await ctx.storage.webhooks.purgeDeliveries(x)).toBeGreaterThanOrEqual(2);
       expect(await ctx.storage.webhooks.getDelivery(companyId, withAttempt.delivery.id)).toBeNull();
-      expect(await ctx.storage.webhooks.listAttempts(withAttempt.delivery.id)).toEqual([]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, withAttempt.delivery.id)).toEqual([]);
       expect(await ctx.storage.webhooks.getDelivery(companyId, failed.id)).toBeNull();
       expect(await ctx.storage.webhooks.getDelivery(companyId, pending.id)).toEqual(pending);
       expect(await ctx.storage.webhooks.getDelivery(companyId, recent.id)).toEqual(recent);

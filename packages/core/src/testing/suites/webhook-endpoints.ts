@@ -118,7 +118,7 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
       expect(await ctx.storage.webhooks.deleteEndpoint(companyId, endpoint.id)).toBe(false);
       expect(await ctx.storage.webhooks.getDelivery(companyId, leased.id)).toBeNull();
       expect(await ctx.storage.webhooks.getDelivery(companyId, other1.id)).toBeNull();
-      expect(await ctx.storage.webhooks.listAttempts(leased.id)).toEqual([]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, leased.id)).toEqual([]);
       expect(await ctx.storage.webhooks.getDelivery(companyId, kept.id)).toEqual(kept);
       await ctx.expectRaw("countDeliveries", [endpoint.id], 0);
       await ctx.expectRaw("countAttempts", [leased.id], 0);

@@ -1,0 +1,62 @@
+/**
+ * One app process: Fastify 5 with the public API and the CV route, on the shared Postgres database.
+ * Run several of them (start-all runs two) behind one address; they share everything through the
+ * database: keys, data, rate-limit counters, the usage log, the webhook outbox.
+ *
+ *   PORT=3001 pnpm app
+ *
+ * Environment: PORT (3000), HOST (127.0.0.1), PUBLIC_BASE_URL (http://localhost:PORT), APP_NAME,
+ * HIREPORT_RATE_LIMIT_PER_MINUTE (120), and those of config.ts.
+ */
+import { createPublicApi } from "@hireport/core";
+import { hireportFastify, hireportFastifyFiles } from "@hireport/fastify";
+import { kyselyStorage } from "@hireport/kysely";
+import Fastify from "fastify";
+import { sql } from "kysely";
+import { createDb, env, fileTokenSecret, loadConfig, onShutdown } from "./config";
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const name = env("APP_NAME") ?? "app";
+  const port = Number(env("PORT") ?? 3000);
+  const host = env("HOST") ?? "127.0.0.1";
+  const perMinute = env("HIREPORT_RATE_LIMIT_PER_MINUTE");
+
+  const db = createDb(config, 10);
+  // No migrations here: `pnpm migrate` runs them once, before the app processes start.
+  const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
+  const api = createPublicApi({
+    storage,
+    publicBaseUrl: env("PUBLIC_BASE_URL") ?? `http://localhost:${port}`,
+    fileTokenSecret: fileTokenSecret(name),
+    ...(perMinute ? { limits: { perMinute: Number(perMinute) } } : {}),
+    // No `onEvent`: the dispatcher runs in its own process and finds new events by polling.
+  });
+
+  const app = Fastify({ logger: false });
+  // One short line per request, so you can see which process answered.
+  app.addHook("onResponse", async (request, reply) => {
+    console.log(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+  });
+  await app.register(hireportFastify, { api, prefix: "/api/public/v1" });
+  await app.register(hireportFastifyFiles, { api, prefix: "/files/cv" });
+  // For the load balancer's health checks: answers once the database answers.
+  app.get("/healthz", async () => {
+    await sql`select 1`.execute(db);
+    return { ok: true, app: name };
+  });
+
+  onShutdown(async () => {
+    await app.close(); // stop accepting connections; requests in flight finish
+    await api.close(); // writes the last usage-log entries
+    await db.destroy();
+  });
+
+  await app.listen({ port, host });
+  console.log(`${name} listening on http://${host}:${port} (API under /api/public/v1)`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,78 @@
+/**
+ * The webhook dispatcher process: one per deployment is enough (more are safe: a delivery is held
+ * by one dispatcher at a time). It polls the database for due deliveries, so the app processes need
+ * no connection to it.
+ *
+ *   pnpm dispatcher
+ *
+ * Environment: WEBHOOK_POLL_MS (1000), and for development only HIREPORT_DEV_WEBHOOK_URL: a local
+ * receiver (http, loopback) that the dispatcher registers for the example company at startup; it
+ * turns the SSRF guard off (`allowPrivateAddresses`), so it is refused when NODE_ENV=production.
+ */
+import { kyselyStorage } from "@hireport/kysely";
+import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
+import { createDb, env, isProduction, loadConfig, onShutdown, warn } from "./config";
+
+const DEV_ENDPOINT_DESCRIPTION = "hireport example: local development receiver";
+
+/** Registers (or points again at) the local receiver and prints its signing secret. */
+async function registerDevEndpoint(dispatcher: WebhookDispatcher, companyId: string, url: string): Promise<void> {
+  const existing = (await dispatcher.endpoints.list(companyId)).find(
+    (endpoint) => endpoint.description === DEV_ENDPOINT_DESCRIPTION,
+  );
+  let secret: string;
+  if (existing) {
+    await dispatcher.endpoints.update(companyId, existing.id, { url });
+    if (existing.status === "paused") await dispatcher.endpoints.resume(companyId, existing.id);
+    secret = (await dispatcher.endpoints.rotateSecret(companyId, existing.id)).secret;
+  } else {
+    const created = await dispatcher.endpoints.create({
+      companyId,
+      url,
+      events: ["job.created", "job.updated", "job.closed", "application.created", "application.updated"],
+      description: DEV_ENDPOINT_DESCRIPTION,
+    });
+    secret = created.secret;
+  }
+  console.log(`Webhook endpoint for ${companyId}: ${url}`);
+  console.log(`Webhook secret: ${secret}`);
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const devWebhookUrl = env("HIREPORT_DEV_WEBHOOK_URL");
+  if (devWebhookUrl && isProduction()) {
+    throw new TypeError("HIREPORT_DEV_WEBHOOK_URL turns the SSRF guard off: it is refused when NODE_ENV=production");
+  }
+  if (devWebhookUrl) {
+    warn(
+      "dispatcher",
+      `HIREPORT_DEV_WEBHOOK_URL is set: allowPrivateAddresses is ON (http and local addresses allowed).`,
+      "For development only. Never set it in production.",
+    );
+  }
+
+  const db = createDb(config, 5);
+  const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
+  const dispatcher = createWebhookDispatcher({
+    storage,
+    pollIntervalMs: Number(env("WEBHOOK_POLL_MS") ?? 1000),
+    allowPrivateAddresses: devWebhookUrl !== undefined,
+    onEndpointPaused: (endpoint) =>
+      console.warn(`webhook endpoint ${endpoint.id} (${endpoint.url}) paused after repeated failures`),
+  });
+
+  if (devWebhookUrl) await registerDevEndpoint(dispatcher, config.companyId, devWebhookUrl);
+
+  onShutdown(async () => {
+    await dispatcher.stop(); // finishes the requests in flight and records them
+    await db.destroy();
+  });
+  dispatcher.start();
+  console.log(`dispatcher running (table prefix ${config.tablePrefix})`);
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,98 @@
+/**
+ * The storage of core's HTTP suite (packages/core/test/http) on a real database through
+ * @hireport/kysely. The `core-http:<dialect>` projects resolve core's `test/http/storage.ts` to one
+ * of the small entry modules beside this file, which export what `kyselyTestStorage` returns: the
+ * same functions, with the same meaning.
+ *
+ * One database per test file: a random table prefix, migrated once in `openTestStorage`, dropped in
+ * `closeTestStorage`, so files running in parallel never meet. Between tests `dispose` deletes every
+ * row (the harness calls it once the test's APIs are closed), so each test starts empty, as it does
+ * on the memory storage. Whether the dialect runs is decided by `connectOrSkip` (skipped with a loud
+ * warning locally, a failure in CI).
+ */
+
+import type * as CoreTestStorage from "../../../core/test/http/storage";
+import type { StoredCounts } from "../../../core/test/http/storage";
+import { kyselyStorage, migrateToLatest, TABLE_NAMES } from "../../src/index";
+import {
+  type AnyDb,
+  connectOrSkip,
+  dropTables,
+  randomPrefix,
+  removeSqliteFile,
+  sqliteFileFor,
+  type TestDialect,
+} from "../helpers/databases";
+import { rawReads } from "../helpers/inspector";
+
+/** The process time zone of the dialect runs: far from UTC, with daylight saving time. */
+const TEST_TIME_ZONE = "America/New_York";
+
+/** The exports of core's `test/http/storage.ts`, which an entry module replaces. */
+export type TestStorageModule = typeof CoreTestStorage;
+
+function required<T>(value: T | undefined, name: string): T {
+  if (value === undefined) throw new Error(`rawReads() has no ${name}`);
+  return value;
+}
+
+/** The counts the HTTP tests read, as raw SQL on the tables of `prefix`. */
+function storedCounts(db: AnyDb, prefix: string): StoredCounts {
+  const raw = rawReads(db, prefix);
+  return {
+    jobApplicationsCount: required(raw.jobApplicationsCount, "jobApplicationsCount"),
+    countApplications: required(raw.countApplications, "countApplications"),
+    countEvents: required(raw.countEvents, "countEvents"),
+    countKeys: required(raw.countKeys, "countKeys"),
+    countUsage: required(raw.countUsage, "countUsage"),
+    countIdempotencyRecords: required(raw.countIdempotencyRecords, "countIdempotencyRecords"),
+  };
+}
+
+export function kyselyTestStorage(dialect: TestDialect): TestStorageModule {
+  const prefix = randomPrefix();
+  const sqliteFile = sqliteFileFor(prefix);
+  let db: AnyDb | null = null;
+
+  const database = (): AnyDb => {
+    if (!db) throw new Error(`The ${dialect} test database is not open: openTestStorage() runs first.`);
+    return db;
+  };
+
+  return {
+    async openTestStorage() {
+      process.env.TZ = TEST_TIME_ZONE;
+      db = await connectOrSkip(dialect, { sqliteFile, asyncCommit: true });
+      if (!db) return false;
+      const result = await migrateToLatest(db, { tablePrefix: prefix });
+      if (result.error) throw result.error;
+      return true;
+    },
+
+    async createTestStorage() {
+      const open = database();
+      return {
+        storage: kyselyStorage({ db: open, tablePrefix: prefix }),
+        inspect: storedCounts(open, prefix),
+        async dispose() {
+          // One transaction: one commit to wait for, not one per table.
+          await open.transaction().execute(async (trx) => {
+            for (const name of TABLE_NAMES) await trx.deleteFrom(`${prefix}${name}`).execute();
+          });
+        },
+      };
+    },
+
+    async closeTestStorage() {
+      if (!db) return;
+      const open = db;
+      db = null;
+      try {
+        await dropTables(open, prefix);
+      } finally {
+        await open.destroy();
+        if (dialect === "sqlite") removeSqliteFile(sqliteFile);
+      }
+    },
+  };
+}

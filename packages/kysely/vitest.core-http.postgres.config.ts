@@ -1,0 +1,3 @@
+import { coreHttpProject } from "./test/core-http/project";
+
+export default coreHttpProject("postgres");
