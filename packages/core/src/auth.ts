@@ -36,10 +36,11 @@ export async function authenticate(
       "Send your API key as 'Authorization: Bearer svc_live_…' or in the 'X-Service-Key' header.",
     );
   }
-  const invalid = new HireportError("invalid_key", "This API key is not valid: it is unknown or was revoked.");
-  if (!key.startsWith(KEY_PREFIX) || key.length > MAX_KEY_LENGTH) throw invalid;
+  // Made only when thrown: an error captures a stack trace, too dear for every request.
+  const invalid = () => new HireportError("invalid_key", "This API key is not valid: it is unknown or was revoked.");
+  if (!key.startsWith(KEY_PREFIX) || key.length > MAX_KEY_LENGTH) throw invalid();
   const found = await runtime.storage.keys.findByHash(await hashKey(key));
-  if (!found || found.key.revokedAt !== null) throw invalid;
+  if (!found || found.key.revokedAt !== null) throw invalid();
   if (found.key.expiresAt !== null && found.key.expiresAt.getTime() <= now.getTime()) {
     throw new HireportError("expired_key", `This API key expired at ${found.key.expiresAt.toISOString()}.`);
   }

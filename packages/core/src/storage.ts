@@ -317,6 +317,13 @@ export interface AttemptOutcome {
   pauseAfter: number;
 }
 
+/** One attempt for {@link WebhookStore.recordAttempts}: the arguments of `recordAttempt`. */
+export interface AttemptToRecord {
+  deliveryId: string;
+  leaseToken: string;
+  outcome: AttemptOutcome;
+}
+
 /** What {@link WebhookStore.recordAttempt} did. */
 export interface RecordAttemptResult {
   /** False when the caller no longer held the lease: nothing was written. */
@@ -378,6 +385,19 @@ export interface WebhookStore {
    * `updatedAt` become `attempt.attemptedAt`. See {@link RecordAttemptResult} for what it returns.
    */
   recordAttempt(deliveryId: string, leaseToken: string, outcome: AttemptOutcome): Promise<RecordAttemptResult>;
+  /**
+   * Records several attempts at once (the dispatcher flushes finished attempts in small batches).
+   * MUST have, for every item, exactly the effects and the result {@link recordAttempt} would have
+   * if the items were recorded one after another in the order given, and MUST return one result
+   * per item in that order (`endpoint` as that item left it). MUST write all of them in one transaction: all commit or none (it
+   * rejects then). An item whose lease is no longer held gets `recorded: false` and writes nothing,
+   * without affecting the others; a delivery given twice is recorded once (the later items of it
+   * get `recorded: false`, its lease having been cleared by the first). Failure counts follow the
+   * order of the items, so a batch that takes an endpoint to `pauseAfter` pauses it once and
+   * exactly one item gets `paused: true`. SHOULD use a few statements for the whole batch rather
+   * than a few per item. MUST accept an empty list.
+   */
+  recordAttempts(items: readonly AttemptToRecord[]): Promise<RecordAttemptResult[]>;
   getDelivery(companyId: string, id: string): Promise<DeliveryRecord | null>;
   /** An endpoint's deliveries, newest first (`createdAt`, then id). MUST be scoped to `companyId`. */
   listDeliveries(query: DeliveryListQuery): Promise<DeliveryRecord[]>;

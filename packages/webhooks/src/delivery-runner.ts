@@ -1,4 +1,5 @@
 import type { ClaimedDelivery, DeliveryAttemptRecord, WebhookEndpointRecord } from "@hireport/core";
+import { createAttemptRecorder } from "./attempt-recorder";
 import { toEndpointView } from "./endpoint-view";
 import { newId, newLeaseToken } from "./ids";
 import type { ResolvedDispatcherOptions } from "./options";
@@ -93,6 +94,9 @@ interface QueuedDelivery {
   settle: (result: DeliveryResult) => void;
 }
 
+/** Attempts written by one `recordAttempts` at least (at most `concurrency` otherwise). */
+const RECORD_BATCH_MIN = 16;
+
 /** Minimum lease left, beyond the timeout, for a queued delivery to still be sent. */
 const LEASE_MARGIN_MS = 2_000;
 
@@ -103,6 +107,14 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
   const inFlightPromises = new Set<Promise<unknown>>();
   let inFlight = 0;
   let queued = 0;
+  /** Requests over whose attempts are being recorded: still held, no longer in flight. */
+  let recording = 0;
+  /**
+   * Deliveries a claim may bring now: free request slots, while everything held (in flight,
+   * waiting for a slot, being recorded) stays within twice `concurrency`.
+   */
+  const heldFree = (): number =>
+    Math.min(options.concurrency - inFlight, 2 * options.concurrency - inFlight - queued - recording);
   const releasing = new Set<Promise<unknown>>();
   let backlog = false;
   /** Endpoints whose last claim was cut at `perEndpointConcurrency`, or left out: more may be due. */
@@ -110,6 +122,13 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
   const refillAt = Math.max(1, Math.ceil(options.concurrency / 4));
   /** An endpoint with more due is claimed for again once this many of its slots are free. */
   const endpointRefillAt = Math.max(1, Math.ceil(options.perEndpointConcurrency / 2));
+
+  // Finished attempts are recorded in batches: one transaction for all that finish during a write.
+  const recorder = createAttemptRecorder({
+    store: () => storage.webhooks,
+    maxBatch: Math.max(RECORD_BATCH_MIN, options.concurrency),
+    retry: withWriteRetries,
+  });
 
   const headerNames = {
     event: `${options.headerPrefix}-Event`,
@@ -136,7 +155,11 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
     }
   }
 
-  async function deliver(held: HeldDelivery): Promise<AttemptReport> {
+  /**
+   * Sends one delivery and records its attempt. `sent` is called once the request is over (before
+   * the attempt is recorded): the request's slot is free then.
+   */
+  async function deliver(held: HeldDelivery, sent?: () => void): Promise<AttemptReport> {
     const { delivery, endpoint, payload } = held.claimed;
     const attemptedAt = clock.now();
     const headers: Record<string, string> = {
@@ -152,6 +175,7 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
     } catch (error) {
       result = { succeeded: false, statusCode: null, durationMs: 0, responseBody: "", error: String(error) };
     }
+    sent?.();
     const attempt: DeliveryAttemptRecord = {
       id: newId("att", attemptedAt),
       deliveryId: delivery.id,
@@ -172,11 +196,7 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
     });
     let report: AttemptReport;
     try {
-      const {
-        recorded,
-        endpoint: after,
-        paused,
-      } = await withWriteRetries(() => storage.webhooks.recordAttempt(delivery.id, held.leaseToken, outcome));
+      const { recorded, endpoint: after, paused } = await recorder.record(delivery.id, held.leaseToken, outcome);
       if (!recorded) {
         logger.warn("hireport webhooks: attempt not recorded, the lease had passed to another dispatcher", {
           deliveryId: delivery.id,
@@ -245,33 +265,48 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
     return task;
   }
 
+  /** Claims again when enough slots are free: a claim per finished request would cost a query per delivery. */
+  function wantMore(endpointId: string): void {
+    // More may be due: claim again once a quarter of the slots are free, or half the slots of an
+    // endpoint that has more due.
+    if (backlog && heldFree() >= refillAt) onCapacity();
+    else if (
+      endpointBacklog.has(endpointId) &&
+      options.perEndpointConcurrency - endpointLoad(endpointId) >= endpointRefillAt
+    ) {
+      onCapacity();
+    }
+  }
+
   function start(endpointId: string, item: QueuedDelivery): void {
     inFlight++;
     inFlightByEndpoint.set(endpointId, (inFlightByEndpoint.get(endpointId) ?? 0) + 1);
-    const task = deliver(item.held)
+    let requestOver = false;
+    // The request is over: its slot (global and of its endpoint) is free while the attempt is
+    // being recorded; the delivery stays held (leased, counted in `recording`) until then.
+    const sent = (): void => {
+      if (requestOver) return;
+      requestOver = true;
+      inFlight--;
+      recording++;
+      const left = (inFlightByEndpoint.get(endpointId) ?? 1) - 1;
+      if (left > 0) inFlightByEndpoint.set(endpointId, left);
+      else inFlightByEndpoint.delete(endpointId);
+      pump();
+      wantMore(endpointId);
+    };
+    const task = deliver(item.held, sent)
       .then((report) => report.result)
       .catch((error: unknown) => {
         logger.error("hireport webhooks: delivery failed unexpectedly", { error: String(error) });
         return "lost" as const;
       })
       .then((result) => {
-        inFlight--;
-        const left = (inFlightByEndpoint.get(endpointId) ?? 1) - 1;
-        if (left > 0) inFlightByEndpoint.set(endpointId, left);
-        else inFlightByEndpoint.delete(endpointId);
+        sent();
+        recording--;
         inFlightPromises.delete(task);
         item.settle(result);
-        pump();
-        // More may be due: claim again once a quarter of the slots are free, or half the slots of
-        // an endpoint that has more due (one claim per finished request would cost a query per
-        // delivery).
-        if (backlog && options.concurrency - inFlight - queued >= refillAt) onCapacity();
-        else if (
-          endpointBacklog.has(endpointId) &&
-          options.perEndpointConcurrency - endpointLoad(endpointId) >= endpointRefillAt
-        ) {
-          onCapacity();
-        }
+        wantMore(endpointId);
       });
     inFlightPromises.add(task);
   }
@@ -286,7 +321,7 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
       // Deliveries waiting for their endpoint's slot do not take global slots (the endpoint is
       // left out of the next claim instead), so a slow endpoint's queue never holds back others.
       // Held deliveries stay bounded: at most twice `concurrency`.
-      const free = Math.min(options.concurrency - inFlight, 2 * options.concurrency - inFlight - queued);
+      const free = heldFree();
       if (free <= 0) {
         backlog = true;
         return { claimed: 0, done: Promise.resolve(counts) };

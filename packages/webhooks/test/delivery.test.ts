@@ -140,12 +140,12 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     let failures = 0;
     const base = f.storage.webhooks;
     const webhooks = delegate(base, {
-      recordAttempt: async (...args: Parameters<typeof base.recordAttempt>) => {
+      recordAttempts: async (...args: Parameters<typeof base.recordAttempts>) => {
         if (failures < 2) {
           failures++;
           throw new Error("deadlock found when trying to get lock");
         }
-        return base.recordAttempt(...args);
+        return base.recordAttempts(...args);
       },
     });
     const flaky = delegate(f.storage, { webhooks });

@@ -1,5 +1,5 @@
 import type { ClaimedDelivery, DeliveryRecord, WebhookEndpointRecord } from "../domain";
-import type { EndpointPatch, WebhookStore } from "../storage";
+import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, pickPatch, toStored } from "./copy";
 import { keysetPage, newestFirst, oldestFirst } from "./keyset";
@@ -20,6 +20,54 @@ const ENDPOINT_PATCH_KEYS = [
 function ownEndpoint(state: MemoryState, companyId: string, id: string): WebhookEndpointRecord | null {
   const endpoint = state.read("endpoints").get(id);
   return endpoint && endpoint.companyId === companyId ? endpoint : null;
+}
+
+/** `recordAttempt` on the state (inside one write: a batch applies entirely or not at all). */
+function recordOne(
+  state: MemoryState,
+  deliveryId: string,
+  leaseToken: string,
+  outcome: AttemptOutcome,
+): RecordAttemptResult {
+  const delivery = state.read("deliveries").get(deliveryId);
+  if (!delivery || delivery.leaseToken === null || delivery.leaseToken !== leaseToken) {
+    const endpoint = delivery ? state.read("endpoints").get(delivery.endpointId) : undefined;
+    return { recorded: false, endpoint: copy(endpoint ?? null), paused: false };
+  }
+  const at = outcome.attempt.attemptedAt;
+  const attempts = state.write("attempts");
+  if (attempts.has(outcome.attempt.id)) {
+    throw new Error(`The memory storage already has an attempt ${outcome.attempt.id}.`);
+  }
+  attempts.set(outcome.attempt.id, toStored({ ...outcome.attempt, deliveryId, endpointId: delivery.endpointId }));
+  state.write("deliveries").set(
+    deliveryId,
+    toStored({
+      ...delivery,
+      status: outcome.status,
+      attempts: delivery.attempts + 1,
+      nextAttemptAt: outcome.nextAttemptAt,
+      leaseExpiresAt: null,
+      leaseToken: null,
+      updatedAt: at,
+    }),
+  );
+  const endpoint = state.read("endpoints").get(delivery.endpointId);
+  if (!endpoint) return { recorded: true, endpoint: null, paused: false };
+  let next: WebhookEndpointRecord = endpoint;
+  let paused = false;
+  if (outcome.failureCount === "increment") {
+    const failures = endpoint.consecutiveFailures + 1;
+    next = { ...endpoint, consecutiveFailures: failures, updatedAt: at };
+    if (failures >= outcome.pauseAfter && endpoint.status === "active") {
+      next = { ...next, status: "paused", pausedReason: "failures" };
+      paused = true;
+    }
+  } else if (outcome.failureCount === "reset" && endpoint.consecutiveFailures !== 0) {
+    next = { ...endpoint, consecutiveFailures: 0, updatedAt: at };
+  }
+  if (next !== endpoint) state.write("endpoints").set(endpoint.id, toStored(next));
+  return { recorded: true, endpoint: copy(next), paused };
 }
 
 /** Deletes deliveries matching `test` with their attempts; returns how many deliveries went. */
@@ -163,47 +211,10 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
       }),
 
     recordAttempt: (deliveryId, leaseToken, outcome) =>
-      access.write((state) => {
-        const delivery = state.read("deliveries").get(deliveryId);
-        if (!delivery || delivery.leaseToken === null || delivery.leaseToken !== leaseToken) {
-          const endpoint = delivery ? state.read("endpoints").get(delivery.endpointId) : undefined;
-          return { recorded: false, endpoint: copy(endpoint ?? null), paused: false };
-        }
-        const at = outcome.attempt.attemptedAt;
-        const attempts = state.write("attempts");
-        if (attempts.has(outcome.attempt.id)) {
-          throw new Error(`The memory storage already has an attempt ${outcome.attempt.id}.`);
-        }
-        attempts.set(outcome.attempt.id, toStored({ ...outcome.attempt, deliveryId, endpointId: delivery.endpointId }));
-        state.write("deliveries").set(
-          deliveryId,
-          toStored({
-            ...delivery,
-            status: outcome.status,
-            attempts: delivery.attempts + 1,
-            nextAttemptAt: outcome.nextAttemptAt,
-            leaseExpiresAt: null,
-            leaseToken: null,
-            updatedAt: at,
-          }),
-        );
-        const endpoint = state.read("endpoints").get(delivery.endpointId);
-        if (!endpoint) return { recorded: true, endpoint: null, paused: false };
-        let next: WebhookEndpointRecord = endpoint;
-        let paused = false;
-        if (outcome.failureCount === "increment") {
-          const failures = endpoint.consecutiveFailures + 1;
-          next = { ...endpoint, consecutiveFailures: failures, updatedAt: at };
-          if (failures >= outcome.pauseAfter && endpoint.status === "active") {
-            next = { ...next, status: "paused", pausedReason: "failures" };
-            paused = true;
-          }
-        } else if (outcome.failureCount === "reset" && endpoint.consecutiveFailures !== 0) {
-          next = { ...endpoint, consecutiveFailures: 0, updatedAt: at };
-        }
-        if (next !== endpoint) state.write("endpoints").set(endpoint.id, toStored(next));
-        return { recorded: true, endpoint: copy(next), paused };
-      }),
+      access.write((state) => recordOne(state, deliveryId, leaseToken, outcome)),
+
+    recordAttempts: (items) =>
+      access.write((state) => items.map((item) => recordOne(state, item.deliveryId, item.leaseToken, item.outcome))),
 
     getDelivery: (companyId, id) =>
       access.read((state) => {

@@ -1,5 +1,6 @@
 import type {
   AnyEventType,
+  AttemptToRecord,
   ClaimedDelivery,
   ClaimOptions,
   DeliveryAttemptRecord,
@@ -11,7 +12,7 @@ import type {
   WebhookSecret,
   WebhookStore,
 } from "@hireport/core";
-import { type Compilable, type QueryResult, sql, type Updateable } from "kysely";
+import { type Compilable, type QueryResult, type RawBuilder, sql, type Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
@@ -88,6 +89,8 @@ const CANDIDATE_ROUNDS = 4;
 const CANDIDATE_SPREAD = 4;
 /** Deliveries released per statement. */
 const RELEASE_CHUNK = 500;
+/** Attempts recorded per statement by `recordAttempts` (all of them in one transaction). */
+const RECORD_CHUNK = 200;
 
 interface DueRow {
   id: string;
@@ -132,12 +135,84 @@ function byDue(a: DeliveryRecord, b: DeliveryRecord): number {
   return a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 }
 
+/** A date parameter typed as the column's type, where an untyped parameter would not do (in a `case`). */
+function dateValue(c: StoreContext, value: Date | null) {
+  const param = c.toDb(value);
+  if (c.dialect === "postgres") return sql`cast(${param} as timestamptz)`;
+  if (c.dialect === "mysql") return sql`cast(${param} as datetime(3))`;
+  return sql`${param}`;
+}
+
+/** `case id when … then … end`: one value per row of a multi-row update. */
+function byId<T>(rows: ReadonlyArray<readonly [string, RawBuilder<unknown> | string | number | null]>) {
+  return sql<T>`case ${sql.ref("id")} ${sql.join(
+    rows.map(([id, value]) => sql`when ${id} then ${value}`),
+    sql` `,
+  )} end`;
+}
+
+interface HeldAttempt {
+  index: number;
+  item: AttemptToRecord;
+  endpointId: string;
+}
+
+/** An endpoint's failure state as one attempt of a batch left it. */
+interface FailureState {
+  status: string;
+  pausedReason: string | null;
+  failures: number;
+  updatedAt: Date;
+}
+
+/**
+ * The failure counts of one endpoint after the attempts of a batch, in order, like one
+ * `recordAttempt` after another: the state each attempt left (`states`), which one paused it, and
+ * what to write (null: nothing changes).
+ */
+function endpointAfter(
+  current: FailureState,
+  held: readonly HeldAttempt[],
+  paused: Set<number>,
+  states: Map<number, FailureState>,
+  toDb: (date: Date) => string,
+): Updateable<WebhookEndpointTable> | null {
+  let state = current;
+  let changed = false;
+  for (const { index, item } of held) {
+    const { outcome } = item;
+    const at = outcome.attempt.attemptedAt;
+    if (outcome.failureCount === "increment") {
+      state = { ...state, failures: state.failures + 1, updatedAt: at };
+      changed = true;
+      if (state.status === "active" && state.failures >= outcome.pauseAfter) {
+        state = { ...state, status: "paused", pausedReason: "failures" };
+        paused.add(index);
+      }
+    } else if (outcome.failureCount === "reset" && state.failures !== 0) {
+      state = { ...state, failures: 0, updatedAt: at };
+      changed = true;
+    }
+    states.set(index, state);
+  }
+  if (!changed) return null;
+  const set: Updateable<WebhookEndpointTable> = {
+    consecutive_failures: state.failures,
+    updated_at: toDb(state.updatedAt),
+  };
+  if (state.status !== current.status) {
+    set.status = state.status;
+    set.paused_reason = state.pausedReason;
+  }
+  return set;
+}
+
 export function createWebhookStore(ctx: StoreContext): WebhookStore {
-  const endpointsBy = async (ids: readonly string[]): Promise<Map<string, WebhookEndpointRecord>> => {
+  const endpointsOf = async (c: StoreContext, ids: readonly string[]): Promise<Map<string, WebhookEndpointRecord>> => {
     if (ids.length === 0) return new Map();
-    const rows = await ctx.db
-      .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
-      .select(ctx.columns("webhook_endpoint", "e"))
+    const rows = await c.db
+      .selectFrom(c.tableAs("webhook_endpoint", "e"))
+      .select(c.columns("webhook_endpoint", "e"))
       .where("e.id", "in", [...new Set(ids)])
       .$castTo<WebhookEndpointTable>()
       .execute();
@@ -182,14 +257,14 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
       .where("d.status", "=", "pending")
       .where("d.next_attempt_at", "<=", now)
       .where((eb) => eb.or([eb("d.lease_expires_at", "is", null), eb("d.lease_expires_at", "<=", now)]))
-      .where((eb) =>
-        eb.exists(
-          eb
-            .selectFrom(c.tableAs("webhook_endpoint", "e"))
-            .select("e.id")
-            .whereRef("e.id", "=", "d.endpoint_id")
-            .where("e.status", "=", "active"),
-        ),
+      // `not in` the (few) endpoints not active, not `exists` an active one: Postgres turns the
+      // `exists` into a join that reads every pending delivery of every endpoint and sorts them
+      // (tens of ms under a backlog), where this keeps one ordered walk of the `due` index, cut by
+      // the limit, with the subquery run once and hashed.
+      .where(
+        "d.endpoint_id",
+        "not in",
+        c.db.selectFrom(c.tableAs("webhook_endpoint", "e")).select("e.id").where("e.status", "<>", "active"),
       );
     if (skipEndpointIds.length > 0) query = query.where("d.endpoint_id", "not in", [...skipEndpointIds]);
     if (skipIds.length > 0) query = query.where("d.id", "not in", [...skipIds]);
@@ -276,9 +351,174 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
       return rows.map(toDelivery);
     });
 
+  /**
+   * `recordAttempts` in a transaction, in a few statements whatever the size of the batch: the
+   * delivery rows locked and read at once (by primary key, in id order), one multi-row update of
+   * them (`case id when …`), one multi-row insert of the attempts, the endpoints' failure counts
+   * (a conditional reset in one statement; endpoint rows locked, after the delivery rows like every
+   * writer of both, only where a failure may pause them), and one read of the endpoints.
+   */
+  async function recordBatch(tx: StoreContext, items: readonly AttemptToRecord[]) {
+    const ids = [...new Set(items.map((item) => item.deliveryId))];
+    const rows: { id: string; endpoint_id: string; lease_token: string | null }[] = [];
+    for (let start = 0; start < ids.length; start += RECORD_CHUNK) {
+      const read = tx.db
+        .selectFrom(tx.tableAs("webhook_delivery", "d"))
+        .select(["d.id", "d.endpoint_id", "d.lease_token"])
+        .where("d.id", "in", ids.slice(start, start + RECORD_CHUNK))
+        .orderBy("d.id", "asc");
+      rows.push(...(await byPrimaryKey(tx, tx.dialect === "sqlite" ? read : read.forUpdate(), "d")).rows);
+    }
+    const byDelivery = new Map(rows.map((row) => [row.id, row]));
+    const held: HeldAttempt[] = [];
+    const taken = new Set<string>();
+    items.forEach((item, index) => {
+      const row = byDelivery.get(item.deliveryId);
+      if (!row || taken.has(item.deliveryId) || row.lease_token === null || row.lease_token !== item.leaseToken) return;
+      taken.add(item.deliveryId);
+      held.push({ index, item, endpointId: row.endpoint_id });
+    });
+
+    for (let start = 0; start < held.length; start += RECORD_CHUNK) {
+      const chunk = held.slice(start, start + RECORD_CHUNK);
+      const update = tx.db
+        .updateTable(tx.table("webhook_delivery"))
+        .set({
+          status: byId<string>(chunk.map(({ item }) => [item.deliveryId, item.outcome.status])),
+          attempts: sql<number>`${sql.ref("attempts")} + 1`,
+          next_attempt_at: byId<string>(
+            chunk.map(({ item }) => [item.deliveryId, dateValue(tx, item.outcome.nextAttemptAt)]),
+          ),
+          lease_token: null,
+          lease_expires_at: null,
+          updated_at: byId<string>(
+            chunk.map(({ item }) => [item.deliveryId, dateValue(tx, item.outcome.attempt.attemptedAt)]),
+          ),
+        })
+        .where(
+          "id",
+          "in",
+          chunk.map(({ item }) => item.deliveryId),
+        );
+      await byPrimaryKey(tx, update, null);
+      await tx.db
+        .insertInto(tx.table("webhook_attempt"))
+        .values(
+          chunk.map(({ item, endpointId }) => {
+            const attempt = item.outcome.attempt;
+            return {
+              id: attempt.id,
+              delivery_id: item.deliveryId,
+              endpoint_id: endpointId,
+              attempted_at: tx.toDb(attempt.attemptedAt),
+              status_code: attempt.statusCode,
+              duration_ms: attempt.durationMs,
+              response_body: attempt.responseBody,
+              error: attempt.error,
+              succeeded: tx.bool(attempt.succeeded),
+            };
+          }),
+        )
+        .execute();
+    }
+
+    // Failure counts, endpoint by endpoint, in the order of the items.
+    const perEndpoint = new Map<string, HeldAttempt[]>();
+    for (const entry of held) {
+      if (entry.item.outcome.failureCount === "none") continue;
+      const list = perEndpoint.get(entry.endpointId) ?? [];
+      list.push(entry);
+      perEndpoint.set(entry.endpointId, list);
+    }
+    const paused = new Set<number>();
+    const states = new Map<number, FailureState>();
+    const failing = [...perEndpoint].filter(([, list]) =>
+      list.some(({ item }) => item.outcome.failureCount === "increment"),
+    );
+    const resetOnly = [...perEndpoint].filter(
+      ([, list]) => !list.some(({ item }) => item.outcome.failureCount === "increment"),
+    );
+    if (resetOnly.length > 0) {
+      // A success resets the count; where it is 0 already nothing is written (nor locked).
+      await tx.db
+        .updateTable(tx.table("webhook_endpoint"))
+        .set({
+          consecutive_failures: 0,
+          updated_at: byId<string>(
+            resetOnly.map(([endpointId, list]) => [
+              endpointId,
+              dateValue(tx, list[0]?.item.outcome.attempt.attemptedAt ?? null),
+            ]),
+          ),
+        })
+        .where(
+          "id",
+          "in",
+          resetOnly.map(([endpointId]) => endpointId),
+        )
+        .where("consecutive_failures", "<>", 0)
+        .execute();
+    }
+    if (failing.length > 0) {
+      // Lock the endpoint rows and decide here: concurrent batches of one endpoint queue on the
+      // lock, so exactly one attempt sees the count reach the threshold and reports the pause.
+      const read = tx.db
+        .selectFrom(tx.tableAs("webhook_endpoint", "e"))
+        .select(["e.id", "e.status", "e.paused_reason", "e.consecutive_failures", "e.updated_at"])
+        .where(
+          "e.id",
+          "in",
+          failing.map(([endpointId]) => endpointId),
+        )
+        .orderBy("e.id", "asc");
+      const current = await (tx.dialect === "sqlite" ? read : read.forUpdate()).execute();
+      for (const row of current) {
+        const list = perEndpoint.get(row.id) ?? [];
+        const current: FailureState = {
+          status: row.status,
+          pausedReason: row.paused_reason,
+          failures: readNumber(row.consecutive_failures) ?? 0,
+          updatedAt: fromDb(row.updated_at) ?? new Date(0),
+        };
+        const set = endpointAfter(current, list, paused, states, (date) => tx.toDb(date));
+        if (set) await tx.db.updateTable(tx.table("webhook_endpoint")).set(set).where("id", "=", row.id).execute();
+      }
+    }
+
+    const endpoints = await endpointsOf(
+      tx,
+      rows.map((row) => row.endpoint_id),
+    );
+    const recorded = new Map(held.map((entry) => [entry.index, entry]));
+    return items.map((item, index) => {
+      const endpointId = byDelivery.get(item.deliveryId)?.endpoint_id;
+      const endpoint = (endpointId === undefined ? undefined : endpoints.get(endpointId)) ?? null;
+      // Where a failure was counted, the endpoint as this attempt left it (`recordAttempt` one
+      // after another); elsewhere nothing changed it after this attempt but a reset to 0, done.
+      const state = states.get(index);
+      return {
+        recorded: recorded.has(index),
+        endpoint:
+          endpoint && state
+            ? {
+                ...endpoint,
+                status: state.status as WebhookEndpointRecord["status"],
+                pausedReason: state.pausedReason as WebhookEndpointRecord["pausedReason"],
+                consecutiveFailures: state.failures,
+                updatedAt: state.updatedAt,
+              }
+            : endpoint,
+        paused: paused.has(index),
+      };
+    });
+  }
+
   async function withPayloads(deliveries: DeliveryRecord[]): Promise<ClaimedDelivery[]> {
     if (deliveries.length === 0) return [];
-    const endpoints = await endpointsBy(deliveries.map((delivery) => delivery.endpointId));
+    const endpoints = await endpointsOf(
+      ctx,
+      deliveries.map((delivery) => delivery.endpointId),
+    );
     const events = await ctx.db
       .selectFrom(ctx.tableAs("event", "ev"))
       .select(["ev.id", "ev.payload"])
@@ -512,6 +752,11 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
           paused,
         };
       }),
+
+    recordAttempts: (items) => {
+      if (items.length === 0) return Promise.resolve([]);
+      return ctx.atomic((tx) => recordBatch(tx, items));
+    },
 
     getDelivery,
 

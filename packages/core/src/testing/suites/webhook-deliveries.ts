@@ -599,4 +599,183 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       await ctx.expectRaw("countDeliveries", [endpoint.id], 2);
     });
   });
+
+  describe("webhooks: recording attempts in batches (recordAttempts)", () => {
+    function success(delivery: Pick<DeliveryRecord, "id" | "endpointId">, at: Date): AttemptOutcome {
+      return {
+        attempt: makeAttempt(delivery, { attemptedAt: at, statusCode: 200, error: null, succeeded: true }),
+        status: "succeeded",
+        nextAttemptAt: null,
+        failureCount: "reset",
+        pauseAfter: 50,
+      };
+    }
+
+    it("accepts an empty list", async () => {
+      expect(await ctx.storage.webhooks.recordAttempts([])).toEqual([]);
+    });
+
+    it("records each item as recordAttempt would, in order, each delivery with its own values", async () => {
+      const companyId = await ctx.company();
+      const healthy = await endpointOf(companyId, { consecutiveFailures: 3 });
+      const failing = await endpointOf(companyId, { consecutiveFailures: 0 });
+      const t = now();
+      const ok = await leasedDelivery(healthy, { attempts: 1 });
+      const bad = await leasedDelivery(failing, { attempts: 2 });
+      const test = await leasedDelivery(failing, { eventType: "webhook.test" });
+      const stale = await leasedDelivery(healthy);
+      const okOutcome = success(ok.delivery, shift(t, SECOND));
+      const badOutcome: AttemptOutcome = {
+        ...failure(bad.delivery, shift(t, 2 * SECOND)),
+        nextAttemptAt: shift(t, HOUR),
+      };
+      const testOutcome: AttemptOutcome = {
+        attempt: makeAttempt(test.delivery, { attemptedAt: shift(t, 3 * SECOND) }),
+        status: "failed",
+        nextAttemptAt: null,
+        failureCount: "none",
+        pauseAfter: 50,
+      };
+      const results = await ctx.storage.webhooks.recordAttempts([
+        { deliveryId: ok.delivery.id, leaseToken: ok.token, outcome: okOutcome },
+        { deliveryId: bad.delivery.id, leaseToken: bad.token, outcome: badOutcome },
+        { deliveryId: stale.delivery.id, leaseToken: newId("lease"), outcome: failure(stale.delivery, t) },
+        { deliveryId: test.delivery.id, leaseToken: test.token, outcome: testOutcome },
+        // The same delivery again: its lease was cleared by the first item.
+        { deliveryId: ok.delivery.id, leaseToken: ok.token, outcome: failure(ok.delivery, t) },
+      ]);
+      expect(results.map((result) => result.recorded)).toEqual([true, true, false, true, false]);
+      expect(results.map((result) => result.paused)).toEqual([false, false, false, false, false]);
+      expect(results[0]?.endpoint).toEqual({
+        ...healthy,
+        consecutiveFailures: 0,
+        updatedAt: okOutcome.attempt.attemptedAt,
+      });
+      expect(results[1]?.endpoint).toEqual({
+        ...failing,
+        consecutiveFailures: 1,
+        updatedAt: badOutcome.attempt.attemptedAt,
+      });
+      expect(results[2]?.endpoint?.id).toBe(healthy.id);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, ok.delivery.id)).toEqual({
+        ...ok.delivery,
+        status: "succeeded",
+        attempts: 2,
+        nextAttemptAt: null,
+        leaseToken: null,
+        leaseExpiresAt: null,
+        updatedAt: okOutcome.attempt.attemptedAt,
+      });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, bad.delivery.id)).toEqual({
+        ...bad.delivery,
+        status: "pending",
+        attempts: 3,
+        nextAttemptAt: shift(t, HOUR),
+        leaseToken: null,
+        leaseExpiresAt: null,
+        updatedAt: badOutcome.attempt.attemptedAt,
+      });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, test.delivery.id)).toMatchObject({
+        status: "failed",
+        attempts: 1,
+        nextAttemptAt: null,
+        leaseToken: null,
+        updatedAt: testOutcome.attempt.attemptedAt,
+      });
+      expect(await ctx.storage.webhooks.getDelivery(companyId, stale.delivery.id)).toEqual(stale.delivery);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, ok.delivery.id)).toEqual([okOutcome.attempt]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, bad.delivery.id)).toEqual([badOutcome.attempt]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, test.delivery.id)).toEqual([testOutcome.attempt]);
+      expect(await ctx.storage.webhooks.listAttempts(companyId, stale.delivery.id)).toEqual([]);
+      await ctx.expectRaw("countAttempts", [ok.delivery.id], 1);
+      expect(await ctx.storage.webhooks.getEndpoint(companyId, healthy.id)).toMatchObject({ consecutiveFailures: 0 });
+      expect(await ctx.storage.webhooks.getEndpoint(companyId, failing.id)).toMatchObject({ consecutiveFailures: 1 });
+    });
+
+    it("applies failure counts in order: a reset between failures, and one pause reported in a batch", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId, { consecutiveFailures: 1 });
+      const held: Awaited<ReturnType<typeof leasedDelivery>>[] = [];
+      for (let i = 0; i < 5; i += 1) held.push(await leasedDelivery(endpoint));
+      const t = now();
+      const item = (index: number, outcome: AttemptOutcome) => ({
+        deliveryId: held[index]?.delivery.id ?? "",
+        leaseToken: held[index]?.token ?? "",
+        outcome: { ...outcome, pauseAfter: 2 },
+      });
+      const at = (index: number) => shift(t, index * SECOND);
+      const d = (index: number) => held[index]?.delivery ?? makeDelivery(endpoint, makeEvent(companyId));
+      // 1 -> reset 0 -> 1 -> 2 (pauses) -> 3 -> 4
+      const results = await ctx.storage.webhooks.recordAttempts([
+        item(0, success(d(0), at(0))),
+        item(1, failure(d(1), at(1))),
+        item(2, failure(d(2), at(2))),
+        item(3, failure(d(3), at(3))),
+        item(4, failure(d(4), at(4))),
+      ]);
+      expect(results.map((result) => result.recorded)).toEqual([true, true, true, true, true]);
+      expect(results.map((result) => result.paused)).toEqual([false, false, true, false, false]);
+      // Each result shows the endpoint as its item left it.
+      const states = [
+        { status: "active", pausedReason: null, consecutiveFailures: 0, updatedAt: at(0) },
+        { status: "active", pausedReason: null, consecutiveFailures: 1, updatedAt: at(1) },
+        { status: "paused", pausedReason: "failures", consecutiveFailures: 2, updatedAt: at(2) },
+        { status: "paused", pausedReason: "failures", consecutiveFailures: 3, updatedAt: at(3) },
+        { status: "paused", pausedReason: "failures", consecutiveFailures: 4, updatedAt: at(4) },
+      ];
+      expect(results.map((result) => result.endpoint)).toEqual(states.map((state) => ({ ...endpoint, ...state })));
+      expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toEqual({ ...endpoint, ...states[4] });
+    });
+
+    it("of parallel batches that take an endpoint to pauseAfter, exactly one item reports paused", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId, { consecutiveFailures: 2 });
+      const held: Awaited<ReturnType<typeof leasedDelivery>>[] = [];
+      for (let i = 0; i < 6; i += 1) held.push(await leasedDelivery(endpoint));
+      const batch = (part: typeof held) =>
+        ctx.storage.webhooks.recordAttempts(
+          part.map(({ delivery, token }) => ({
+            deliveryId: delivery.id,
+            leaseToken: token,
+            outcome: { ...failure(delivery, now()), pauseAfter: 4 },
+          })),
+        );
+      const results = (await Promise.all([batch(held.slice(0, 3)), batch(held.slice(3))])).flat();
+      expect(results.every((result) => result.recorded)).toBe(true);
+      expect(results.filter((result) => result.paused)).toHaveLength(1);
+      expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toMatchObject({
+        status: "paused",
+        pausedReason: "failures",
+        consecutiveFailures: 8,
+      });
+    });
+
+    it("writes all or nothing: a batch that fails leaves every delivery held and no attempt", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const first = await leasedDelivery(endpoint);
+      const second = await leasedDelivery(endpoint);
+      const taken = await leasedDelivery(endpoint);
+      const recorded = failure(taken.delivery, now());
+      expect((await ctx.storage.webhooks.recordAttempt(taken.delivery.id, taken.token, recorded)).recorded).toBe(true);
+      // The second item reuses an attempt id that exists: the whole batch must fail.
+      await expect(
+        ctx.storage.webhooks.recordAttempts([
+          { deliveryId: first.delivery.id, leaseToken: first.token, outcome: failure(first.delivery, now()) },
+          {
+            deliveryId: second.delivery.id,
+            leaseToken: second.token,
+            outcome: {
+              ...failure(second.delivery, now()),
+              attempt: { ...recorded.attempt, deliveryId: second.delivery.id },
+            },
+          },
+        ]),
+      ).rejects.toThrow();
+      expect(await ctx.storage.webhooks.getDelivery(companyId, first.delivery.id)).toEqual(first.delivery);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, second.delivery.id)).toEqual(second.delivery);
+      await ctx.expectRaw("countAttempts", [first.delivery.id], 0);
+      expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(1);
+    });
+  });
 }

@@ -1,0 +1,358 @@
+/**
+ * The API benchmarks of DESIGN.md section 7: GET /jobs and GET /applications through
+ * @hireport/fastify and @hireport/express against hand-written Fastify/Express + Kysely, POST
+ * /applications against GET, and a page 1,000,000 applications deep against the first page.
+ * Servers and the load generator are separate processes; every figure is a median of several runs
+ * and every comparison a ratio of runs taken in the same process of this script, interleaved.
+ */
+import type { ChildProcess } from "node:child_process";
+import { mkdirSync, readdirSync, rmSync } from "node:fs";
+import { join } from "node:path";
+import { migrateToLatest } from "@hireport/kysely";
+import { sql } from "kysely";
+import {
+  BENCH_DIR,
+  createDb,
+  fmt,
+  type LoadOptions,
+  type LoadResult,
+  loadAverage,
+  log,
+  machineInfo,
+  median,
+  processCpuMs,
+  runLoad,
+  spawnTsx,
+  stopChild,
+  summarizeCpuProfile,
+  TABLE_PREFIX,
+  waitForLine,
+  writeResultsSection,
+} from "./common";
+import { applicationsCursor, BASE_PATH, benchApi, type Skippable } from "./hireport";
+import { LIST_COMPANY, type Seeded, seed } from "./seed";
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const DEEP_ROWS = 1_000_000;
+
+type ServerKind = "hireport-fastify" | "hireport-express" | "bare-fastify" | "bare-express";
+
+interface RunningServer {
+  kind: ServerKind;
+  child: ChildProcess;
+  base: string;
+}
+
+const children = new Set<ChildProcess>();
+
+async function startServer(
+  kind: ServerKind,
+  nodeOptions: readonly string[] = [],
+  without: readonly Skippable[] = [],
+): Promise<RunningServer> {
+  const child = spawnTsx("server.ts", [kind], { BENCH_WITHOUT: without.join(",") }, nodeOptions);
+  children.add(child);
+  child.once("exit", () => children.delete(child));
+  const port = await waitForLine(child, "READY ");
+  return { kind, child, base: `http://127.0.0.1:${port}${BASE_PATH}` };
+}
+
+export async function stopAllServers(): Promise<void> {
+  await Promise.all([...children].map((child) => stopChild(child)));
+}
+
+async function getJson(url: string, key?: string): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, key ? { headers: { authorization: `Bearer ${key}` } } : {});
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** The baseline must answer the same rows in the same shape, or the ratio means nothing. */
+async function checkSameAnswers(hireport: RunningServer, bare: RunningServer, key: string): Promise<void> {
+  for (const path of ["/jobs?limit=25", "/applications?limit=25"]) {
+    const a = await getJson(hireport.base + path, key);
+    const b = await getJson(bare.base + path);
+    if (a.status !== 200 || b.status !== 200) throw new Error(`${path}: status ${a.status} / ${b.status}`);
+    const same = JSON.stringify(a.body.data) === JSON.stringify(b.body.data) && a.body.has_more === b.body.has_more;
+    if (!same) throw new Error(`${path}: ${hireport.kind} and ${bare.kind} answer different data`);
+  }
+}
+
+function load(url: string, key: string | undefined, extra: Partial<LoadOptions> = {}): LoadOptions {
+  return {
+    url,
+    headers: key ? { authorization: `Bearer ${key}` } : {},
+    connections: CONNECTIONS,
+    durationSeconds: SECONDS,
+    ...extra,
+  };
+}
+
+interface Scenario {
+  name: string;
+  options: LoadOptions;
+  results: LoadResult[];
+  /** The server process, to read the CPU time it spends per request. */
+  pid: number | undefined;
+  cpuPerRequest: number[];
+}
+
+async function measure(scenario: Scenario): Promise<void> {
+  const cpuBefore = processCpuMs(scenario.pid);
+  const result = await runLoad(scenario.options);
+  scenario.cpuPerRequest.push(((processCpuMs(scenario.pid) - cpuBefore) * 1000) / result.requests);
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors`);
+  }
+  scenario.results.push(result);
+  log(
+    `  ${scenario.name}: ${fmt(result.rps)} req/s, p50 ${fmt(result.latencyP50, 1)} ms, p99 ${fmt(result.latencyP99, 1)} ms, server CPU ${fmt(scenario.cpuPerRequest.at(-1) ?? Number.NaN)} µs/request`,
+  );
+}
+
+const rps = (scenario: Scenario) => median(scenario.results.map((r) => r.rps));
+const p50 = (scenario: Scenario) => median(scenario.results.map((r) => r.latencyP50));
+const mean = (scenario: Scenario) => median(scenario.results.map((r) => r.latencyMean));
+const cpu = (scenario: Scenario) => median(scenario.cpuPerRequest);
+const runs = (scenario: Scenario) => scenario.results.map((r) => fmt(r.rps)).join(", ");
+
+/** Finds the keyset position after exactly `DEEP_ROWS` rows and builds its cursor, checked against the API's own. */
+async function deepCursor(db: ReturnType<typeof createDb>, hireport: RunningServer, key: string) {
+  const first = await getJson(`${hireport.base}/applications?limit=25`, key);
+  const data = first.body.data as { id: string; applied_at: string }[];
+  const last = data[data.length - 1];
+  if (!last) throw new Error("no applications to page through");
+  const ours = applicationsCursor(LIST_COMPANY, new Date(last.applied_at), last.id);
+  if (ours !== first.body.next_cursor) throw new Error("the bench's cursor differs from the API's next_cursor");
+  log(`deep paging: locating row ${DEEP_ROWS.toLocaleString("en-US")} by SQL`);
+  const { rows } = await sql<{ id: string; applied_at: Date }>`
+    select id, applied_at from ${sql.table(`${TABLE_PREFIX}application`)}
+    where company_id = ${LIST_COMPANY}
+    order by applied_at desc, id desc offset ${DEEP_ROWS - 1} limit 2`.execute(db);
+  const [boundary, expectedFirst] = rows;
+  if (!boundary || !expectedFirst) throw new Error(`fewer than ${DEEP_ROWS + 1} applications`);
+  const cursor = applicationsCursor(LIST_COMPANY, boundary.applied_at, boundary.id);
+  const deep = await getJson(`${hireport.base}/applications?limit=25&cursor=${cursor}`, key);
+  const deepData = deep.body.data as { id: string }[];
+  if (deep.status !== 200 || deepData[0]?.id !== expectedFirst.id || deepData.length !== 25) {
+    throw new Error(`the deep page is not the 1,000,001st row onwards (status ${deep.status})`);
+  }
+  return cursor;
+}
+
+async function profileServer(kind: ServerKind, options: (base: string) => LoadOptions): Promise<string> {
+  const dir = join(BENCH_DIR, ".profiles");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const server = await startServer(kind, ["--cpu-prof", `--cpu-prof-dir=${dir}`]);
+  await runLoad({ ...options(server.base), durationSeconds: WARMUP_SECONDS });
+  const started = Date.now();
+  await runLoad(options(server.base));
+  const measuredMs = Date.now() - started;
+  await stopChild(server.child);
+  const file = readdirSync(dir).find((name) => name.endsWith(".cpuprofile"));
+  if (!file) return "(no profile written)";
+  return summarizeCpuProfile(join(dir, file), measuredMs);
+}
+
+const verdict = (ok: boolean) => (ok ? "met" : "**missed**");
+
+export async function runApiBench(): Promise<void> {
+  const started = Date.now();
+  const db = createDb(4);
+  const migrated = await migrateToLatest(db, { tablePrefix: TABLE_PREFIX });
+  if (migrated.error) throw migrated.error;
+  const api = benchApi(db);
+  let seeded: Seeded;
+  try {
+    seeded = await seed(api, db);
+  } finally {
+    await api.close();
+  }
+  const machine = await machineInfo(db);
+  log(`machine: ${machine.cpus}; load ${machine.load}`);
+
+  const servers = {
+    hf: await startServer("hireport-fastify"),
+    bf: await startServer("bare-fastify"),
+    he: await startServer("hireport-express"),
+    be: await startServer("bare-express"),
+  };
+  const diagnostics: { label: string; server: RunningServer }[] = [];
+  for (const without of [["rate-limit"], ["key-lookup"], ["rate-limit", "key-lookup", "usage-log"]] as Skippable[][]) {
+    diagnostics.push({ label: without.join(" + "), server: await startServer("hireport-fastify", [], without) });
+  }
+  const key = seeded.listKey;
+  await checkSameAnswers(servers.hf, servers.bf, key);
+  await checkSameAnswers(servers.he, servers.be, key);
+  const cursor = await deepCursor(db, servers.hf, key);
+
+  const pids = new Map<string, number | undefined>(
+    [...Object.values(servers), ...diagnostics.map((d) => d.server)].map((s) => [s.base, s.child.pid]),
+  );
+  const scenario = (name: string, options: LoadOptions): Scenario => ({
+    name,
+    options,
+    results: [],
+    pid: pids.get(options.url.replace(/\/(jobs|applications).*$/, "")),
+    cpuPerRequest: [],
+  });
+  const pairs: [Scenario, Scenario][] = [];
+  for (const [fw, h, b] of [
+    ["Fastify", servers.hf, servers.bf],
+    ["Express", servers.he, servers.be],
+  ] as const) {
+    for (const path of ["/jobs?limit=25", "/applications?limit=25"]) {
+      pairs.push([
+        scenario(`hireport ${fw} GET ${path}`, load(h.base + path, key)),
+        scenario(`bare ${fw} GET ${path}`, load(b.base + path, undefined)),
+      ]);
+    }
+  }
+  const postBodies = seeded.postJobIds.map((jobId) =>
+    JSON.stringify({
+      job_id: jobId,
+      candidate: { name: "Bench Candidate", email: "c-[<id>]@example.com", skills: ["typescript"] },
+      source: "bench",
+      consent: true,
+    }),
+  );
+  const posts = [
+    scenario(
+      "hireport Fastify POST /applications",
+      load(`${servers.hf.base}/applications`, seeded.postKey, {
+        method: "POST",
+        headers: { authorization: `Bearer ${seeded.postKey}`, "content-type": "application/json" },
+        bodies: postBodies,
+      }),
+    ),
+  ];
+  const firstPage = scenario(
+    "first page (1 connection)",
+    load(`${servers.hf.base}/applications?limit=25`, key, { connections: 1 }),
+  );
+  const deepPage = scenario(
+    "page 1,000,000 deep (1 connection)",
+    load(`${servers.hf.base}/applications?limit=25&cursor=${cursor}`, key, { connections: 1 }),
+  );
+
+  const breakdown = diagnostics.map((d) =>
+    scenario(`hireport Fastify GET /jobs?limit=25 without ${d.label}`, load(`${d.server.base}/jobs?limit=25`, key)),
+  );
+
+  log(`warm-up (${WARMUP_SECONDS} s each)`);
+  for (const s of [...pairs.flat(), ...breakdown, ...posts, firstPage, deepPage]) {
+    await runLoad({ ...s.options, durationSeconds: WARMUP_SECONDS });
+  }
+  const loads: string[] = [loadAverage()];
+  for (let round = 0; round < ROUNDS; round++) {
+    log(`round ${round + 1} of ${ROUNDS} (load ${loadAverage()})`);
+    for (const [h, b] of pairs) {
+      // Alternate which goes first, so a drift in the machine's load does not favour one side.
+      for (const s of round % 2 === 0 ? [h, b] : [b, h]) await measure(s);
+    }
+    for (const s of breakdown) await measure(s);
+    for (const s of posts) await measure(s);
+    for (const s of round % 2 === 0 ? [firstPage, deepPage] : [deepPage, firstPage]) await measure(s);
+    loads.push(loadAverage());
+  }
+
+  const getApps = pairs[1]?.[0] as Scenario;
+  const getJobs = pairs[0]?.[0] as Scenario;
+  const post = posts[0] as Scenario;
+  const rows: string[] = [];
+  const ratios: { what: string; value: number; target: string; ok: boolean }[] = [];
+  for (const [h, b] of pairs) {
+    const ratio = rps(h) / rps(b);
+    ratios.push({ what: `${h.name} / bare`, value: ratio, target: ">= 0.70", ok: ratio >= 0.7 });
+    for (const s of [h, b]) {
+      rows.push(`| ${s.name} | ${fmt(rps(s))} | ${fmt(p50(s), 1)} | ${fmt(cpu(s))} | ${runs(s)} |`);
+    }
+  }
+  rows.push(`| ${post.name} | ${fmt(rps(post))} | ${fmt(p50(post), 1)} | ${fmt(cpu(post))} | ${runs(post)} |`);
+  const fullJobs = rps(getJobs);
+  const bareJobs = rps(pairs[0]?.[1] as Scenario);
+  const breakdownRows = [
+    `| full pipeline | ${fmt(fullJobs)} | ${(fullJobs / bareJobs).toFixed(2)} | ${fmt(cpu(getJobs))} |`,
+    ...breakdown.map(
+      (s) =>
+        `| ${s.name.replace(/^.*without /, "without ")} | ${fmt(rps(s))} | ${(rps(s) / bareJobs).toFixed(2)} | ${fmt(cpu(s))} |`,
+    ),
+    `| bare Fastify + Kysely | ${fmt(bareJobs)} | 1.00 | ${fmt(cpu(pairs[0]?.[1] as Scenario))} |`,
+  ];
+  const postRatio = rps(post) / rps(getApps);
+  ratios.push({
+    what: "POST /applications / GET /applications (Fastify)",
+    value: postRatio,
+    target: ">= 0.50",
+    ok: postRatio >= 0.5,
+  });
+  const postJobsRatio = rps(post) / rps(getJobs);
+  const deepRatio = mean(deepPage) / mean(firstPage);
+  ratios.push({
+    what: "deep page / first page latency (mean)",
+    value: deepRatio,
+    target: "<= 1.50",
+    ok: deepRatio <= 1.5,
+  });
+
+  log("profiling the hireport Fastify server under GET /applications");
+  const profile = await profileServer("hireport-fastify", (base) => load(`${base}/applications?limit=25`, key));
+  await stopAllServers();
+  await db.destroy();
+
+  const elapsed = Math.round((Date.now() - started) / 1000);
+  const lines = [
+    "## API benchmarks",
+    "",
+    `Run ${new Date().toISOString()} with \`pnpm bench\` (${elapsed} s; ${ROUNDS} measured rounds of ${SECONDS} s per figure after a ${WARMUP_SECONDS} s warm-up, ${CONNECTIONS} connections unless said, autocannon in its own process, each server in its own process with a pool of 10; figures are medians of the rounds).`,
+    "",
+    `- Machine: ${machine.cpus}; ${machine.memory}.`,
+    `- Load average (1 / 5 / 15 min) at start ${machine.load}; after each round ${loads.slice(1).join("; ")}. The 2 cores are shared with the servers, the load generator, Postgres and other engineers' runs: expect ±15 % between runs; the ratios, taken from interleaved runs, are steadier than the absolute figures.`,
+    `- Versions: Node ${machine.node}; ${machine.postgres}; ${Object.entries(machine.packages)
+      .map(([name, version]) => `${name} ${version}`)
+      .join(", ")}.`,
+    `- Data: company \`${LIST_COMPANY}\` with ${seeded.listJobCount} jobs and ${seeded.applications.toLocaleString("en-US")} applications (bulk-loaded once, reused); tables \`${TABLE_PREFIX}*\`.`,
+    "",
+    "### Against DESIGN.md section 7",
+    "",
+    "| Figure | Ratio | Target | |",
+    "| --- | --- | --- | --- |",
+    ...ratios.map((r) => `| ${r.what} | ${r.value.toFixed(2)} | ${r.target} | ${verdict(r.ok)} |`),
+    "",
+    `POST /applications is ${postJobsRatio.toFixed(2)}× the GET /jobs throughput of the same server.`,
+    "",
+    "### Throughput",
+    "",
+    "| Run | req/s (median) | p50 ms | server CPU µs/request | req/s of each round |",
+    "| --- | --- | --- | --- | --- |",
+    ...rows,
+    "",
+    "### Where the time goes: GET /jobs?limit=25 through @hireport/fastify with stages left out",
+    "",
+    "Diagnostic servers only (a key remembered forever would break revocation; no rate limit breaks the spec): they show what each stage of the pipeline costs on this machine.",
+    "",
+    "| Server | req/s (median) | ratio to bare | server CPU µs/request |",
+    "| --- | --- | --- | --- |",
+    ...breakdownRows,
+    "",
+    "### Deep paging (GET /applications?limit=25, one connection, through @hireport/fastify)",
+    "",
+    "| Page | mean ms | p50 ms | req/s |",
+    "| --- | --- | --- | --- |",
+    ...[firstPage, deepPage].map((s) => `| ${s.name} | ${fmt(mean(s), 2)} | ${fmt(p50(s), 1)} | ${fmt(rps(s))} |`),
+    "",
+    "The deep cursor is the keyset position of row 1,000,000 (found by SQL), encoded exactly as the API encodes it: the bench first checks that its encoding of the first page's last row equals the API's own `next_cursor`, and that the deep page starts at row 1,000,001. The request is a real `GET /applications?cursor=…` through the full pipeline.",
+    "",
+    "### Profile: hireport Fastify server under GET /applications?limit=25",
+    "",
+    `\`node --cpu-prof\` on the server process, one ${SECONDS} s run at ${CONNECTIONS} connections (self time; idle is time spent waiting on Postgres).`,
+    "",
+    profile,
+  ];
+  writeResultsSection("api", lines.join("\n"));
+  log(`API benchmarks written to RESULTS.md (${elapsed} s)`);
+  for (const r of ratios) log(`  ${r.what}: ${r.value.toFixed(2)} (target ${r.target}) ${r.ok ? "met" : "MISSED"}`);
+}

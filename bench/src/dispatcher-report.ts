@@ -1,0 +1,84 @@
+/** The figures of one dispatcher benchmark run, and its section of RESULTS.md. */
+export interface DispatcherFigures {
+  at: string;
+  node: string;
+  cpus: number;
+  cpuModel: string;
+  loadavg: number[];
+  config: {
+    endpoints: number;
+    backlogEvents: number;
+    liveEvents: number;
+    liveRate: number;
+    concurrency: number;
+    perEndpoint: number;
+    pool: number;
+  };
+  seed: { deliveries: number; ms: number };
+  backlog: {
+    deliveries: number;
+    ms: number;
+    deliveriesPerSecond: number;
+    sustainedMedianPerSecond: number;
+    ratioToTarget: number;
+  };
+  live: {
+    events: number;
+    writeErrors: number;
+    offeredDeliveriesPerSecond: number;
+    deliveries: number;
+    ms: number;
+    deliveriesPerSecond: number;
+    p50Ms: number;
+    p90Ms: number;
+    p99Ms: number;
+    maxMs: number;
+    p50RatioToTarget: number;
+    fromCommitP50Ms: number;
+    fromCommitP99Ms: number;
+  };
+  backlogQueueLatencyP50Ms: number;
+  receiver: { requests: number; unique: number; duplicates: number; signaturesChecked: number; signaturesBad: number };
+  storage: { statuses: Record<string, number>; attempts: number; eventsWithoutFullFanOut: number };
+  memory: {
+    samples: number;
+    startRssMb: number;
+    peakRssMb: number;
+    endRssMb: number;
+    startHeapMb: number;
+    peakHeapMb: number;
+    endHeapMb: number;
+    heapSlopeMbPer10k: number;
+    rssSlopeMbPer10k: number;
+    heapFloorsMb: number[];
+  };
+  complete: boolean;
+}
+
+const met = (ok: boolean): string => (ok ? "met" : "**missed**");
+
+export function resultsMarkdown(f: DispatcherFigures): string {
+  const total = f.backlog.deliveries + f.live.deliveries;
+  // Flat: the floor of the heap (and RSS) does not grow with the deliveries; a falling one is flat too.
+  const flat = f.memory.heapSlopeMbPer10k < 1.5 && f.memory.rssSlopeMbPer10k < 4;
+  return `## Dispatcher benchmark
+
+Last run ${f.at} with \`pnpm --filter @hireport/bench bench:dispatcher\` (or \`pnpm bench\`): Node ${f.node},
+${f.cpus} × ${f.cpuModel}, load average at the end ${f.loadavg.join(" / ")}. Postgres, ${f.config.endpoints} endpoints
+on one local receiver (a second process, node:http, 200 at once, 1 signature in 250 checked),
+dispatcher \`concurrency\` ${f.config.concurrency}, \`perEndpointConcurrency\` ${f.config.perEndpoint}, pg pool ${f.config.pool}.
+
+| Figure | Value | Target | |
+| --- | --- | --- | --- |
+| backlog drain (${f.backlog.deliveries.toLocaleString("en")} deliveries queued first) | ${f.backlog.deliveriesPerSecond} deliveries/s (median of 2 s windows ${f.backlog.sustainedMedianPerSecond}); ${f.backlog.ratioToTarget}× | >= 1,000/s | ${met(f.backlog.deliveriesPerSecond >= 1000)} |
+| live: ${f.live.events.toLocaleString("en")} jobs created through core at ${f.config.liveRate}/s (${f.live.offeredDeliveriesPerSecond} deliveries/s offered) | event to first attempt p50 ${f.live.p50Ms} ms, p90 ${f.live.p90Ms} ms, p99 ${f.live.p99Ms} ms, max ${f.live.maxMs} ms; from the commit of the event's transaction p50 ${f.live.fromCommitP50Ms} ms, p99 ${f.live.fromCommitP99Ms} ms | p50 < 1 s | ${met(f.live.p50Ms < 1000)} |
+| memory of the dispatcher process over ${total.toLocaleString("en")} deliveries (${f.memory.samples} samples, 1/s) | RSS ${f.memory.startRssMb} → peak ${f.memory.peakRssMb} → end ${f.memory.endRssMb} MB; heap ${f.memory.startHeapMb} → peak ${f.memory.peakHeapMb} → end ${f.memory.endHeapMb} MB; lowest heap of each 10,000 deliveries ${f.memory.heapFloorsMb.join(", ")} MB: trend ${f.memory.heapSlopeMbPer10k} MB heap, ${f.memory.rssSlopeMbPer10k} MB RSS per 10,000 deliveries | flat | ${met(flat)} |
+
+Checks: ${f.receiver.unique.toLocaleString("en")} deliveries arrived (${f.receiver.duplicates} repeats), ${f.receiver.signaturesChecked} signatures checked, ${f.receiver.signaturesBad} bad; storage: ${Object.entries(
+    f.storage.statuses,
+  )
+    .map(([status, n]) => `${n.toLocaleString("en")} ${status}`)
+    .join(
+      ", ",
+    )}, ${f.storage.attempts.toLocaleString("en")} attempts, ${f.storage.eventsWithoutFullFanOut} events without exactly one delivery per endpoint; live writes failed: ${f.live.writeErrors}.`;
+}

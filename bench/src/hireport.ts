@@ -1,0 +1,67 @@
+/** The hireport API as every process of the API benchmarks builds it (same secret, same limits). */
+import { createHmac } from "node:crypto";
+import { createPublicApi, type PublicApi, type Storage } from "@hireport/core";
+import { kyselyStorage } from "@hireport/kysely";
+import type { Kysely } from "kysely";
+import { FILE_SECRET, TABLE_PREFIX } from "./common";
+
+export const PUBLIC_BASE_URL = "http://bench.local";
+export const BASE_PATH = "/api/public/v1";
+
+/**
+ * Pipeline stages a diagnostic server can leave out, to show what each costs (never used for the
+ * figures compared with DESIGN.md): `rate-limit` admits without a counter, `key-lookup` remembers
+ * keys forever in the process (no revocation!), `usage-log` drops the entries.
+ */
+export const SKIPPABLE = ["rate-limit", "key-lookup", "usage-log"] as const;
+export type Skippable = (typeof SKIPPABLE)[number];
+
+function diagnosticStorage(base: Storage, without: readonly Skippable[]): Storage {
+  const storage: Storage = { ...base };
+  if (without.includes("rate-limit")) {
+    storage.rateLimits = {
+      ...base.rateLimits,
+      consume: async (buckets) => ({ allowed: true, counts: buckets.map(() => 1), refusedBucket: null }),
+    };
+  }
+  if (without.includes("key-lookup")) {
+    const cache = new Map<string, ReturnType<Storage["keys"]["findByHash"]>>();
+    storage.keys = {
+      ...base.keys,
+      findByHash: (hash) => {
+        let found = cache.get(hash);
+        if (!found) {
+          found = base.keys.findByHash(hash);
+          cache.set(hash, found);
+        }
+        return found;
+      },
+    };
+  }
+  if (without.includes("usage-log")) storage.usage = { ...base.usage, appendMany: async () => {} };
+  return storage;
+}
+
+export function benchApi(db: Kysely<unknown>, without: readonly Skippable[] = []): PublicApi {
+  const storage = kyselyStorage({ db, tablePrefix: TABLE_PREFIX });
+  return createPublicApi({
+    storage: without.length > 0 ? diagnosticStorage(storage, without) : storage,
+    publicBaseUrl: PUBLIC_BASE_URL,
+    fileTokenSecret: FILE_SECRET,
+    // High enough never to refuse during a run: the counters are still taken on every request.
+    limits: { perMinute: 100_000_000, perDay: 1_000_000_000 },
+  });
+}
+
+/**
+ * The list cursor of GET /applications as core signs it (src/cursor.ts: HMAC-SHA256 under
+ * `hireport-cursor:{secret}`, 16 bytes). The deep-paging benchmark uses it to start at a keyset
+ * position found by SQL, and checks first that it equals the `next_cursor` the API itself returns
+ * for a page boundary, so the deep request is exactly one a client paging that far would send.
+ */
+export function applicationsCursor(companyId: string, at: Date, id: string): string {
+  const scope = `applications|${companyId}|job_id=|stage=|updated_since=`;
+  const text = Buffer.from(JSON.stringify({ v: 1, s: scope, t: at.getTime(), i: id })).toString("base64url");
+  const mac = createHmac("sha256", `hireport-cursor:${FILE_SECRET}`).update(text).digest().subarray(0, 16);
+  return `${text}.${mac.toString("base64url")}`;
+}

@@ -1,0 +1,33 @@
+/**
+ * The load generator: one autocannon run in its own process. Takes a LoadOptions JSON as its only
+ * argument and prints `RESULT {…}` (a LoadResult) when done.
+ */
+import autocannon from "autocannon";
+import type { LoadOptions, LoadResult } from "./common";
+
+const options = JSON.parse(process.argv[2] ?? "{}") as LoadOptions;
+
+const result = await autocannon({
+  url: options.url,
+  method: options.method ?? "GET",
+  headers: options.headers ?? {},
+  ...(options.body !== undefined ? { body: options.body, idReplacement: true } : {}),
+  ...(options.bodies !== undefined
+    ? { requests: options.bodies.map((body) => ({ method: options.method ?? "GET", body })), idReplacement: true }
+    : {}),
+  connections: options.connections,
+  ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.durationSeconds }),
+  timeout: 30,
+});
+
+const out: LoadResult = {
+  requests: result.requests.total,
+  rps: result.requests.total / (result.duration || 1),
+  latencyP50: result.latency.p50,
+  latencyP99: result.latency.p99,
+  latencyMean: result.latency.average,
+  non2xx: result.non2xx,
+  errors: result.errors,
+  timeouts: result.timeouts,
+};
+process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);

@@ -1,0 +1,42 @@
+/**
+ * `pnpm bench`: the API benchmarks (src/api.ts), then the dispatcher benchmark (src/dispatcher.ts,
+ * in its own process) when it is there. `BENCH_ONLY=api` or `BENCH_ONLY=dispatcher` runs one.
+ * Stops by itself: every child is stopped at the end, and a hard limit ends a run that hangs.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { runApiBench, stopAllServers } from "./api";
+import { log, SRC_DIR, spawnTsx } from "./common";
+
+const only = process.env.BENCH_ONLY;
+const HARD_LIMIT_MS = Number(process.env.BENCH_HARD_LIMIT_MS ?? 45 * 60_000);
+
+const limit = setTimeout(() => {
+  log(`giving up after ${HARD_LIMIT_MS / 60_000} minutes`);
+  void stopAllServers().finally(() => process.exit(2));
+}, HARD_LIMIT_MS);
+limit.unref();
+
+for (const signal of ["SIGINT", "SIGTERM"] as const) {
+  process.once(signal, () => void stopAllServers().finally(() => process.exit(130)));
+}
+
+async function main(): Promise<void> {
+  if (!only || only === "api") await runApiBench();
+  const dispatcher = join(SRC_DIR, "dispatcher.ts");
+  if ((!only || only === "dispatcher") && existsSync(dispatcher)) {
+    log("dispatcher benchmark (src/dispatcher.ts)");
+    const child = spawnTsx("dispatcher.ts", [], {});
+    child.stdout?.pipe(process.stdout);
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    if (code !== 0) throw new Error(`the dispatcher benchmark exited with ${code}`);
+  }
+}
+
+main()
+  .then(() => process.exit(0))
+  .catch(async (error: unknown) => {
+    console.error(error);
+    await stopAllServers();
+    process.exit(1);
+  });
