@@ -9,8 +9,9 @@ import { buildSignatureHeader } from "./signature";
 
 /**
  * Retries a storage write that failed for a passing reason (a deadlock, a dropped connection), so
- * that an attempt that went out is also recorded. Bounded: 3 retries within about 1.5 s, well inside
- * the lease. p-retry is ESM-only, so it is imported lazily, which works from the CJS build too.
+ * that an attempt that went out is also recorded. Bounded: 3 retries, 50 to 400 ms apart (under a
+ * second in all), well inside the lease. p-retry is ESM-only, so it is imported lazily, which works
+ * from the CJS build too.
  */
 async function withWriteRetries<T>(write: () => Promise<T>): Promise<T> {
   const { default: pRetry } = await import("p-retry");
