@@ -298,8 +298,12 @@ export async function runApiBench(): Promise<void> {
     ok: deepRatio <= 1.5,
   });
 
-  log("profiling the hireport Fastify server under GET /applications");
+  log("profiling the hireport Fastify server under GET /applications, then under POST /applications");
   const profile = await profileServer("hireport-fastify", (base) => load(`${base}/applications?limit=25`, key));
+  const postProfile = await profileServer("hireport-fastify", (base) => ({
+    ...(post as Scenario).options,
+    url: `${base}/applications`,
+  }));
   await stopAllServers();
   await db.destroy();
 
@@ -351,6 +355,12 @@ export async function runApiBench(): Promise<void> {
     `\`node --cpu-prof\` on the server process, one ${SECONDS} s run at ${CONNECTIONS} connections (self time; idle is time spent waiting on Postgres).`,
     "",
     profile,
+    "",
+    "### Profile: hireport Fastify server under POST /applications",
+    "",
+    `The same, one ${SECONDS} s run of POST /applications at ${CONNECTIONS} connections.`,
+    "",
+    postProfile,
   ];
   writeResultsSection("api", lines.join("\n"));
   log(`API benchmarks written to RESULTS.md (${elapsed} s)`);

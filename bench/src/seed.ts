@@ -83,6 +83,7 @@ async function bulkLoad(db: Kysely<unknown>, jobIds: readonly string[]): Promise
   );
   const jobs = sql`${sql.val([...jobIds])}::text[]`;
   const started = Date.now();
+  const loadedBefore = have;
   // Rows are numbered from 1; a partial earlier load left rows 1..have (each chunk commits whole).
   while (have < DEEP_APPLICATIONS) {
     const from = have + 1;
@@ -120,7 +121,8 @@ async function bulkLoad(db: Kysely<unknown>, jobIds: readonly string[]): Promise
         ${BASE_TIME}::timestamptz + n * interval '1 second'
       from generate_series(${from}::int, ${to}::int) as n`.execute(db);
     have = to;
-    const rate = (have - from + 1) / ((Date.now() - started) / 1000);
+    // Rows per second over this run's load so far.
+    const rate = (have - loadedBefore) / ((Date.now() - started) / 1000);
     log(
       `seed: ${have.toLocaleString("en-US")} / ${DEEP_APPLICATIONS.toLocaleString("en-US")} applications (${Math.round(rate).toLocaleString("en-US")}/s)`,
     );

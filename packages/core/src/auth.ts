@@ -1,6 +1,7 @@
 import type { ApiKeyWithCompany } from "./domain";
 import { HireportError } from "./errors";
 import type { HeaderBag } from "./http-types";
+import { admittedState, consumeRateLimit, type RateLimitState, rateWindows } from "./rate-limit";
 import { getHeader } from "./request-parts";
 import type { Runtime } from "./runtime";
 import { hashKey, KEY_PREFIX } from "./services/keys";
@@ -19,16 +20,27 @@ export function readKey(headers: HeaderBag | Headers): string | undefined {
   return header || undefined;
 }
 
+/** An authenticated request: its key and company, and its rate-limit state after it was counted. */
+export interface Admission {
+  auth: ApiKeyWithCompany;
+  limit: RateLimitState;
+}
+
 /**
- * Finds the key of a request and checks it: 401 missing_key, invalid_key (unknown or revoked) or
- * expired_key. Revocation is read from storage on every request, so it takes effect at once.
+ * Finds the key of a request, checks it and counts the request against the key's rate limits:
+ * 401 missing_key, invalid_key (unknown or revoked) or expired_key, then 429 rate_limited or
+ * daily_limit. Revocation is read from storage on every request, so it takes effect at once. A
+ * request refused here counts in no window. With `keys.findByHashAndConsume` the lookup and the
+ * count are one storage call (one round trip on Postgres); otherwise two. `log.auth` is set as soon
+ * as the key is known valid, so the usage log names the key of a refused (429) request too.
  */
-export async function authenticate(
+export async function admit(
   runtime: Runtime,
   headers: HeaderBag | Headers,
   now: Date,
   pending: Set<Promise<unknown>>,
-): Promise<ApiKeyWithCompany> {
+  log: { auth: ApiKeyWithCompany | null },
+): Promise<Admission> {
   const key = readKey(headers);
   if (!key) {
     throw new HireportError(
@@ -39,20 +51,38 @@ export async function authenticate(
   // Made only when thrown: an error captures a stack trace, too dear for every request.
   const invalid = () => new HireportError("invalid_key", "This API key is not valid: it is unknown or was revoked.");
   if (!key.startsWith(KEY_PREFIX) || key.length > MAX_KEY_LENGTH) throw invalid();
-  const found = await runtime.storage.keys.findByHash(await hashKey(key));
+  const hash = await hashKey(key);
+  const windows = rateWindows(runtime, now);
+  const keys = runtime.storage.keys;
+  let found: ApiKeyWithCompany | null;
+  let counts: number[] | null = null;
+  if (keys.findByHashAndConsume) {
+    ({ found, counts } = await keys.findByHashAndConsume(hash, windows, now));
+  } else {
+    found = await keys.findByHash(hash);
+  }
   if (!found || found.key.revokedAt !== null) throw invalid();
   if (found.key.expiresAt !== null && found.key.expiresAt.getTime() <= now.getTime()) {
     throw new HireportError("expired_key", `This API key expired at ${found.key.expiresAt.toISOString()}.`);
   }
+  // Known before the rate limit decides: the usage log names the key of a 429 too.
+  log.auth = found;
+  touchLater(runtime, found, now, pending);
+  const limit = counts
+    ? admittedState(runtime, windows, counts)
+    : await consumeRateLimit(runtime, found.key.id, now, windows);
+  return { auth: found, limit };
+}
+
+/** Records the key's last use, off the request path, at most about once a minute per key. */
+function touchLater(runtime: Runtime, found: ApiKeyWithCompany, now: Date, pending: Set<Promise<unknown>>): void {
   const lastUsed = found.key.lastUsedAt?.getTime() ?? 0;
-  if (now.getTime() - lastUsed >= TOUCH_EVERY_MS) {
-    const touch = runtime.storage.keys
-      .touch(found.key.id, now)
-      .catch((error: unknown) =>
-        runtime.logger.warn("hireport: could not record a key's last use", { error: String(error) }),
-      )
-      .finally(() => pending.delete(touch));
-    pending.add(touch);
-  }
-  return found;
+  if (now.getTime() - lastUsed < TOUCH_EVERY_MS) return;
+  const touch = runtime.storage.keys
+    .touch(found.key.id, now)
+    .catch((error: unknown) =>
+      runtime.logger.warn("hireport: could not record a key's last use", { error: String(error) }),
+    )
+    .finally(() => pending.delete(touch));
+  pending.add(touch);
 }

@@ -1,4 +1,4 @@
-import { authenticate } from "./auth";
+import { admit } from "./auth";
 import { readJsonBody } from "./body";
 import { CursorCodec } from "./cursor";
 import type { ApiKeyWithCompany, StoredResponse } from "./domain";
@@ -12,7 +12,7 @@ import { withIdempotency } from "./idempotency";
 import { newId } from "./ids";
 import { buildOpenApiDocument } from "./openapi";
 import { type CreatePublicApiOptions, type Logger, systemClock } from "./options";
-import { consumeRateLimit, type RateLimitState, rateLimitHeaders, uncharged } from "./rate-limit";
+import { type RateLimitState, rateLimitHeaders, uncharged } from "./rate-limit";
 import { getHeader, toQueryBag } from "./request-parts";
 import { resolveOptions } from "./resolve-options";
 import { apiPath, Router } from "./router";
@@ -130,9 +130,9 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
       } else {
         const { route, params } = router.match(method, path);
         log.route = route.path;
-        const auth = await authenticate(runtime, request.headers, now, pending);
-        log.auth = auth;
-        limitState = await consumeRateLimit(runtime, auth.key.id, now);
+        const admission = await admit(runtime, request.headers, now, pending, log);
+        const auth = admission.auth;
+        limitState = admission.limit;
         if (route.scope !== null && !hasScope(auth.key.scopes, route.scope)) {
           throw new HireportError("missing_scope", `This API key lacks the permission ${route.scope}.`, {
             requiredScope: route.scope,

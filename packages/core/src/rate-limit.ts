@@ -1,5 +1,6 @@
 import { HireportError } from "./errors";
 import type { Runtime } from "./runtime";
+import type { KeyRateWindow } from "./storage";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -27,32 +28,49 @@ export function uncharged(runtime: Runtime, now: Date): RateLimitState {
   return { limit: runtime.limits.perMinute, remaining: runtime.limits.perMinute, resetAt };
 }
 
+/** The minute and day windows of spec section 8 at `now`, as suffixes of the key's id. */
+export function rateWindows(runtime: Runtime, now: Date): [KeyRateWindow, KeyRateWindow] {
+  const { perMinute, perDay } = runtime.limits;
+  const minute = Math.floor(now.getTime() / MINUTE_MS);
+  const day = Math.floor(now.getTime() / DAY_MS);
+  return [
+    { suffix: `:m:${minute}`, limit: perMinute, resetAt: new Date((minute + 1) * MINUTE_MS) },
+    { suffix: `:d:${day}`, limit: perDay, resetAt: new Date((day + 1) * DAY_MS) },
+  ];
+}
+
+/** The state of an admitted request from its counts (minute window first). */
+export function admittedState(
+  runtime: Runtime,
+  windows: readonly KeyRateWindow[],
+  counts: readonly number[],
+): RateLimitState {
+  const { perMinute } = runtime.limits;
+  const [minute] = windows as [KeyRateWindow];
+  return { limit: perMinute, remaining: perMinute - (counts[0] ?? 0), resetAt: minute.resetAt };
+}
+
 /**
  * Counts one request of a key against its minute and day windows (spec section 8), atomically in
  * storage so that every app process shares the counters. A refused request counts in neither
  * window. Throws 429 rate_limited or daily_limit, with Retry-After, when a window is full.
  */
-export async function consumeRateLimit(runtime: Runtime, keyId: string, now: Date): Promise<RateLimitState> {
+export async function consumeRateLimit(
+  runtime: Runtime,
+  keyId: string,
+  now: Date,
+  windows: readonly KeyRateWindow[] = rateWindows(runtime, now),
+): Promise<RateLimitState> {
   const { perMinute, perDay } = runtime.limits;
-  const minute = Math.floor(now.getTime() / MINUTE_MS);
-  const day = Math.floor(now.getTime() / DAY_MS);
-  const minuteReset = new Date((minute + 1) * MINUTE_MS);
-  const dayReset = new Date((day + 1) * DAY_MS);
+  const [minuteWindow, dayWindow] = windows as [KeyRateWindow, KeyRateWindow];
   const result = await runtime.storage.rateLimits.consume(
-    [
-      { key: `${keyId}:m:${minute}`, limit: perMinute, resetAt: minuteReset },
-      { key: `${keyId}:d:${day}`, limit: perDay, resetAt: dayReset },
-    ],
+    windows.map((window) => ({ key: `${keyId}${window.suffix}`, limit: window.limit, resetAt: window.resetAt })),
     now,
   );
-  const state: RateLimitState = {
-    limit: perMinute,
-    remaining: result.allowed ? perMinute - (result.counts[0] ?? 0) : 0,
-    resetAt: minuteReset,
-  };
-  if (result.allowed) return state;
+  if (result.allowed) return admittedState(runtime, windows, result.counts);
+  const state: RateLimitState = { limit: perMinute, remaining: 0, resetAt: minuteWindow.resetAt };
   const daily = result.refusedBucket === 1;
-  const resetAt = daily ? dayReset : minuteReset;
+  const resetAt = daily ? dayWindow.resetAt : minuteWindow.resetAt;
   const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
   throw new HireportError(
     daily ? "daily_limit" : "rate_limited",

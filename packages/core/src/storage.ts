@@ -84,7 +84,9 @@ export interface CompanyStore {
   /**
    * The next number of a per-company sequence (`job`, `application`), starting at 1.
    * MUST never hand out the same number twice for a company and kind, also under concurrent calls
-   * from several processes; inside a transaction, a rolled-back number MAY be reused.
+   * from several processes; inside a transaction, a rolled-back number MAY be reused. Core calls it
+   * on the storage, before the change's transaction, so that the counter is not held until that
+   * transaction commits: numbers of changes that fail are skipped, never reused.
    */
   nextSequence(companyId: string, kind: "job" | "application"): Promise<number>;
 }
@@ -93,6 +95,23 @@ export interface KeyInsertOptions {
   /** Active keys allowed per company (not revoked, not expired at `now`). */
   maxActive: number;
   now: Date;
+}
+
+/** A rate-limit window of the key being looked up: its bucket is `key.id + suffix`. */
+export interface KeyRateWindow {
+  /** Appended to the key's id to name the bucket, for example `:m:29012345`. */
+  suffix: string;
+  limit: number;
+  /** When the window ends. */
+  resetAt: Date;
+}
+
+/** What {@link KeyStore.findByHashAndConsume} answers. */
+export interface KeyWithCounts {
+  /** As `findByHash`: the key and its company, or null. */
+  found: ApiKeyWithCompany | null;
+  /** The counts after this request, one per window, when it was counted; null when nothing was. */
+  counts: number[] | null;
 }
 
 export interface KeyStore {
@@ -104,6 +123,22 @@ export interface KeyStore {
   insert(record: ApiKeyRecord, options: KeyInsertOptions): Promise<"inserted" | "limit_reached">;
   /** The key with this hash and its company, revoked and expired keys included; null if none. */
   findByHash(hash: string): Promise<ApiKeyWithCompany | null>;
+  /**
+   * Optional: the key lookup and the rate-limit count of a request in one step (one round trip
+   * on Postgres). Core uses it when present; without it, core calls `findByHash` and then
+   * `rateLimits.consume`, with the same results.
+   *
+   * MUST return as `found` what `findByHash(hash)` returns. MUST count, with the rules of
+   * `rateLimits.consume` (all buckets or none, atomic across calls and processes), the buckets
+   * `found.key.id + window.suffix` only when the key exists, is not revoked and is not expired at
+   * `now`, and every bucket is below its limit; it then returns the counts after this request,
+   * in the order of `windows`. In every other case (unknown, revoked or expired key, a bucket at
+   * its limit) it MUST change no counter and return `counts: null`: core then answers 401 itself,
+   * or calls `rateLimits.consume`, which decides. It MAY also return `counts: null`, counting
+   * nothing, when a bucket has no counter yet (the first request of a window), leaving its creation
+   * to `consume`. Concurrent calls MUST each be counted at most once, as if made one at a time.
+   */
+  findByHashAndConsume?(hash: string, windows: readonly KeyRateWindow[], now: Date): Promise<KeyWithCounts>;
   get(companyId: string, id: string): Promise<ApiKeyRecord | null>;
   /** Every key of the company, revoked ones included, newest first. */
   list(companyId: string): Promise<ApiKeyRecord[]>;
@@ -160,7 +195,16 @@ export type ApplicationPatch = {
   updatedAt: Date;
 };
 
-export type InsertApplicationResult = { inserted: true } | { inserted: false; existingId: string };
+export type InsertApplicationResult =
+  | {
+      inserted: true;
+      /**
+       * The job's title, read in the insert's transaction (as `get` would join it). Optional: when
+       * given, core builds the stored application from what it inserted instead of reading it back.
+       */
+      jobTitle?: string;
+    }
+  | { inserted: false; existingId: string };
 
 export interface ApplicationStore {
   /**

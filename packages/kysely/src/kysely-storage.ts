@@ -1,4 +1,4 @@
-import type { Storage, StorageStores } from "@hireport/core";
+import type { KeyStore, Storage, StorageStores } from "@hireport/core";
 import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
 import { type DialectKind, detectDialect } from "./dialect";
@@ -7,6 +7,7 @@ import { createCompanyStore } from "./stores/companies";
 import { createEventStore } from "./stores/events";
 import { createIdempotencyStore } from "./stores/idempotency";
 import { createJobStore } from "./stores/jobs";
+import { createKeyAdmission } from "./stores/key-admission";
 import { createKeyStore } from "./stores/keys";
 import { createRateLimitStore } from "./stores/rate-limits";
 import { createUsageStore } from "./stores/usage";
@@ -40,10 +41,16 @@ export interface KyselyStorageOptions<DB> {
   dialect?: DialectKind;
 }
 
+/** Adds `findByHashAndConsume` where the dialect has it (Postgres). */
+function withKeyAdmission(ctx: StoreContext, keys: KeyStore): KeyStore {
+  const findByHashAndConsume = createKeyAdmission(ctx, keys.findByHash);
+  return findByHashAndConsume ? { ...keys, findByHashAndConsume } : keys;
+}
+
 function createStores(ctx: StoreContext): StorageStores {
   return {
     companies: createCompanyStore(ctx),
-    keys: createKeyStore(ctx),
+    keys: withKeyAdmission(ctx, createKeyStore(ctx)),
     jobs: createJobStore(ctx),
     applications: createApplicationStore(ctx),
     events: createEventStore(ctx),

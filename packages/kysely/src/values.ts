@@ -53,5 +53,7 @@ export function readNumber(value: DbNumber | null): number | null {
 
 export function readJson<T>(value: string | null, fallback: T): T {
   if (value === null || value === undefined || value === "") return fallback;
+  // Most list columns are empty: a new array without the parser (a list page reads 130 of them).
+  if (value === "[]") return [] as T;
   return JSON.parse(value) as T;
 }

@@ -56,7 +56,7 @@ export function createApplicationStore(access: StateAccess): ApplicationStore {
         if (existing) return { inserted: false, existingId: existing.id };
         applications.set(record.id, toStored(withoutJobTitle(record)));
         jobs.set(job.id, toStored({ ...job, applicationsCount: job.applicationsCount + 1 }));
-        return { inserted: true };
+        return { inserted: true, jobTitle: job.title };
       }),
 
     get: (companyId, id) =>

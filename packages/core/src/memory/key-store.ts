@@ -3,6 +3,7 @@ import type { KeyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
 import { newestFirst } from "./keyset";
+import { countRequest } from "./rate-limit-store";
 
 /** Whether a key counts against the active-key limit at `now`. */
 function isActive(key: ApiKeyRecord, now: Date): boolean {
@@ -32,6 +33,20 @@ export function createKeyStore(access: StateAccess): KeyStore {
           return company ? { key: copy(key), company: copy(company) } : null;
         }
         return null;
+      }),
+
+    findByHashAndConsume: (hash, windows, now) =>
+      access.write((state) => {
+        const key = [...state.read("keys").values()].find((candidate) => candidate.hash === hash);
+        const company = key ? state.read("companies").get(key.companyId) : undefined;
+        if (!key || !company) return { found: null, counts: null };
+        const found = { key: copy(key), company: copy(company) };
+        if (key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt.getTime() <= now.getTime())) {
+          return { found, counts: null };
+        }
+        const buckets = windows.map((window) => ({ ...window, key: `${key.id}${window.suffix}` }));
+        const result = countRequest(state, buckets, now);
+        return { found, counts: result.allowed ? result.counts : null };
       }),
 
     get: (companyId, id) =>

@@ -71,9 +71,11 @@ export class ApplicationService {
       skills: [...(body.candidate.skills ?? [])],
     };
     const aiMatch = clampScore(await scoring({ job, candidate }));
+    // Numbered before the transaction, so the company's counter row is not held until commit
+    // (every application of the company would queue on it); a refused one leaves a gap.
+    const sequence = await storage.companies.nextSequence(companyId, "application");
 
     return runChange(this.#runtime, async (tx, emit, now) => {
-      const sequence = await tx.companies.nextSequence(companyId, "application");
       const record: NewApplication = {
         id: newId("app", now),
         companyId,
@@ -104,7 +106,12 @@ export class ApplicationService {
         );
       }
       await tx.applications.addStageChange(this.#stageChange(record, null, INITIAL_STAGE, actor, now));
-      const stored = await tx.applications.get(companyId, record.id);
+      // Stored exactly as inserted (the storage contract's round trips): read back only when the
+      // storage did not say the job's title.
+      const stored =
+        result.jobTitle !== undefined
+          ? { ...record, jobTitle: result.jobTitle }
+          : await tx.applications.get(companyId, record.id);
       if (!stored) throw new Error("The application just inserted could not be read back.");
       await emit("application.created", companyId, await this.#runtime.serializer.application(stored));
       return stored;

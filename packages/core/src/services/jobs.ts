@@ -103,12 +103,14 @@ export class JobService {
   /** Creates a job (default status `draft`) and emits job.created. `input` is a JobInput of spec 2.2. */
   async create(companyId: string, input: unknown): Promise<JobRecord> {
     const body: JobCreateBody = parseBody(jobCreateBodySchema, input);
+    const { storage } = this.#runtime;
+    if (!(await storage.companies.get(companyId))) throw notFound("company");
+    const fields: JobFields = { ...EMPTY_JOB, ...toFields(body) };
+    checkSalary(fields);
+    // Numbered before the transaction, so the company's counter row is not held until commit
+    // (every job of the company would queue on it); a job that fails to be created leaves a gap.
+    const sequence = await storage.companies.nextSequence(companyId, "job");
     return runChange(this.#runtime, async (tx, emit, now) => {
-      const company = await tx.companies.get(companyId);
-      if (!company) throw notFound("company");
-      const fields: JobFields = { ...EMPTY_JOB, ...toFields(body) };
-      checkSalary(fields);
-      const sequence = await tx.companies.nextSequence(companyId, "job");
       const job: JobRecord = {
         ...fields,
         id: newId("job", now),

@@ -5,6 +5,7 @@ import { companyTests } from "./suites/companies";
 import { eventTests } from "./suites/events";
 import { idempotencyTests } from "./suites/idempotency";
 import { jobTests } from "./suites/jobs";
+import { keyAdmissionTests } from "./suites/key-admission";
 import { keyTests } from "./suites/keys";
 import { rateLimitTests } from "./suites/rate-limits";
 import { roundTripTests } from "./suites/round-trips";
@@ -52,6 +53,7 @@ export function runStorageConformance(target: ConformanceTarget): void {
     roundTripTests(ctx);
     companyTests(ctx);
     keyTests(ctx);
+    keyAdmissionTests(ctx);
     jobTests(ctx);
     applicationTests(ctx);
     transactionTests(ctx);

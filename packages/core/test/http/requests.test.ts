@@ -26,6 +26,10 @@ function withProperty<T extends object, K extends keyof T>(base: T, name: K, val
   return Object.create(base, { [name]: { value, enumerable: true } }) as T;
 }
 
+/** The storage without the optional one-step key lookup: core then calls findByHash and consume. */
+const withoutOneStep = (base: Storage): Storage =>
+  withProperty(base, "keys", withProperty(base.keys, "findByHashAndConsume", undefined));
+
 /** Wraps a storage so that one method of one store (`jobs.list`, …) throws. */
 const failingStorage =
   <S extends "jobs" | "keys" | "usage">(store: S, method: keyof Storage[S]) =>
@@ -371,9 +375,12 @@ describe.each(TRANSPORTS)("request ids, usage log and failures via %s", (transpo
     expect((await w.client.call("GET", "/me", { key: w.acmeKey.key })).status).toBe(200);
   });
 
-  it("answers 500 when authentication cannot read the key", async () => {
+  it.each([
+    ["findByHash", (base: Storage) => failingStorage("keys", "findByHash")(withoutOneStep(base))],
+    ["findByHashAndConsume", failingStorage("keys", "findByHashAndConsume")],
+  ] as const)("answers 500 when authentication cannot read the key (%s)", async (_method, wrapStorage) => {
     const logger = memoryLogger();
-    const w = await createWorld(transport, { wrapStorage: failingStorage("keys", "findByHash"), logger });
+    const w = await createWorld(transport, { wrapStorage, logger });
     const answer = await w.client.call("GET", "/me", { key: w.acmeKey.key });
     expect(answer.status).toBe(500);
     expect(errorOf(answer).code).toBe("server_error");

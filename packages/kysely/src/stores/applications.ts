@@ -98,21 +98,30 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
         const jobs = tx.table("job");
         // Counting first locks the job's row (a write lock on SQLite): identical inserts for one
         // job queue here, and the duplicate check below sees what the one before committed.
-        const bump = await tx.db
+        const bumpJob = tx.db
           .updateTable(jobs)
           .set({ applications_count: sql<number>`${sql.ref("applications_count")} + 1` })
           .where("id", "=", record.jobId)
-          .where("company_id", "=", record.companyId)
-          .executeTakeFirst();
-        if (bump.numUpdatedRows === 0n) {
+          .where("company_id", "=", record.companyId);
+        // Postgres and SQLite return the job's title with the lock: core needs no read-back.
+        let jobTitle: string | undefined;
+        if (tx.returning) {
+          const row = await bumpJob.returning("title").executeTakeFirst();
+          if (!row) throw new Error(`No job ${record.jobId} in company ${record.companyId} to add an application to.`);
+          jobTitle = row.title;
+        } else if ((await bumpJob.executeTakeFirst()).numUpdatedRows === 0n) {
           throw new Error(`No job ${record.jobId} in company ${record.companyId} to add an application to.`);
         }
+        // No `company_id` condition: the job, just checked to be the company's, names the company
+        // already. With one, the planner may walk the `(company_id, applied_at)` index instead of
+        // the duplicate index and read every application of the company in the window (it does
+        // when its statistics still think the company has none): one POST then costs more the
+        // more the company receives.
         let duplicate = tx.db
           .selectFrom(tx.tableAs("application", "a"))
           .select("a.id")
           .where("a.job_id", "=", record.jobId)
           .where("a.email_normalized", "=", record.emailNormalized)
-          .where("a.company_id", "=", record.companyId)
           .where("a.applied_at", ">=", tx.toDb(options.duplicateSince))
           .orderBy("a.applied_at", "desc")
           .limit(1);
@@ -156,7 +165,7 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
             updated_at: tx.toDb(record.updatedAt),
           })
           .execute();
-        return { inserted: true as const };
+        return jobTitle === undefined ? { inserted: true as const } : { inserted: true as const, jobTitle };
       }),
 
     get,

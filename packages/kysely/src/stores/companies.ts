@@ -10,8 +10,8 @@ export function toCompany(row: CompanyTable): CompanyRecord {
 
 /**
  * The next value of a per-company counter, in one statement: an upsert that adds one and returns
- * the new value (`RETURNING` on Postgres and SQLite, `LAST_INSERT_ID(expr)` on MySQL). The row
- * stays locked until the surrounding transaction ends, which also makes it a per-company lock.
+ * the new value (`RETURNING` on Postgres and SQLite, `LAST_INSERT_ID(expr)` on MySQL). Inside a
+ * transaction the row stays locked until it ends, which also makes it a per-company lock.
  */
 export async function bumpSequence(ctx: StoreContext, companyId: string, kind: string): Promise<number> {
   const table = ctx.table("sequence");
@@ -24,6 +24,21 @@ export async function bumpSequence(ctx: StoreContext, companyId: string, kind: s
       .executeTakeFirstOrThrow();
     if (result.insertId === undefined) throw new Error("MySQL returned no LAST_INSERT_ID for a sequence.");
     return Number(result.insertId);
+  }
+  if (ctx.dialect === "postgres" && !ctx.inTransaction) {
+    // Alone in its own statement (core numbers a change before its transaction): committed with
+    // `synchronous_commit` off, so the counter row is free again without waiting for the WAL
+    // flush. Safe: a change that stores this number commits durably later, and flushing its commit
+    // writes every earlier WAL record to disk, this one included. A crash can only lose a number
+    // that nothing stored.
+    const seq = sql.table(table);
+    const { rows } = await sql<{ value: number | string }>`
+      with cfg as (select set_config('synchronous_commit', 'off', true))
+      insert into ${seq} (company_id, kind, value) select ${companyId}, ${kind}, 1 from cfg
+      on conflict (company_id, kind) do update set value = ${sql.ref(`${table}.value`)} + 1
+      returning value`.execute(ctx.db);
+    if (!rows[0]) throw new Error("Postgres returned no sequence value.");
+    return readNumber(rows[0].value);
   }
   const row = await ctx.db
     .insertInto(table)

@@ -3,6 +3,49 @@ import { type RawBuilder, sql } from "kysely";
 import type { StoreContext } from "../context";
 import { readNumber } from "../values";
 
+/** A count as it stands at `now`: zero once the window ended. */
+const liveHits = (now: string, alias: string): RawBuilder<number> =>
+  sql<number>`case when ${sql.ref(`${alias}.reset_at`)} <= ${now} then 0 else ${sql.ref(`${alias}.hits`)} end`;
+
+/**
+ * Postgres: the CTEs that count up to `requests` requests against the buckets of a CTE
+ * `v (bucket_key, lim, reset_at)` holding `size` rows, ending in `counted`, the
+ * `UPDATE … RETURNING bucket_key, hits, taken` that adds `taken` to every bucket: as many of the
+ * requests as every bucket still has room for, or none when a bucket is full or missing. `locked`
+ * takes the rows in key order (`SELECT … FOR UPDATE` waits for and then reads the latest committed
+ * counts), so concurrent statements never deadlock; `cfg` sets `synchronous_commit` off for the
+ * statement's own transaction unless the storage asked for durable counters or the statement runs
+ * inside a caller's transaction.
+ */
+export function countingCtes(ctx: StoreContext, now: Date, size: number, requests = 1): RawBuilder<unknown> {
+  const nowDb = ctx.toDb(now);
+  const rl = sql.table(ctx.table("rate_limit"));
+  return sql`locked as (
+        select r.bucket_key, ${liveHits(nowDb, "r")} as hits
+        from ${rl} as r
+        where r.bucket_key in (select bucket_key from v)
+        order by r.bucket_key
+        for update
+      ),
+      ok as (
+        select case when count(*) = ${size}::bigint
+          then greatest(least(${requests}::integer, min(v.lim - l.hits)), 0) else 0 end as taken
+        from locked as l join v on v.bucket_key = l.bucket_key
+      ),
+      cfg as (select ${
+        // Inside a caller's transaction the setting would last until that transaction ends.
+        ctx.asyncRateLimitCommit && !ctx.inTransaction ? sql`set_config('synchronous_commit', 'off', true)` : sql`null`
+      } as previous),
+      counted as (
+        update ${rl} as r
+        set hits = case when r.reset_at <= ${nowDb} then ok.taken else r.hits + ok.taken end,
+            reset_at = case when r.reset_at <= ${nowDb} then v.reset_at else r.reset_at end
+        from v, ok, cfg
+        where r.bucket_key = v.bucket_key and ok.taken > 0
+        returning r.bucket_key, r.hits, ok.taken
+      )`;
+}
+
 /**
  * Rate-limit counters, one row per bucket (key and window). A call adds one to every bucket only
  * when all of them are below their limit, and changes nothing otherwise. A counter whose
@@ -32,10 +75,6 @@ export function createRateLimitStore(ctx: StoreContext): RateLimitStore {
     );
   }
 
-  /** A count as it stands at `now`: zero once the window ended. */
-  const liveHits = (now: string, alias: string): RawBuilder<number> =>
-    sql<number>`case when ${sql.ref(`${alias}.reset_at`)} <= ${now} then 0 else ${sql.ref(`${alias}.hits`)} end`;
-
   async function readCounts(c: StoreContext, keys: readonly string[], now: Date, lock: boolean) {
     let query = c.db
       .selectFrom(c.tableAs("rate_limit", "r"))
@@ -63,35 +102,15 @@ export function createRateLimitStore(ctx: StoreContext): RateLimitStore {
 
   async function consumePostgres(buckets: readonly RateLimitBucket[], now: Date): Promise<RateLimitResult> {
     const sorted = ordered(buckets);
-    const nowDb = ctx.toDb(now);
     const values = sql.join(
       sorted.map(
         (bucket) => sql`(${bucket.key}::text, ${bucket.limit}::integer, ${ctx.toDb(bucket.resetAt)}::timestamptz)`,
       ),
     );
-    const rl = sql.table(table);
     const statement = sql<{ bucket_key: string; hits: number }>`
       with v (bucket_key, lim, reset_at) as (values ${values}),
-      locked as (
-        select r.bucket_key, ${liveHits(nowDb, "r")} as hits
-        from ${rl} as r
-        where r.bucket_key in (select bucket_key from v)
-        order by r.bucket_key
-        for update
-      ),
-      ok as (
-        select count(*) = ${sorted.length}::bigint and coalesce(bool_and(l.hits < v.lim), false) as allowed
-        from locked as l join v on v.bucket_key = l.bucket_key
-      ),
-      cfg as (select ${
-        ctx.asyncRateLimitCommit ? sql`set_config('synchronous_commit', 'off', true)` : sql`null`
-      } as previous)
-      update ${rl} as r
-      set hits = case when r.reset_at <= ${nowDb} then 1 else r.hits + 1 end,
-          reset_at = case when r.reset_at <= ${nowDb} then v.reset_at else r.reset_at end
-      from v, ok, cfg
-      where r.bucket_key = v.bucket_key and ok.allowed
-      returning r.bucket_key, r.hits`;
+      ${countingCtes(ctx, now, sorted.length)}
+      select bucket_key, hits from counted`;
     for (let round = 0; round < 3; round += 1) {
       const { rows } = await statement.execute(ctx.db);
       if (rows.length > 0) {

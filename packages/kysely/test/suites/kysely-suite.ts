@@ -239,7 +239,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         const jobRecord = make.job(co.id, { title: "Chef de partie" });
         await storage.jobs.insert(jobRecord);
         const app = make.application(co.id, jobRecord.id);
-        expect(await storage.applications.insertUnlessDuplicate(app, { duplicateSince: new Date(0) })).toEqual({
+        expect(await storage.applications.insertUnlessDuplicate(app, { duplicateSince: new Date(0) })).toMatchObject({
           inserted: true,
         });
         expect(await storage.applications.get(co.id, app.id)).toEqual({ ...app, jobTitle: "Chef de partie" });
@@ -302,7 +302,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
           await storage.applications.insertUnlessDuplicate(again, {
             duplicateSince: new Date("2026-01-01T00:00:00.001Z"),
           }),
-        ).toEqual({ inserted: true });
+        ).toMatchObject({ inserted: true });
         expect((await storage.jobs.get(co.id, jobRecord.id))?.applicationsCount).toBe(2);
       });
     });
@@ -618,6 +618,39 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         },
       );
 
+      it.runIf(dialect === "postgres")(
+        "relaxes the commit of counters and numbers only in statements of their own, never inside a caller's transaction",
+        async () => {
+          const bucket = { key: make.id("sc"), limit: 5, resetAt: new Date(Date.now() + 60_000) };
+          const co = make.company();
+          await storage.companies.upsert(co);
+          // A storage made on a Kysely transaction of the host's: its writes commit with the host's.
+          const setting = await database.transaction().execute(async (trx) => {
+            const inHostTx = kyselyStorage({ db: trx, tablePrefix: prefix });
+            await inHostTx.rateLimits.consume([bucket], new Date());
+            await inHostTx.companies.nextSequence(co.id, "job");
+            const { rows } = await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(trx);
+            return rows[0]?.s;
+          });
+          expect(setting).toBe("on");
+          const seen: string[] = [];
+          const logged = await createDb("postgres", {
+            sqliteFile,
+            poolSize: 1,
+            onQuery: (e) => seen.push(e.query.sql),
+          });
+          try {
+            const loggedStorage = kyselyStorage({ db: logged, tablePrefix: prefix });
+            expect(await loggedStorage.companies.nextSequence(co.id, "job")).toBe(2);
+            expect(seen.at(-1)).toContain("set_config('synchronous_commit', 'off', true)");
+            await loggedStorage.transaction((tx) => tx.companies.nextSequence(co.id, "job"));
+            expect(seen.filter((text) => text.includes("set_config"))).toHaveLength(1);
+          } finally {
+            await logged.destroy();
+          }
+        },
+      );
+
       it("admits exactly the limit when two OS processes race on one counter", async () => {
         const key = make.id("rl2p");
         const startAt = Date.now() + 2500;
@@ -806,7 +839,14 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
     });
 
     defineHttpTests({ db: () => database, others: () => extra, prefix });
-    definePlanTests({ dialect, db: () => database, storage: () => storage, prefix, lastQuery: () => queries.at(-1) });
+    definePlanTests({
+      dialect,
+      db: () => database,
+      storage: () => storage,
+      prefix,
+      lastQuery: () => queries.at(-1),
+      queries: () => queries,
+    });
 
     describe("webhook claims beside outbox writes", () => {
       it("claims (at most 2 per endpoint), records attempts, releases, and writes events with their deliveries at once without deadlocks", async () => {

@@ -73,9 +73,7 @@ export function transactionTests(ctx: ConformanceContext): void {
         await tx.jobs.update(companyId, job.id, { title: "After", status: "closed", updatedAt: now() });
         expect(
           await tx.applications.insertUnlessDuplicate(application, { duplicateSince: new Date(Date.now() - 30 * DAY) }),
-        ).toEqual({
-          inserted: true,
-        });
+        ).toMatchObject({ inserted: true });
         await tx.applications.update(companyId, existing.id, { stage: "hired", updatedAt: now() });
         await tx.applications.addStageChange({
           id: newId("stg"),
@@ -131,7 +129,7 @@ export function transactionTests(ctx: ConformanceContext): void {
           { ...application, id: newId("app") },
           { duplicateSince: new Date(Date.now() - 30 * DAY) },
         ),
-      ).toEqual({ inserted: true });
+      ).toMatchObject({ inserted: true });
     });
 
     it("rethrows a thrown non-Error value unchanged", async () => {

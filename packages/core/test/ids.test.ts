@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { newId } from "../src/ids";
+
+const ID = /^req_[0-9a-hjkmnp-tv-z]{26}$/;
+
+describe("newId", () => {
+  it("is the prefix, 10 characters of time and 16 of randomness, in Crockford base32", () => {
+    const id = newId("req", new Date("2026-11-23T12:00:00.000Z"));
+    expect(id).toMatch(ID);
+    expect(newId("req", new Date("2026-11-23T12:00:00.000Z")).slice(0, 14)).toBe(id.slice(0, 14));
+  });
+
+  it("sorts by creation time", () => {
+    const ids = [0, 1, 1000, 86_400_000].map((ms) => newId("app", new Date(Date.UTC(2026, 0, 1) + ms)));
+    expect([...ids].sort()).toEqual(ids);
+  });
+
+  it("never repeats, and every base32 character turns up in every random position", () => {
+    const ids = Array.from({ length: 20_000 }, () => newId("req"));
+    expect(new Set(ids).size).toBe(ids.length);
+    for (let position = 14; position < 30; position++) {
+      const seen = new Set(ids.map((id) => id[position]));
+      expect(seen.size, `position ${position}`).toBe(32);
+    }
+  });
+
+  it("uses getRandomValues where the runtime has no randomUUID", () => {
+    // Shadow the prototype's method on the instance for this test only.
+    Object.defineProperty(globalThis.crypto, "randomUUID", { value: undefined, configurable: true });
+    try {
+      const ids = Array.from({ length: 2000 }, () => newId("req"));
+      for (const id of ids) expect(id).toMatch(ID);
+      expect(new Set(ids).size).toBe(ids.length);
+    } finally {
+      Reflect.deleteProperty(globalThis.crypto, "randomUUID");
+    }
+    expect(typeof globalThis.crypto.randomUUID).toBe("function");
+  });
+});
