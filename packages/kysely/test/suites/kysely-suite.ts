@@ -6,6 +6,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import type { RateLimitBucket, Storage } from "@hireport/core";
+import { createPublicApi } from "@hireport/core";
 import { runStorageConformance } from "@hireport/core/testing";
 import { type CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -651,34 +652,55 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         },
       );
 
+      /** Runs the worker in its own OS process and returns how many of its calls were admitted. */
+      const worker = (args: string[]) =>
+        new Promise<number>((resolve, reject) => {
+          const child = spawn(process.execPath, ["--import", "tsx", WORKER, dialect, prefix, sqliteFile, ...args], {
+            cwd: fileURLToPath(new URL("../..", import.meta.url)),
+            stdio: ["ignore", "pipe", "pipe"],
+          });
+          let out = "";
+          let err = "";
+          child.stdout.on("data", (chunk) => {
+            out += chunk;
+          });
+          child.stderr.on("data", (chunk) => {
+            err += chunk;
+          });
+          child.on("exit", (code) => {
+            if (code !== 0) reject(new Error(`worker exited with ${code}: ${err}`));
+            else resolve(JSON.parse(out.trim().split("\n").at(-1) as string).allowed as number);
+          });
+        });
+
       it("admits exactly the limit when two OS processes race on one counter", async () => {
         const key = make.id("rl2p");
-        const startAt = Date.now() + 2500;
-        const run = () =>
-          new Promise<number>((resolve, reject) => {
-            const child = spawn(
-              process.execPath,
-              ["--import", "tsx", WORKER, dialect, prefix, sqliteFile, key, "25", "20", String(startAt)],
-              { cwd: fileURLToPath(new URL("../..", import.meta.url)), stdio: ["ignore", "pipe", "pipe"] },
-            );
-            let out = "";
-            let err = "";
-            child.stdout.on("data", (chunk) => {
-              out += chunk;
-            });
-            child.stderr.on("data", (chunk) => {
-              err += chunk;
-            });
-            child.on("exit", (code) => {
-              if (code !== 0) reject(new Error(`worker exited with ${code}: ${err}`));
-              else resolve(JSON.parse(out.trim().split("\n").at(-1) as string).allowed as number);
-            });
-          });
-        const [a, b] = await Promise.all([run(), run()]);
+        const startAt = String(Date.now() + 2500);
+        const [a, b] = await Promise.all([worker([key, "25", "20", startAt]), worker([key, "25", "20", startAt])]);
         expect(a + b).toBe(20);
         const rows = await sql<{ n: number | string }>`select hits as n from ${sql.table(t("rate_limit"))}
           where bucket_key = ${key}`.execute(database);
         expect(Number(rows.rows[0]?.n)).toBe(20);
+      }, 30_000);
+
+      it("admits exactly the per-minute limit of one key through the API from two OS processes", async () => {
+        const api = createPublicApi({
+          storage,
+          publicBaseUrl: "https://careers.example.com",
+          fileTokenSecret: "rate-limit-worker-secret-0123456789abcdef",
+        });
+        const co = make.company();
+        await api.companies.upsert({ id: co.id, name: co.name });
+        const { key } = await api.keys.create({ companyId: co.id, name: "Two processes", scopes: ["jobs:read"] });
+        const startAt = String(Date.now() + 2500);
+        // Both processes on one stopped clock: one minute window (and its first request, which
+        // creates the counter rows, races too).
+        const clock = String(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+        const [a, b] = await Promise.all([
+          worker([key, "60", "45", startAt, "api", clock]),
+          worker([key, "60", "45", startAt, "api", clock]),
+        ]);
+        expect(a + b).toBe(45);
       }, 30_000);
 
       it("keeps the active-key limit under parallel inserts", async () => {
