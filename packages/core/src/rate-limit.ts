@@ -59,7 +59,7 @@ export async function consumeRateLimit(
   runtime: Runtime,
   keyId: string,
   now: Date,
-  windows: readonly KeyRateWindow[] = rateWindows(runtime, now),
+  windows: readonly KeyRateWindow[],
 ): Promise<RateLimitState> {
   const { perMinute, perDay } = runtime.limits;
   const [minuteWindow, dayWindow] = windows as [KeyRateWindow, KeyRateWindow];

@@ -1,13 +1,24 @@
-import type { ApiKeyRecord } from "../domain";
+import type { ApiKeyRecord, ApiKeyWithCompany } from "../domain";
 import type { KeyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
 import { newestFirst } from "./keyset";
 import { countRequest } from "./rate-limit-store";
+import type { MemoryState } from "./state";
 
-/** Whether a key counts against the active-key limit at `now`. */
+/** Whether a key can be used at `now` (neither revoked nor expired); only such keys count as active. */
 function isActive(key: ApiKeyRecord, now: Date): boolean {
   return key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > now.getTime());
+}
+
+/** The key with this hash and its company, copied out; null if none. */
+function lookUp(state: MemoryState, hash: string): ApiKeyWithCompany | null {
+  for (const key of state.read("keys").values()) {
+    if (key.hash !== hash) continue;
+    const company = state.read("companies").get(key.companyId);
+    return company ? { key: copy(key), company: copy(company) } : null;
+  }
+  return null;
 }
 
 export function createKeyStore(access: StateAccess): KeyStore {
@@ -25,26 +36,13 @@ export function createKeyStore(access: StateAccess): KeyStore {
         return "inserted";
       }),
 
-    findByHash: (hash) =>
-      access.read((state) => {
-        for (const key of state.read("keys").values()) {
-          if (key.hash !== hash) continue;
-          const company = state.read("companies").get(key.companyId);
-          return company ? { key: copy(key), company: copy(company) } : null;
-        }
-        return null;
-      }),
+    findByHash: (hash) => access.read((state) => lookUp(state, hash)),
 
     findByHashAndConsume: (hash, windows, now) =>
       access.write((state) => {
-        const key = [...state.read("keys").values()].find((candidate) => candidate.hash === hash);
-        const company = key ? state.read("companies").get(key.companyId) : undefined;
-        if (!key || !company) return { found: null, counts: null };
-        const found = { key: copy(key), company: copy(company) };
-        if (key.revokedAt !== null || (key.expiresAt !== null && key.expiresAt.getTime() <= now.getTime())) {
-          return { found, counts: null };
-        }
-        const buckets = windows.map((window) => ({ ...window, key: `${key.id}${window.suffix}` }));
+        const found = lookUp(state, hash);
+        if (!found || !isActive(found.key, now)) return { found, counts: null };
+        const buckets = windows.map((window) => ({ ...window, key: `${found.key.id}${window.suffix}` }));
         const result = countRequest(state, buckets, now);
         return { found, counts: result.allowed ? result.counts : null };
       }),

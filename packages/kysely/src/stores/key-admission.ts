@@ -1,10 +1,8 @@
-import type { ApiKeyWithCompany, KeyRateWindow, KeyStore, KeyWithCounts } from "@hireport/core";
+import type { KeyRateWindow, KeyStore, KeyWithCounts } from "@hireport/core";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
-import type { ApiKeyTable } from "../schema";
 import { readNumber } from "../values";
-import { toCompany } from "./companies";
-import { toKey } from "./keys";
+import { type KeyWithCompanyRow, toKeyWithCompany } from "./keys";
 import { countingCtes } from "./rate-limits";
 
 /** Requests of one key counted by one statement at most; more wait for the next one. */
@@ -16,9 +14,7 @@ const MAX_BATCH = 64;
  */
 const IN_FLIGHT = 1;
 
-type AdmissionRow = ApiKeyTable & {
-  company__name: string;
-  company__created_at: Date | string;
+type AdmissionRow = KeyWithCompanyRow & {
   counted_key: string | null;
   counted_hits: number | string | null;
   counted_taken: number | string | null;
@@ -76,7 +72,7 @@ export function createKeyAdmission(
     );
     const { rows } = await sql<AdmissionRow>`
       with k as (
-        select k.*, c.name as company__name, c.created_at as company__created_at
+        select k.*, c.id as company__id, c.name as company__name, c.created_at as company__created_at
         from ${keys} as k join ${companies} as c on c.id = k.company_id
         where k.hash = ${hash}
       ),
@@ -90,14 +86,12 @@ export function createKeyAdmission(
       from k left join counted on true`.execute(ctx.db);
     const row = rows[0];
     if (!row) return batch.map(() => ({ found: null, counts: null }));
-    const company = toCompany({ id: row.company_id, name: row.company__name, created_at: row.company__created_at });
-    const found = (): ApiKeyWithCompany => ({ key: toKey(row), company: { ...company } });
     const after = new Map<string, number>();
     for (const r of rows) if (r.counted_key !== null) after.set(r.counted_key, readNumber(r.counted_hits ?? 0));
     const taken = after.size === windows.length ? readNumber(row.counted_taken ?? 0) : 0;
     // The i-th admitted call is the i-th request counted: its counts are those before the batch + i + 1.
     return batch.map((_, i) => ({
-      found: found(),
+      found: toKeyWithCompany(row),
       counts: i < taken ? windows.map((window) => (after.get(`${row.id}${window.suffix}`) ?? 0) - taken + i + 1) : null,
     }));
   }

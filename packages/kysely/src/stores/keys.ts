@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, KeyStore, Scope } from "@hireport/core";
+import type { ApiKeyRecord, ApiKeyWithCompany, KeyStore, Scope } from "@hireport/core";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import type { ApiKeyTable, CompanyTable } from "../schema";
@@ -22,6 +22,21 @@ export function toKey(row: ApiKeyTable): ApiKeyRecord {
 
 /** Prefixes the company columns of a join so they do not clash with the key's. */
 const COMPANY_PREFIX = "company__";
+
+/** A key row joined with its company's columns, prefixed `company__`. */
+export type KeyWithCompanyRow = ApiKeyTable & Record<`${typeof COMPANY_PREFIX}${keyof CompanyTable}`, string | Date>;
+
+/** The key and its company of a joined row (`findByHash`, `findByHashAndConsume`). */
+export function toKeyWithCompany(row: KeyWithCompanyRow): ApiKeyWithCompany {
+  return {
+    key: toKey(row),
+    company: toCompany({
+      id: row.company__id as string,
+      name: row.company__name as string,
+      created_at: row.company__created_at,
+    }),
+  };
+}
 
 export function createKeyStore(ctx: StoreContext): KeyStore {
   const get = async (companyId: string, id: string): Promise<ApiKeyRecord | null> => {
@@ -82,17 +97,9 @@ export function createKeyStore(ctx: StoreContext): KeyStore {
         .select(ctx.columns("api_key", "k"))
         .select(companyColumns)
         .where("k.hash", "=", hash)
-        .$castTo<ApiKeyTable & Record<`${typeof COMPANY_PREFIX}${keyof CompanyTable}`, string | Date>>()
+        .$castTo<KeyWithCompanyRow>()
         .executeTakeFirst();
-      if (!row) return null;
-      return {
-        key: toKey(row),
-        company: toCompany({
-          id: row.company__id as string,
-          name: row.company__name as string,
-          created_at: row.company__created_at,
-        }),
-      };
+      return row ? toKeyWithCompany(row) : null;
     },
 
     get,

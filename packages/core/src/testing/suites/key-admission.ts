@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { ApiKeyRecord } from "../../domain";
-import type { KeyRateWindow } from "../../storage";
+import type { KeyRateWindow, KeyStore } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { HOUR, MINUTE, makeKey, newId, now, parallel, shift } from "../fixtures";
+
+type Admit = NonNullable<KeyStore["findByHashAndConsume"]>;
 
 interface Setup {
   key: ApiKeyRecord;
@@ -39,14 +41,21 @@ export function keyAdmissionTests(ctx: ConformanceContext): void {
       return { key, windows, buckets };
     }
 
+    /** A test of the method: skipped for a storage without it; `admit` is bound to the key store. */
+    function admissionIt(name: string, fn: (admit: Admit) => Promise<void>): void {
+      it(name, async ({ skip }) => {
+        const keys = ctx.storage.keys;
+        if (!keys.findByHashAndConsume) return skip();
+        await fn(keys.findByHashAndConsume.bind(keys));
+      });
+    }
+
     async function counters(setup: Setup, expected: [number | null, number | null]): Promise<void> {
       await ctx.expectRaw("rateLimitCount", [setup.buckets[0] as string], expected[0]);
       await ctx.expectRaw("rateLimitCount", [setup.buckets[1] as string], expected[1]);
     }
 
-    it("returns the key as findByHash does and counts the request in every window", async ({ skip }) => {
-      const admit = ctx.storage.keys.findByHashAndConsume;
-      if (!admit) return skip();
+    admissionIt("returns the key as findByHash does and counts the request in every window", async (admit) => {
       const s = await setup([10, 100]);
       const first = await admit(s.key.hash, s.windows, t);
       expect(first.found).toEqual(await ctx.storage.keys.findByHash(s.key.hash));
@@ -56,9 +65,7 @@ export function keyAdmissionTests(ctx: ConformanceContext): void {
       await counters(s, [3, 3]);
     });
 
-    it("counts nothing for an unknown, revoked or expired key", async ({ skip }) => {
-      const admit = ctx.storage.keys.findByHashAndConsume;
-      if (!admit) return skip();
+    admissionIt("counts nothing for an unknown, revoked or expired key", async (admit) => {
       const unknown = await setup([10, 100]);
       expect(await admit(makeKey(unknown.key.companyId).hash, unknown.windows, t)).toEqual({
         found: null,
@@ -79,9 +86,7 @@ export function keyAdmissionTests(ctx: ConformanceContext): void {
       await counters(expired, [2, 2]);
     });
 
-    it("counts in no window when one of them is full", async ({ skip }) => {
-      const admit = ctx.storage.keys.findByHashAndConsume;
-      if (!admit) return skip();
+    admissionIt("counts in no window when one of them is full", async (admit) => {
       const minuteFull = await setup([2, 100], 2);
       const answer = await admit(minuteFull.key.hash, minuteFull.windows, t);
       expect(answer.found?.key.id).toBe(minuteFull.key.id);
@@ -93,9 +98,7 @@ export function keyAdmissionTests(ctx: ConformanceContext): void {
       await counters(dayFull, [3, 3]);
     });
 
-    it("counts a missing counter from 1, or leaves it to rateLimits.consume", async ({ skip }) => {
-      const admit = ctx.storage.keys.findByHashAndConsume;
-      if (!admit) return skip();
+    admissionIt("counts a missing counter from 1, or leaves it to rateLimits.consume", async (admit) => {
       const s = await setup([10, 100], 0);
       const answer = await admit(s.key.hash, s.windows, t);
       expect(answer.found?.key.id).toBe(s.key.id);
@@ -107,9 +110,7 @@ export function keyAdmissionTests(ctx: ConformanceContext): void {
       }
     });
 
-    it("admits exactly the room left under 30 parallel calls, each with its own count", async ({ skip }) => {
-      const admit = ctx.storage.keys.findByHashAndConsume;
-      if (!admit) return skip();
+    admissionIt("admits exactly the room left under 30 parallel calls, each with its own count", async (admit) => {
       const s = await setup([10, 1000]);
       const answers = await parallel(30, () => admit(s.key.hash, s.windows, t));
       const admitted = answers.flatMap((a) => (a.counts ? [a.counts] : []));
@@ -120,9 +121,7 @@ export function keyAdmissionTests(ctx: ConformanceContext): void {
       await counters(s, [10, 10]);
     });
 
-    it("counts every one of 150 parallel calls once when there is room", async ({ skip }) => {
-      const admit = ctx.storage.keys.findByHashAndConsume;
-      if (!admit) return skip();
+    admissionIt("counts every one of 150 parallel calls once when there is room", async (admit) => {
       const s = await setup([1000, 1000]);
       const answers = await parallel(150, () => admit(s.key.hash, s.windows, t));
       const minutes = answers.map((a) => a.counts?.[0]);
