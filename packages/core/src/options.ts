@@ -71,9 +71,16 @@ export interface CreatePublicApiOptions {
   logger?: Logger;
   /** Time source. @default the system clock */
   clock?: Clock;
-  /** Usage log writes are batched; a batch is written at this size or after `usageFlushMs`. @default 100 */
+  /**
+   * Entries per usage-log write. A full batch is written at once, and while requests keep coming
+   * only full batches are: entries recorded during a write wait for the next full batch.
+   * @default 100
+   */
   usageBatchSize?: number;
-  /** Longest wait before a usage batch is written, in milliseconds. @default 250 */
+  /**
+   * Longest wait of a usage-log entry before it is written (with whatever is pending then), in
+   * milliseconds. @default 250
+   */
   usageFlushMs?: number;
   /**
    * Called after each committed change with the new event, in this process. The webhook

@@ -33,6 +33,8 @@ export class UsageLog {
   #buffer: UsageRecord[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined;
   #writing: Promise<void> = Promise.resolve();
+  /** The write queued behind `#writing` that has not started yet, if any. */
+  #queued: { all: boolean } | undefined;
 
   constructor(runtime: Runtime, batchSize: number, flushMs: number) {
     this.#runtime = runtime;
@@ -40,33 +42,62 @@ export class UsageLog {
     this.#flushMs = flushMs;
   }
 
+  /**
+   * Buffers one entry. A full batch is written at once; what is left waits for the timer, which
+   * runs whenever entries are pending, so none waits much longer than `flushMs`.
+   */
   record(entry: UsageRecord): void {
     this.#buffer.push(entry);
-    if (this.#buffer.length >= this.#batchSize) {
-      void this.flush();
-    } else if (this.#timer === undefined) {
-      this.#timer = setTimeout(() => void this.flush(), this.#flushMs);
-      (this.#timer as { unref?: () => void }).unref?.();
-    }
+    if (this.#buffer.length >= this.#batchSize) void this.#schedule(false);
+    if (this.#timer === undefined) this.#retryIn(this.#flushMs);
   }
 
-  /** Writes every pending entry. Failed writes stay pending and are tried again on the next flush. */
+  /** Writes every entry pending now. Failed writes stay pending and are tried again later. */
   flush(): Promise<void> {
     if (this.#timer !== undefined) {
       clearTimeout(this.#timer);
       this.#timer = undefined;
     }
-    this.#writing = this.#writing.then(() => this.#writeBuffered());
-    return this.#writing;
+    return this.#schedule(true);
   }
 
   get pending(): number {
     return this.#buffer.length;
   }
 
-  async #writeBuffered(): Promise<void> {
-    while (this.#buffer.length > 0) {
+  /**
+   * Queues a write behind the one under way, or joins the one already queued: one queued write
+   * takes everything pending when it starts, so entries recorded during a write never each queue
+   * a small write of their own. `all` writes the last, partial batch too; otherwise only full
+   * batches are written.
+   */
+  #schedule(all: boolean): Promise<void> {
+    if (this.#queued) {
+      this.#queued.all ||= all;
+      return this.#writing;
+    }
+    const queued = { all };
+    this.#queued = queued;
+    this.#writing = this.#writing.then(() => {
+      this.#queued = undefined;
+      return this.#writeBuffered(queued.all);
+    });
+    return this.#writing;
+  }
+
+  #retryIn(ms: number): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = setTimeout(() => void this.flush(), ms);
+    (this.#timer as { unref?: () => void }).unref?.();
+  }
+
+  async #writeBuffered(all: boolean): Promise<void> {
+    // Entries recorded during this write wait for a full batch or the next timer: chasing them
+    // would write a stream of small batches for as long as requests keep coming.
+    let partial = all ? this.#buffer.length : 0;
+    while (this.#buffer.length >= this.#batchSize || partial > 0) {
       const batch = this.#buffer.splice(0, this.#batchSize);
+      partial -= batch.length;
       try {
         await this.#runtime.storage.usage.appendMany(batch);
       } catch (error) {
@@ -78,10 +109,7 @@ export class UsageLog {
           });
         }
         this.#runtime.logger.error("hireport: writing the usage log failed; will retry", { error: String(error) });
-        if (this.#timer === undefined) {
-          this.#timer = setTimeout(() => void this.flush(), Math.max(this.#flushMs, 1000));
-          (this.#timer as { unref?: () => void }).unref?.();
-        }
+        this.#retryIn(Math.max(this.#flushMs, 1000));
         return;
       }
     }

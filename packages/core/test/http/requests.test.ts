@@ -399,6 +399,82 @@ describe.each(TRANSPORTS)("request ids, usage log and failures via %s", (transpo
   });
 });
 
+describe("usage log batches", () => {
+  /** A storage whose usage writes each wait for `release()` and are recorded by size. */
+  function gatedUsage() {
+    const batches: number[] = [];
+    const gates: (() => void)[] = [];
+    const wrapStorage = (base: Storage): Storage =>
+      withProperty(
+        base,
+        "usage",
+        withProperty(base.usage, "appendMany", async (entries) => {
+          batches.push(entries.length);
+          await new Promise<void>((resolve) => gates.push(resolve));
+          await base.usage.appendMany(entries);
+        }),
+      );
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const release = async () => {
+      for (;;) {
+        await settle();
+        const gate = gates.shift();
+        if (!gate) return;
+        gate();
+      }
+    };
+    return { batches, wrapStorage, release };
+  }
+
+  it("writes only full batches while requests keep coming; the rest waits for the timer or close()", async () => {
+    const usage = gatedUsage();
+    const w = await createWorld("handle", {
+      wrapStorage: usage.wrapStorage,
+      extra: { usageBatchSize: 10, usageFlushMs: 60_000 },
+    });
+    const me = () => w.client.call("GET", "/me", { key: w.acmeKey.key });
+    for (let i = 0; i < 10; i++) await me();
+    // The first batch is being written (and waits); three more requests arrive meanwhile.
+    for (let i = 0; i < 3; i++) await me();
+    await usage.release();
+    // They are not written in a small batch of their own as soon as the first write ends.
+    expect(usage.batches).toEqual([10]);
+    expect(w.api.usage.pending).toBe(3);
+    for (let i = 0; i < 17; i++) await me();
+    await usage.release();
+    expect(usage.batches).toEqual([10, 10, 10]);
+    expect(w.api.usage.pending).toBe(0);
+    // A flush writes what is pending when it starts, not what arrives while it writes.
+    for (let i = 0; i < 4; i++) await me();
+    const flushing = w.api.usage.flush();
+    await me();
+    await usage.release();
+    await flushing;
+    expect(usage.batches).toEqual([10, 10, 10, 4]);
+    expect(w.api.usage.pending).toBe(1);
+    for (let i = 0; i < 3; i++) await me();
+    const closing = w.api.close();
+    await usage.release();
+    await closing;
+    expect(usage.batches).toEqual([10, 10, 10, 4, 4]);
+    expect(await w.inspect.countUsage(w.acme)).toBe(38);
+  });
+
+  it("writes a partial batch once usageFlushMs has passed", async () => {
+    const usage = gatedUsage();
+    const w = await createWorld("handle", {
+      wrapStorage: usage.wrapStorage,
+      extra: { usageBatchSize: 100, usageFlushMs: 20 },
+    });
+    for (let i = 0; i < 3; i++) await w.client.call("GET", "/me", { key: w.acmeKey.key });
+    expect(usage.batches).toEqual([]);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    await usage.release();
+    expect(usage.batches).toEqual([3]);
+    expect(await w.inspect.countUsage(w.acme)).toBe(3);
+  });
+});
+
 describe("handle() never rejects", () => {
   it("answers malformed requests instead of throwing", async () => {
     const w = await createWorld("handle");

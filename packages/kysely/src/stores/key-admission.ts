@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import { readNumber } from "../values";
 import { type KeyWithCompanyRow, toKeyWithCompany } from "./keys";
-import { countingCtes } from "./rate-limits";
+import { countRequests, withCountRequests } from "./rate-limits";
 
 /** Requests of one key counted by one statement at most; more wait for the next one. */
 const MAX_BATCH = 64;
@@ -40,7 +40,7 @@ interface Group {
  * one statement, so a request costs one round trip before its own query instead of two.
  *
  * The key (joined to its company) is read by hash; only when it is neither revoked nor expired are
- * its buckets (`key.id || suffix`) counted, with the CTEs of `rateLimits.consume`. Calls for the
+ * its buckets (`key.id || suffix`) counted, by `count_requests` as in `rateLimits.consume`. Calls for the
  * same key and windows that arrive while its statement runs are counted together by the next one
  * (up to 64): each of them is looked up after it arrived, so a revocation is seen at once, and the
  * statement admits as many as every window has room for, in the order they came. One busy key
@@ -65,25 +65,17 @@ export function createKeyAdmission(
     const { hash, windows } = group;
     const now = new Date(Math.max(...batch.map((waiter) => waiter.now.getTime())));
     const nowDb = ctx.toDb(now);
-    const values = sql.join(
-      windows.map(
-        (window) => sql`(${window.suffix}::text, ${window.limit}::integer, ${ctx.toDb(window.resetAt)}::timestamptz)`,
-      ),
-    );
-    const { rows } = await sql<AdmissionRow>`
-      with k as (
-        select k.*, c.id as company__id, c.name as company__name, c.created_at as company__created_at
+    // Only a key neither revoked nor expired is counted: `count_requests` counts nothing for null.
+    const usable = sql<string | null>`case when k.revoked_at is null
+      and (k.expires_at is null or k.expires_at > ${nowDb}::timestamptz) then k.id end`;
+    const { rows } = await withCountRequests(ctx, () =>
+      sql<AdmissionRow>`
+        select k.*, c.id as company__id, c.name as company__name, c.created_at as company__created_at,
+          counted.counted_key, counted.counted_hits, counted.counted_taken
         from ${keys} as k join ${companies} as c on c.id = k.company_id
-        where k.hash = ${hash}
-      ),
-      v (bucket_key, lim, reset_at) as (
-        select k.id || w.suffix, w.lim, w.reset_at
-        from k, (values ${values}) as w (suffix, lim, reset_at)
-        where k.revoked_at is null and (k.expires_at is null or k.expires_at > ${nowDb}::timestamptz)
-      ),
-      ${countingCtes(ctx, now, windows.length, batch.length)}
-      select k.*, counted.bucket_key as counted_key, counted.hits as counted_hits, counted.taken as counted_taken
-      from k left join counted on true`.execute(ctx.db);
+        left join lateral ${countRequests(ctx, usable, windows, now, batch.length)} as counted on true
+        where k.hash = ${hash}`.execute(ctx.db),
+    );
     const row = rows[0];
     if (!row) return batch.map(() => ({ found: null, counts: null }));
     const after = new Map<string, number>();

@@ -1,49 +1,67 @@
 import type { RateLimitBucket, RateLimitResult, RateLimitStore } from "@hireport/core";
-import { type RawBuilder, sql } from "kysely";
+import { type Expression, type RawBuilder, sql } from "kysely";
 import type { StoreContext } from "../context";
+import type { TableName } from "../schema";
 import { readNumber } from "../values";
 
 /** A count as it stands at `now`: zero once the window ended. */
 const liveHits = (now: string, alias: string): RawBuilder<number> =>
   sql<number>`case when ${sql.ref(`${alias}.reset_at`)} <= ${now} then 0 else ${sql.ref(`${alias}.hits`)} end`;
 
+/** The buckets of one count: `prefix || suffix`, each with its limit and window end. */
+export interface CountedWindow {
+  suffix: string;
+  limit: number;
+  resetAt: Date;
+}
+
 /**
- * Postgres: the CTEs that count up to `requests` requests against the buckets of a CTE
- * `v (bucket_key, lim, reset_at)` holding `size` rows, ending in `counted`, the
- * `UPDATE … RETURNING bucket_key, hits, taken` that adds `taken` to every bucket: as many of the
- * requests as every bucket still has room for, or none when a bucket is full or missing. `locked`
- * takes the rows in key order (`SELECT … FOR UPDATE` waits for and then reads the latest committed
- * counts), so concurrent statements never deadlock; `cfg` sets `synchronous_commit` off for the
- * statement's own transaction unless the storage asked for durable counters or the statement runs
- * inside a caller's transaction.
+ * Postgres: a call of `{prefix}count_requests` (migration 0002), the function that counts up to
+ * `requests` requests against the buckets `prefix || suffix` and returns `counted_key`,
+ * `counted_hits`, `counted_taken` for each bucket, or no row when nothing was counted (a bucket
+ * full or missing, or `prefix` null). Its statement's plan is kept by PL/pgSQL for the life of
+ * the connection. `synchronous_commit` goes off for the calling statement's own transaction,
+ * unless the storage asked for durable counters or runs inside a caller's transaction (where the
+ * setting would last until that transaction ends).
  */
-export function countingCtes(ctx: StoreContext, now: Date, size: number, requests = 1): RawBuilder<unknown> {
-  const nowDb = ctx.toDb(now);
-  const rl = sql.table(ctx.table("rate_limit"));
-  return sql`locked as (
-        select r.bucket_key, ${liveHits(nowDb, "r")} as hits
-        from ${rl} as r
-        where r.bucket_key in (select bucket_key from v)
-        order by r.bucket_key
-        for update
-      ),
-      ok as (
-        select case when count(*) = ${size}::bigint
-          then greatest(least(${requests}::integer, min(v.lim - l.hits)), 0) else 0 end as taken
-        from locked as l join v on v.bucket_key = l.bucket_key
-      ),
-      cfg as (select ${
-        // Inside a caller's transaction the setting would last until that transaction ends.
-        ctx.asyncRateLimitCommit && !ctx.inTransaction ? sql`set_config('synchronous_commit', 'off', true)` : sql`null`
-      } as previous),
-      counted as (
-        update ${rl} as r
-        set hits = case when r.reset_at <= ${nowDb} then ok.taken else r.hits + ok.taken end,
-            reset_at = case when r.reset_at <= ${nowDb} then v.reset_at else r.reset_at end
-        from v, ok, cfg
-        where r.bucket_key = v.bucket_key and ok.taken > 0
-        returning r.bucket_key, r.hits, ok.taken
-      )`;
+export function countRequests(
+  ctx: StoreContext,
+  prefix: Expression<string | null> | string,
+  windows: readonly CountedWindow[],
+  now: Date,
+  requests = 1,
+): RawBuilder<{ counted_key: string; counted_hits: number; counted_taken: number }> {
+  return sql`${sql.id(ctx.table("count_requests" as TableName))}(
+    ${prefix}::text,
+    ${windows.map((window) => window.suffix)}::text[],
+    ${windows.map((window) => window.limit)}::integer[],
+    ${windows.map((window) => ctx.toDb(window.resetAt))}::timestamptz[],
+    ${ctx.toDb(now)}::timestamptz,
+    ${requests}::integer,
+    ${ctx.asyncRateLimitCommit && !ctx.inTransaction}::boolean
+  )`;
+}
+
+/** Postgres error code of an unknown function. */
+const UNDEFINED_FUNCTION = "42883";
+
+/**
+ * Runs a statement that calls `count_requests`; when the database does not have the function,
+ * says which migration is missing instead of Postgres's bare "function does not exist".
+ */
+export async function withCountRequests<T>(ctx: StoreContext, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (code === UNDEFINED_FUNCTION && String((error as Error).message).includes("count_requests")) {
+      throw new Error(
+        `hireport: the database has no function ${ctx.table("count_requests" as TableName)}: run hireport's migrations (migrateToLatest) after upgrading @hireport/kysely; migration 2026-11-23-0002-count-requests creates it`,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 /**
@@ -51,14 +69,14 @@ export function countingCtes(ctx: StoreContext, now: Date, size: number, request
  * when all of them are below their limit, and changes nothing otherwise. A counter whose
  * `reset_at` has passed counts as zero (the same key used again after its window restarts).
  *
- * Postgres: one statement per admitted call. A CTE locks the buckets' rows in key order
- * (`SELECT … FOR UPDATE`, which waits for and then reads the latest committed counts), a second
- * one decides, and the `UPDATE … RETURNING` adds one to all of them or to none. Rows that do not
- * exist yet (first call of a window) are created once with `ON CONFLICT DO NOTHING` and the
- * statement runs again; a refused call reads the counts in a second query. Unless the storage was
- * created with `durableRateLimits`, the statement commits with `synchronous_commit` off (set for
- * its own implicit transaction only): it runs on every request, and losing the last few counts in
- * a database crash is an acceptable price for not waiting on the WAL flush.
+ * Postgres: one call of `count_requests` per admitted call (see `countRequests`): it locks the
+ * buckets' rows in key order (`SELECT … FOR UPDATE`, which waits for and then reads the latest
+ * committed counts), decides, and adds one to all of them or to none. Rows that do not exist yet
+ * (first call of a window) are created once with `ON CONFLICT DO NOTHING` and the call runs again;
+ * a refused call reads the counts in a second query. Unless the storage was created with
+ * `durableRateLimits`, the count commits with `synchronous_commit` off (set for its own implicit
+ * transaction only): it runs on every request, and losing the last few counts in a database crash
+ * is an acceptable price for not waiting on the WAL flush.
  *
  * MySQL/MariaDB and SQLite: one transaction that reads the rows (MySQL: `FOR UPDATE`, in key
  * order; SQLite: under the `BEGIN IMMEDIATE` write lock) and adds one to all of them only when all
@@ -102,19 +120,13 @@ export function createRateLimitStore(ctx: StoreContext): RateLimitStore {
 
   async function consumePostgres(buckets: readonly RateLimitBucket[], now: Date): Promise<RateLimitResult> {
     const sorted = ordered(buckets);
-    const values = sql.join(
-      sorted.map(
-        (bucket) => sql`(${bucket.key}::text, ${bucket.limit}::integer, ${ctx.toDb(bucket.resetAt)}::timestamptz)`,
-      ),
-    );
-    const statement = sql<{ bucket_key: string; hits: number }>`
-      with v (bucket_key, lim, reset_at) as (values ${values}),
-      ${countingCtes(ctx, now, sorted.length)}
-      select bucket_key, hits from counted`;
+    const windows = sorted.map((bucket) => ({ suffix: bucket.key, limit: bucket.limit, resetAt: bucket.resetAt }));
+    const statement = sql<{ counted_key: string; counted_hits: number }>`
+      select counted_key, counted_hits from ${countRequests(ctx, "", windows, now)}`;
     for (let round = 0; round < 3; round += 1) {
-      const { rows } = await statement.execute(ctx.db);
+      const { rows } = await withCountRequests(ctx, () => statement.execute(ctx.db));
       if (rows.length > 0) {
-        const counts = new Map(rows.map((row) => [row.bucket_key, readNumber(row.hits)]));
+        const counts = new Map(rows.map((row) => [row.counted_key, readNumber(row.counted_hits)]));
         return { allowed: true, counts: buckets.map((bucket) => counts.get(bucket.key) ?? 0), refusedBucket: null };
       }
       // Nothing was added: a bucket is at its limit (counts never go down inside a window), or a

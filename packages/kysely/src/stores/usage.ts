@@ -1,4 +1,5 @@
 import type { UsageRecord, UsageStore } from "@hireport/core";
+import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import type { UsageTable } from "../schema";
 import { fromDb, readNumber } from "../values";
@@ -22,10 +23,32 @@ function toUsage(row: UsageTable): UsageRecord {
   };
 }
 
+/**
+ * Postgres: one row per array element, ten array parameters in all. Kysely's multi-row `VALUES`
+ * binds ten parameters per row; for a batch of 100 entries that took about three times the server
+ * CPU and twice the time (1,000 parameters to build, send, parse and plan).
+ */
+async function insertUnnested(ctx: StoreContext, entries: readonly UsageRecord[]): Promise<void> {
+  const column = <T>(value: (entry: UsageRecord) => T): T[] => entries.map(value);
+  await sql`
+    insert into ${sql.table(ctx.table("usage"))}
+      (id, company_id, key_id, method, route, status, duration_ms, request_id, ip, created_at)
+    select * from unnest(
+      ${column((e) => e.id)}::text[], ${column((e) => e.companyId)}::text[], ${column((e) => e.keyId)}::text[],
+      ${column((e) => e.method)}::text[], ${column((e) => e.route)}::text[], ${column((e) => e.status)}::integer[],
+      ${column((e) => e.durationMs)}::double precision[], ${column((e) => e.requestId)}::text[],
+      ${column((e) => e.ip)}::text[], ${column((e) => ctx.toDb(e.createdAt))}::timestamptz[]
+    )`.execute(ctx.db);
+}
+
 export function createUsageStore(ctx: StoreContext): UsageStore {
   return {
     async appendMany(entries) {
       for (let start = 0; start < entries.length; start += CHUNK) {
+        if (ctx.dialect === "postgres") {
+          await insertUnnested(ctx, entries.slice(start, start + CHUNK));
+          continue;
+        }
         await ctx.db
           .insertInto(ctx.table("usage"))
           .values(

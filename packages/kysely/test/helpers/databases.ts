@@ -14,7 +14,7 @@ import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
-import { Kysely, type LogEvent, MysqlDialect, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, type LogEvent, MysqlDialect, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { createPool } from "mysql2";
 import pg from "pg";
 import { TABLE_NAMES } from "../../src/index";
@@ -107,8 +107,13 @@ export async function connectOrSkip(dialect: TestDialect, options: DbOptions): P
   }
 }
 
-/** Drops every table of a prefix, the migration tables included. */
+/** Drops every table of a prefix, the migration tables included, and on Postgres its function. */
 export async function dropTables(db: AnyDb, prefix: string): Promise<void> {
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await sql`drop function if exists ${sql.id(`${prefix}count_requests`)}(text, text[], integer[], timestamptz[], timestamptz, integer, boolean)`.execute(
+      db,
+    );
+  }
   for (const name of [...TABLE_NAMES].reverse()) await db.schema.dropTable(`${prefix}${name}`).ifExists().execute();
   await db.schema.dropTable(`${prefix}migration`).ifExists().execute();
   await db.schema.dropTable(`${prefix}migration_lock`).ifExists().execute();

@@ -10,7 +10,7 @@ import { createPublicApi } from "@hireport/core";
 import { runStorageConformance } from "@hireport/core/testing";
 import { type CompiledQuery, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kyselyStorage, migrateToLatest, migrationSql } from "../../src/index";
+import { createHireportMigrator, kyselyStorage, migrateToLatest, migrationSql } from "../../src/index";
 import {
   type AnyDb,
   connectOrSkip,
@@ -98,8 +98,45 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         expect(again.error).toBeUndefined();
         expect(again.results).toEqual([]);
         const applied = await sql<{ name: string }>`select name from ${sql.table(t("migration"))}`.execute(database);
-        expect(applied.rows.map((row) => row.name)).toEqual(["2026-11-21-0001-initial"]);
+        expect(applied.rows.map((row) => row.name)).toEqual([
+          "2026-11-21-0001-initial",
+          "2026-11-23-0002-count-requests",
+        ]);
       });
+
+      it.skipIf(dialect !== "postgres")(
+        "0002 makes count_requests under a quoted prefix; without it a count names the missing migration",
+        async () => {
+          const other = `Hr_${randomPrefix()}`;
+          const fn = `${other}count_requests`;
+          const exists = async () =>
+            (await sql<{ found: string | null }>`select to_regproc(${`"${fn}"`}) as found`.execute(database)).rows[0]
+              ?.found ?? null;
+          const buckets = (key: string): RateLimitBucket[] => [
+            { key: `${key}:m`, limit: 2, resetAt: new Date(Date.now() + 60_000) },
+          ];
+          try {
+            const result = await migrateToLatest(database, { tablePrefix: other });
+            expect(result.error).toBeUndefined();
+            expect(await exists()).not.toBeNull();
+            const mixed = kyselyStorage({ db: database, tablePrefix: other });
+            const now = new Date();
+            const counts = [];
+            for (let i = 0; i < 3; i++) counts.push(await mixed.rateLimits.consume(buckets("k"), now));
+            expect(counts.map((c) => c.allowed)).toEqual([true, true, false]);
+            expect(counts.map((c) => c.counts[0])).toEqual([1, 2, 2]);
+            const down = await createHireportMigrator(database, { tablePrefix: other }).migrateDown();
+            expect(down.error).toBeUndefined();
+            expect(down.results?.map((r) => r.migrationName)).toEqual(["2026-11-23-0002-count-requests"]);
+            expect(await exists()).toBeNull();
+            await expect(mixed.rateLimits.consume(buckets("j"), now)).rejects.toThrow(
+              /run hireport's migrations .*2026-11-23-0002-count-requests/,
+            );
+          } finally {
+            await dropTables(database, other);
+          }
+        },
+      );
 
       it("returns a failed migration as a result instead of throwing", async () => {
         const other = randomPrefix();
@@ -132,7 +169,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
           const result = await migrateToLatest(flaky, { tablePrefix: other });
           expect(failures).toBe(1);
           expect(result.error).toBeUndefined();
-          expect(result.results?.map((r) => r.status)).toEqual(["Success"]);
+          expect(result.results?.map((r) => r.status)).toEqual(["Success", "Success"]);
         } finally {
           await dropTables(database, other);
         }
@@ -143,6 +180,10 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         expect(text).toMatch(/create table/i);
         expect(text).toContain(`${prefix}webhook_delivery`);
         expect(text.length).toBeGreaterThan(1000);
+        if (dialect === "postgres") expect(text).toContain(`create or replace function "${prefix}count_requests"(`);
+        else expect(text).not.toContain("count_requests");
+        const down = await migrationSql(dialect, { tablePrefix: prefix, direction: "down" });
+        if (dialect === "postgres") expect(down).toContain(`drop function if exists "${prefix}count_requests"(`);
       });
     });
 
@@ -591,15 +632,16 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         async () => {
           const single = await createDb("postgres", { sqliteFile, poolSize: 1 });
           try {
-            const seen: string[] = [];
+            const seen: CompiledQuery[] = [];
             const logged = await createDb("postgres", {
               sqliteFile,
               poolSize: 1,
-              onQuery: (e) => seen.push(e.query.sql),
+              onQuery: (e) => seen.push(e.query),
             });
             const bucket = { key: make.id("sc"), limit: 5, resetAt: new Date(Date.now() + 60_000) };
+            // The last argument of count_requests: relax this statement's commit.
+            const relaxed = (query: CompiledQuery) => query.sql.includes("count_requests") && query.parameters.at(-1);
             await kyselyStorage({ db: logged, tablePrefix: prefix }).rateLimits.consume([bucket], new Date());
-            const relaxed = (text: string) => text.includes("set_config('synchronous_commit', 'off', true)");
             const before = seen.filter(relaxed).length;
             expect(before).toBeGreaterThan(0);
             await kyselyStorage({ db: logged, tablePrefix: prefix, durableRateLimits: true }).rateLimits.consume(
@@ -607,6 +649,18 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
               new Date(),
             );
             expect(seen.filter(relaxed)).toHaveLength(before);
+            expect(seen.filter((query) => query.sql.includes("count_requests"))).toHaveLength(before + 1);
+            // What the argument does: synchronous_commit off until the statement's transaction ends.
+            for (const relax of [true, false]) {
+              const inside = await logged.transaction().execute(async (trx) => {
+                await sql`select * from ${sql.id(t("count_requests"))}('x', array[':none'], array[1], array[now()], now(), 1, ${relax})`.execute(
+                  trx,
+                );
+                return (await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(trx))
+                  .rows[0]?.s;
+              });
+              expect(inside).toBe(relax ? "off" : "on");
+            }
             const setting = await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(logged);
             expect(setting.rows[0]?.s).toBe("on");
             await logged.destroy();

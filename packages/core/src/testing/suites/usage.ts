@@ -16,13 +16,31 @@ export function usageTests(ctx: ConformanceContext): void {
         makeUsage(companyId, { id: a, createdAt: t, keyId, route: "/jobs/{id}", status: 404, ip: null }),
         makeUsage(companyId, { createdAt: shift(t, -5), method: "POST", route: "/applications", status: 201 }),
         makeUsage(companyId, { id: b, createdAt: t, keyId, durationMs: 0, route: "/unknown/ünï" }),
-        makeUsage(companyId, { createdAt: shift(t, 7), status: 429, durationMs: 1234 }),
+        makeUsage(companyId, { createdAt: shift(t, 7), status: 429, durationMs: 1234.567 }),
+        // Text that array and list syntaxes give a meaning to is stored as it is.
+        makeUsage(companyId, { createdAt: shift(t, -9), route: 'a,"b"\\{c} NULL', ip: "NULL", requestId: "'); --" }),
       ];
       await ctx.storage.usage.appendMany(entries);
       await ctx.storage.usage.appendMany([makeUsage(other, { createdAt: t })]);
       const listed = await ctx.storage.usage.list({ companyId, take: 100 });
-      expect(listed).toEqual([entries[3], entries[2], entries[0], entries[1]]);
-      await ctx.expectRaw("countUsage", [companyId], 4);
+      expect(listed).toEqual([entries[3], entries[2], entries[0], entries[1], entries[4]]);
+      await ctx.expectRaw("countUsage", [companyId], 5);
+    });
+
+    it("appendMany stores a batch larger than one statement takes (1,201 entries), every one once", async () => {
+      const companyId = await ctx.company();
+      const t = now();
+      const entries = Array.from({ length: 1201 }, (_, i) =>
+        makeUsage(companyId, {
+          createdAt: shift(t, -i),
+          keyId: i % 3 === 0 ? null : `key_${i}`,
+          status: 200 + (i % 300),
+        }),
+      );
+      await ctx.storage.usage.appendMany(entries);
+      await ctx.expectRaw("countUsage", [companyId], 1201);
+      const listed = await ctx.storage.usage.list({ companyId, take: 2000 });
+      expect(listed).toEqual(entries);
     });
 
     it("appendMany accepts an empty batch", async () => {
