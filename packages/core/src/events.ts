@@ -1,4 +1,4 @@
-import type { AnyEventType, DeliveryRecord, EventRecord, EventType } from "./domain";
+import type { AnyEventType, DeliveryRecord, EventRecord, EventType, WebhookEndpointRecord } from "./domain";
 import { newId } from "./ids";
 import type { StorageStores } from "./storage";
 
@@ -39,8 +39,13 @@ export async function appendEvent(
     payload: eventPayload({ id, type: input.type, createdAt: input.now, companyId: input.companyId, data: input.data }),
     createdAt: input.now,
   };
-  await tx.events.append(event);
-  const endpoints = await tx.webhooks.listSubscribedEndpoints(input.companyId, input.type);
+  let endpoints: WebhookEndpointRecord[];
+  if (tx.events.appendAndListSubscribers) {
+    endpoints = await tx.events.appendAndListSubscribers(event);
+  } else {
+    await tx.events.append(event);
+    endpoints = await tx.webhooks.listSubscribedEndpoints(input.companyId, input.type);
+  }
   if (endpoints.length > 0) {
     const deliveries: DeliveryRecord[] = endpoints.map((endpoint) => ({
       id: newId("dlv", input.now),

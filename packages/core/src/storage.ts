@@ -203,8 +203,25 @@ export type InsertApplicationResult =
        * given, core builds the stored application from what it inserted instead of reading it back.
        */
       jobTitle?: string;
+      /**
+       * True when the storage stored `options.initialStageChange` with the application (optional:
+       * core adds it with `addStageChange` otherwise).
+       */
+      stageChangeStored?: boolean;
     }
   | { inserted: false; existingId: string };
+
+export interface InsertApplicationOptions {
+  /** Applications of the same job and e-mail at or after this time are duplicates. */
+  duplicateSince: Date;
+  /**
+   * The application's first stage-history entry, which core records right after the insert.
+   * Optional to honour: a storage that stores it with the application (only when the application
+   * is inserted, exactly as `addStageChange` would) says so with `stageChangeStored: true`, and
+   * saves a round trip.
+   */
+  initialStageChange?: StageChangeRecord;
+}
 
 export interface ApplicationStore {
   /**
@@ -215,7 +232,7 @@ export interface ApplicationStore {
    * one process or several, exactly one MUST be inserted. Core checks that the job exists first;
    * an insert for a missing job MAY throw.
    */
-  insertUnlessDuplicate(record: NewApplication, options: { duplicateSince: Date }): Promise<InsertApplicationResult>;
+  insertUnlessDuplicate(record: NewApplication, options: InsertApplicationOptions): Promise<InsertApplicationResult>;
   get(companyId: string, id: string, options?: GetOptions): Promise<ApplicationRecord | null>;
   /** MUST write only the columns present and return the record after the change; null if none. */
   update(companyId: string, id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;
@@ -235,6 +252,13 @@ export interface ApplicationStore {
 export interface EventStore {
   /** The outbox. Called inside the transaction of the change it reports. */
   append(event: EventRecord): Promise<void>;
+  /**
+   * Optional: `append(event)`, then `webhooks.listSubscribedEndpoints(event.companyId, event.type)`
+   * in the same transaction, in one call (`@hireport/kysely` makes it one statement on Postgres).
+   * MUST store the event exactly as `append` does and return exactly what that list returns.
+   * Core uses it, when present, to write each event of a change.
+   */
+  appendAndListSubscribers?(event: EventRecord): Promise<WebhookEndpointRecord[]>;
   get(id: string): Promise<EventRecord | null>;
   /** Events of a company, newest first (for hosts and tests). */
   list(companyId: string, options: { after?: KeysetPosition; take: number }): Promise<EventRecord[]>;

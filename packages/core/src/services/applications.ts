@@ -97,7 +97,8 @@ export class ApplicationService {
         updatedAt: now,
       };
       const duplicateSince = new Date(now.getTime() - limits.duplicateWindowDays * DAY_MS);
-      const result = await tx.applications.insertUnlessDuplicate(record, { duplicateSince });
+      const initialStageChange = this.#stageChange(record, null, INITIAL_STAGE, actor, now);
+      const result = await tx.applications.insertUnlessDuplicate(record, { duplicateSince, initialStageChange });
       if (!result.inserted) {
         throw new HireportError(
           "duplicate",
@@ -105,7 +106,7 @@ export class ApplicationService {
           { extra: { existing_id: result.existingId } },
         );
       }
-      await tx.applications.addStageChange(this.#stageChange(record, null, INITIAL_STAGE, actor, now));
+      if (!result.stageChangeStored) await tx.applications.addStageChange(initialStageChange);
       // Stored exactly as inserted (the storage contract's round trips): read back only when the
       // storage did not say the job's title.
       const stored =

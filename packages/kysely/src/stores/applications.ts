@@ -4,12 +4,14 @@ import type {
   ApplicationRecord,
   ApplicationStage,
   ApplicationStore,
+  InsertApplicationResult,
+  NewApplication,
   NoteRecord,
   StageChangeRecord,
 } from "@hireport/core";
-import { sql, type Updateable } from "kysely";
+import { type SelectQueryBuilder, sql, type Updateable } from "kysely";
 import type { StoreContext } from "../context";
-import type { ActorColumns, ApplicationTable, NoteTable, StageChangeTable } from "../schema";
+import type { ActorColumns, ApplicationTable, HireportDatabase, NoteTable, StageChangeTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
 import { afterPosition } from "./keyset";
 
@@ -74,6 +76,101 @@ function toNote(row: NoteTable): NoteRecord {
   };
 }
 
+/** The columns of an application row, as every dialect stores them. */
+function applicationRow(ctx: StoreContext, record: NewApplication) {
+  return {
+    id: record.id,
+    company_id: record.companyId,
+    job_id: record.jobId,
+    reference: record.reference,
+    candidate_name: record.candidate.name,
+    candidate_email: record.candidate.email,
+    candidate_phone: record.candidate.phone,
+    candidate_location: record.candidate.location,
+    candidate_linkedin_url: record.candidate.linkedinUrl,
+    candidate_current_title: record.candidate.currentTitle,
+    candidate_skills: JSON.stringify(record.candidate.skills),
+    email_normalized: record.emailNormalized,
+    cover_letter: record.coverLetter,
+    resume_source_url: record.resumeSourceUrl,
+    source: record.source,
+    consent: ctx.bool(record.consent),
+    consent_at: ctx.toDb(record.consentAt),
+    stage: record.stage,
+    ai_match: record.aiMatch,
+    overall_score: record.overallScore,
+    tags: JSON.stringify(record.tags),
+    starred: ctx.bool(record.starred),
+    applied_at: ctx.toDb(record.appliedAt),
+    updated_at: ctx.toDb(record.updatedAt),
+  };
+}
+
+/** The columns of a stage-history row. */
+function stageChangeRow(ctx: StoreContext, record: StageChangeRecord) {
+  return {
+    id: record.id,
+    application_id: record.applicationId,
+    company_id: record.companyId,
+    from_stage: record.fromStage,
+    to_stage: record.toStage,
+    actor_type: record.actor.type,
+    actor_id: record.actor.id,
+    actor_name: record.actor.name,
+    created_at: ctx.toDb(record.createdAt),
+  };
+}
+
+/** Takes back the `applications_count + 1` of a refused insert. */
+async function undoBump(ctx: StoreContext, jobId: string): Promise<void> {
+  await ctx.db
+    .updateTable(ctx.table("job"))
+    .set({ applications_count: sql<number>`${sql.ref("applications_count")} - 1` })
+    .where("id", "=", jobId)
+    .execute();
+}
+
+/** `insert into {table} (columns) select $1, $2, …`: Postgres types each parameter by its column. */
+function insertSelect(table: string, row: Record<string, unknown>) {
+  const columns = Object.keys(row);
+  return sql`insert into ${sql.table(table)} (${sql.join(columns.map((column) => sql.id(column)))})
+    select ${sql.join(columns.map((column) => sql`${row[column]}`))}`;
+}
+
+/**
+ * Postgres: the duplicate check, the insert and the first stage-history entry in one statement
+ * (`INSERT … SELECT … WHERE NOT EXISTS`, the history row inserted from its `RETURNING`), two
+ * round trips fewer per POST. It runs after the statement that locked the job's row, so its
+ * snapshot sees what an earlier insert for the job committed, as the separate check did. Only a
+ * refused insert reads the existing id, in one more statement.
+ */
+async function insertInOneStatement(
+  tx: StoreContext,
+  row: ReturnType<typeof applicationRow>,
+  duplicate: SelectQueryBuilder<HireportDatabase & { a: ApplicationTable }, "a", { id: string }>,
+  stageChange: StageChangeRecord | undefined,
+  jobTitle: string | undefined,
+  jobId: string,
+): Promise<InsertApplicationResult> {
+  const stage = stageChange ? stageChangeRow(tx, stageChange) : undefined;
+  const { rows } = await sql<{ id: string }>`
+    with inserted as (
+      ${insertSelect(tx.table("application"), row)} where not exists (${duplicate}) returning id
+    )${stage ? sql`, history as (${insertSelect(tx.table("stage_change"), stage)} from inserted)` : sql``}
+    select id from inserted`.execute(tx.db);
+  if (rows.length === 0) {
+    const existingId = (await duplicate.executeTakeFirst())?.id;
+    if (existingId === undefined) throw new Error("An application refused as a duplicate has no earlier application.");
+    await undoBump(tx, jobId);
+    return { inserted: false, existingId };
+  }
+  return {
+    inserted: true,
+    ...(jobTitle === undefined ? {} : { jobTitle }),
+    ...(stage ? { stageChangeStored: true } : {}),
+  };
+}
+
 export function createApplicationStore(ctx: StoreContext): ApplicationStore {
   /** Applications with their job's title, joined: one query whatever the number of rows. */
   const selectApplications = () =>
@@ -127,44 +224,16 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
           .limit(1);
         // MySQL's plain reads use the transaction's snapshot; a locking read sees the latest rows.
         if (tx.dialect === "mysql") duplicate = duplicate.forUpdate();
+        const row = applicationRow(tx, record);
+        if (tx.dialect === "postgres") {
+          return insertInOneStatement(tx, row, duplicate, options.initialStageChange, jobTitle, record.jobId);
+        }
         const existing = await duplicate.executeTakeFirst();
         if (existing) {
-          await tx.db
-            .updateTable(jobs)
-            .set({ applications_count: sql<number>`${sql.ref("applications_count")} - 1` })
-            .where("id", "=", record.jobId)
-            .execute();
+          await undoBump(tx, record.jobId);
           return { inserted: false as const, existingId: existing.id };
         }
-        await tx.db
-          .insertInto(tx.table("application"))
-          .values({
-            id: record.id,
-            company_id: record.companyId,
-            job_id: record.jobId,
-            reference: record.reference,
-            candidate_name: record.candidate.name,
-            candidate_email: record.candidate.email,
-            candidate_phone: record.candidate.phone,
-            candidate_location: record.candidate.location,
-            candidate_linkedin_url: record.candidate.linkedinUrl,
-            candidate_current_title: record.candidate.currentTitle,
-            candidate_skills: JSON.stringify(record.candidate.skills),
-            email_normalized: record.emailNormalized,
-            cover_letter: record.coverLetter,
-            resume_source_url: record.resumeSourceUrl,
-            source: record.source,
-            consent: tx.bool(record.consent),
-            consent_at: tx.toDb(record.consentAt),
-            stage: record.stage,
-            ai_match: record.aiMatch,
-            overall_score: record.overallScore,
-            tags: JSON.stringify(record.tags),
-            starred: tx.bool(record.starred),
-            applied_at: tx.toDb(record.appliedAt),
-            updated_at: tx.toDb(record.updatedAt),
-          })
-          .execute();
+        await tx.db.insertInto(tx.table("application")).values(row).execute();
         return jobTitle === undefined ? { inserted: true as const } : { inserted: true as const, jobTitle };
       }),
 
@@ -216,20 +285,7 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
     },
 
     async addStageChange(record) {
-      await ctx.db
-        .insertInto(ctx.table("stage_change"))
-        .values({
-          id: record.id,
-          application_id: record.applicationId,
-          company_id: record.companyId,
-          from_stage: record.fromStage,
-          to_stage: record.toStage,
-          actor_type: record.actor.type,
-          actor_id: record.actor.id,
-          actor_name: record.actor.name,
-          created_at: ctx.toDb(record.createdAt),
-        })
-        .execute();
+      await ctx.db.insertInto(ctx.table("stage_change")).values(stageChangeRow(ctx, record)).execute();
     },
 
     async listStageChanges(companyId, applicationId) {

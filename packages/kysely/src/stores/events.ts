@@ -1,8 +1,10 @@
-import type { AnyEventType, EventRecord, EventStore } from "@hireport/core";
+import type { AnyEventType, EventRecord, EventStore, EventType } from "@hireport/core";
+import type { QueryCreator } from "kysely";
 import type { StoreContext } from "../context";
-import type { EventTable } from "../schema";
+import type { EventTable, HireportDatabase } from "../schema";
 import { fromDb } from "../values";
 import { afterPosition } from "./keyset";
+import { subscribedEndpointsQuery, subscribedOf } from "./webhooks";
 
 function toEvent(row: EventTable): EventRecord {
   return {
@@ -14,20 +16,37 @@ function toEvent(row: EventTable): EventRecord {
   };
 }
 
+function eventRow(ctx: StoreContext, event: EventRecord) {
+  return {
+    id: event.id,
+    company_id: event.companyId,
+    type: event.type,
+    payload: event.payload,
+    created_at: ctx.toDb(event.createdAt),
+  };
+}
+
 export function createEventStore(ctx: StoreContext): EventStore {
   return {
     async append(event) {
-      await ctx.db
-        .insertInto(ctx.table("event"))
-        .values({
-          id: event.id,
-          company_id: event.companyId,
-          type: event.type,
-          payload: event.payload,
-          created_at: ctx.toDb(event.createdAt),
-        })
-        .execute();
+      await ctx.db.insertInto(ctx.table("event")).values(eventRow(ctx, event)).execute();
     },
+
+    // Postgres: the insert as a data-modifying `WITH` of the endpoints' select, one round trip.
+    // Postgres runs such a `WITH` to completion even though the select does not read it.
+    ...(ctx.dialect === "postgres"
+      ? {
+          async appendAndListSubscribers(event: EventRecord) {
+            const withInsert = ctx.db.with("appended", (db) =>
+              db.insertInto(ctx.table("event")).values(eventRow(ctx, event)),
+            );
+            // The select never reads `appended`: typed as the plain database.
+            const db = withInsert as unknown as QueryCreator<HireportDatabase>;
+            const rows = await subscribedEndpointsQuery(ctx, db, event.companyId).execute();
+            return subscribedOf(rows, event.type as EventType);
+          },
+        }
+      : {}),
 
     async get(id) {
       const row = await ctx.db

@@ -12,9 +12,9 @@ import type {
   WebhookSecret,
   WebhookStore,
 } from "@hireport/core";
-import { type Compilable, type QueryResult, type RawBuilder, sql, type Updateable } from "kysely";
+import { type Compilable, type QueryCreator, type QueryResult, type RawBuilder, sql, type Updateable } from "kysely";
 import type { StoreContext } from "../context";
-import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
+import type { HireportDatabase, WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
 import { afterPosition } from "./keyset";
 
@@ -205,6 +205,26 @@ function endpointAfter(
     set.paused_reason = state.pausedReason;
   }
   return set;
+}
+
+/**
+ * The company's endpoints that may be subscribed to an event (active and paused: paused ones queue
+ * events), oldest first; `subscribedOf` keeps those whose event list names the type. `db` may carry
+ * a `WITH` (the event's insert, in `appendAndListSubscribers`).
+ */
+export function subscribedEndpointsQuery(ctx: StoreContext, db: QueryCreator<HireportDatabase>, companyId: string) {
+  return db
+    .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
+    .select(ctx.columns("webhook_endpoint", "e"))
+    .where("e.company_id", "=", companyId)
+    .where("e.status", "in", ["active", "paused"])
+    .orderBy("e.created_at", "asc")
+    .orderBy("e.id", "asc")
+    .$castTo<WebhookEndpointTable>();
+}
+
+export function subscribedOf(rows: readonly WebhookEndpointTable[], type: EventType): WebhookEndpointRecord[] {
+  return rows.map(toEndpoint).filter((endpoint) => endpoint.events.includes(type));
 }
 
 export function createWebhookStore(ctx: StoreContext): WebhookStore {
@@ -600,16 +620,7 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
       }),
 
     async listSubscribedEndpoints(companyId, type) {
-      const rows = await ctx.db
-        .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
-        .select(ctx.columns("webhook_endpoint", "e"))
-        .where("e.company_id", "=", companyId)
-        .where("e.status", "in", ["active", "paused"])
-        .orderBy("e.created_at", "asc")
-        .orderBy("e.id", "asc")
-        .$castTo<WebhookEndpointTable>()
-        .execute();
-      return rows.map(toEndpoint).filter((endpoint) => endpoint.events.includes(type));
+      return subscribedOf(await subscribedEndpointsQuery(ctx, ctx.db, companyId).execute(), type);
     },
 
     async insertDeliveries(records) {

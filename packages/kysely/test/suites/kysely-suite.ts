@@ -454,6 +454,40 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         );
       });
 
+      it("inserts an application with its first stage change in as few statements as the dialect allows", async () => {
+        const co = make.company();
+        await storage.companies.upsert(co);
+        const job = make.job(co.id, { title: "Welder" });
+        await storage.jobs.insert(job);
+        const app = make.application(co.id, job.id);
+        const initialStageChange = {
+          id: make.id("stg"),
+          applicationId: app.id,
+          companyId: co.id,
+          fromStage: null,
+          toStage: "new" as const,
+          actor: { type: "host" as const, id: null, name: "Careers page" },
+          createdAt: app.appliedAt,
+        };
+        let result: Awaited<ReturnType<typeof storage.applications.insertUnlessDuplicate>> | undefined;
+        const used = await countQueries(async () => {
+          result = await storage.applications.insertUnlessDuplicate(app, {
+            duplicateSince: new Date(0),
+            initialStageChange,
+          });
+        });
+        const statements = used.filter((query) => !/^(begin|commit|start transaction)/i.test(query.sql.trim()));
+        if (dialect === "postgres") {
+          // The job's row lock, then the duplicate check, the insert and the history in one statement.
+          expect(result).toEqual({ inserted: true, jobTitle: "Welder", stageChangeStored: true });
+          expect(statements).toHaveLength(2);
+          expect(await storage.applications.listStageChanges(co.id, app.id)).toEqual([initialStageChange]);
+        } else {
+          expect(result?.inserted && result.stageChangeStored).toBeFalsy();
+          expect(await storage.applications.listStageChanges(co.id, app.id)).toEqual([]);
+        }
+      });
+
       it("writes a usage batch in one statement and pages it by key", async () => {
         const co = make.company();
         const entries = Array.from({ length: 150 }, (_, i) => ({

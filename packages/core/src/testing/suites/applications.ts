@@ -63,6 +63,40 @@ export function applicationTests(ctx: ConformanceContext): void {
       await ctx.expectRaw("countApplications", [companyId, job.id], 1);
     });
 
+    it("insertUnlessDuplicate stores initialStageChange with the application exactly when it says so, never for a duplicate", async () => {
+      const companyId = await ctx.company();
+      const job = await jobOf(companyId);
+      const application = makeApplication(companyId, job.id);
+      const change = (applicationId: string, actor: StageChangeRecord["actor"]): StageChangeRecord => ({
+        id: newId("stg"),
+        applicationId,
+        companyId,
+        fromStage: null,
+        toStage: "new",
+        actor,
+        createdAt: application.appliedAt,
+      });
+      const first = change(application.id, { type: "api_key", id: newId("key"), name: "Careers site 🚀 'quoted'" });
+      const duplicateSince = shift(application.appliedAt, -WINDOW);
+      const result = await ctx.storage.applications.insertUnlessDuplicate(application, {
+        duplicateSince,
+        initialStageChange: first,
+      });
+      expect(result.inserted).toBe(true);
+      const stored = result.inserted && result.stageChangeStored === true;
+      // Stored exactly as addStageChange stores it, or not at all (core then adds it itself).
+      expect(await ctx.storage.applications.listStageChanges(companyId, application.id)).toEqual(stored ? [first] : []);
+      const again = makeApplication(companyId, job.id, { emailNormalized: application.emailNormalized });
+      const refused = await ctx.storage.applications.insertUnlessDuplicate(again, {
+        duplicateSince,
+        initialStageChange: change(again.id, { type: "host", id: null, name: "Careers page" }),
+      });
+      expect(refused).toEqual({ inserted: false, existingId: application.id });
+      expect(await ctx.storage.applications.listStageChanges(companyId, again.id)).toEqual([]);
+      expect(await ctx.storage.applications.get(companyId, again.id)).toBeNull();
+      expect((await ctx.storage.jobs.get(companyId, job.id))?.applicationsCount).toBe(job.applicationsCount + 1);
+    });
+
     it("consent false and null, and an overall score of null, round-trip", async () => {
       const companyId = await ctx.company();
       const job = await jobOf(companyId);

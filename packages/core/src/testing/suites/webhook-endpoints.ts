@@ -68,7 +68,8 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
       expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toEqual({ ...expected, ...second });
     });
 
-    it("listSubscribedEndpoints returns active and paused endpoints subscribed to the type, only", async () => {
+    /** A company whose active and paused endpoints take job.closed, beside ones that do not. */
+    async function subscriptions() {
       const companyId = await ctx.company();
       const other = await ctx.company();
       const active = await endpointOf(companyId, { events: ["job.created", "job.closed"] });
@@ -79,6 +80,36 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
       });
       await endpointOf(companyId, { events: ["job.created"] });
       await endpointOf(other, { events: ["job.closed"] });
+      return { companyId, active, paused };
+    }
+
+    it("appendAndListSubscribers (optional) stores the event as append does and returns what listSubscribedEndpoints does", async ({
+      skip,
+    }) => {
+      const events = ctx.storage.events;
+      if (!events.appendAndListSubscribers) return skip();
+      const { companyId, active, paused } = await subscriptions();
+      const event = makeEvent(companyId, { type: "job.closed" });
+      const subscribed = await events.appendAndListSubscribers.call(events, event);
+      expect(subscribed).toEqual(await ctx.storage.webhooks.listSubscribedEndpoints(companyId, "job.closed"));
+      expect(subscribed.map((e) => e.id).sort()).toEqual([active.id, paused.id].sort());
+      expect(await events.get(event.id)).toEqual(event);
+      const none = makeEvent(companyId, { type: "application.updated" });
+      expect(await events.appendAndListSubscribers.call(events, none)).toEqual([]);
+      expect(await events.get(none.id)).toEqual(none);
+      // Inside a transaction it writes with the change: a rollback takes the event back.
+      const rolledBack = makeEvent(companyId, { type: "job.closed" });
+      await expect(
+        ctx.storage.transaction(async (tx) => {
+          expect(await tx.events.appendAndListSubscribers?.(rolledBack)).toHaveLength(2);
+          throw new Error("roll back");
+        }),
+      ).rejects.toThrow("roll back");
+      expect(await events.get(rolledBack.id)).toBeNull();
+    });
+
+    it("listSubscribedEndpoints returns active and paused endpoints subscribed to the type, only", async () => {
+      const { companyId, active, paused } = await subscriptions();
       const subscribed = await ctx.storage.webhooks.listSubscribedEndpoints(companyId, "job.closed");
       expect(subscribed.map((e) => e.id).sort()).toEqual([active.id, paused.id].sort());
       expect(subscribed.find((e) => e.id === paused.id)).toEqual(paused);
