@@ -49,7 +49,7 @@ export class UsageLog {
   record(entry: UsageRecord): void {
     this.#buffer.push(entry);
     if (this.#buffer.length >= this.#batchSize) void this.#schedule(false);
-    if (this.#timer === undefined) this.#retryIn(this.#flushMs);
+    if (this.#timer === undefined) this.#flushIn(this.#flushMs);
   }
 
   /** Writes every entry pending now. Failed writes stay pending and are tried again later. */
@@ -85,7 +85,7 @@ export class UsageLog {
     return this.#writing;
   }
 
-  #retryIn(ms: number): void {
+  #flushIn(ms: number): void {
     if (this.#timer !== undefined) clearTimeout(this.#timer);
     this.#timer = setTimeout(() => void this.flush(), ms);
     (this.#timer as { unref?: () => void }).unref?.();
@@ -109,7 +109,7 @@ export class UsageLog {
           });
         }
         this.#runtime.logger.error("hireport: writing the usage log failed; will retry", { error: String(error) });
-        this.#retryIn(Math.max(this.#flushMs, 1000));
+        this.#flushIn(Math.max(this.#flushMs, 1000));
         return;
       }
     }
