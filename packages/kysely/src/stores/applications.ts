@@ -150,7 +150,6 @@ async function insertInOneStatement(
   duplicate: SelectQueryBuilder<HireportDatabase & { a: ApplicationTable }, "a", { id: string }>,
   stageChange: StageChangeRecord | undefined,
   jobTitle: string | undefined,
-  jobId: string,
 ): Promise<InsertApplicationResult> {
   const stage = stageChange ? stageChangeRow(tx, stageChange) : undefined;
   const { rows } = await sql<{ id: string }>`
@@ -161,7 +160,7 @@ async function insertInOneStatement(
   if (rows.length === 0) {
     const existingId = (await duplicate.executeTakeFirst())?.id;
     if (existingId === undefined) throw new Error("An application refused as a duplicate has no earlier application.");
-    await undoBump(tx, jobId);
+    await undoBump(tx, row.job_id);
     return { inserted: false, existingId };
   }
   return {
@@ -226,7 +225,7 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
         if (tx.dialect === "mysql") duplicate = duplicate.forUpdate();
         const row = applicationRow(tx, record);
         if (tx.dialect === "postgres") {
-          return insertInOneStatement(tx, row, duplicate, options.initialStageChange, jobTitle, record.jobId);
+          return insertInOneStatement(tx, row, duplicate, options.initialStageChange, jobTitle);
         }
         const existing = await duplicate.executeTakeFirst();
         if (existing) {

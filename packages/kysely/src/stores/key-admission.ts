@@ -40,13 +40,13 @@ interface Group {
  * one statement, so a request costs one round trip before its own query instead of two.
  *
  * The key (joined to its company) is read by hash; only when it is neither revoked nor expired are
- * its buckets (`key.id || suffix`) counted, by `count_requests` as in `rateLimits.consume`. Calls for the
- * same key and windows that arrive while its statement runs are counted together by the next one
- * (up to 64): each of them is looked up after it arrived, so a revocation is seen at once, and the
- * statement admits as many as every window has room for, in the order they came. One busy key
- * therefore costs one statement per batch on its counter rows instead of one per request, which
- * is what keeps those rows from becoming the bottleneck (every request of a key updates the same
- * two rows, and Postgres serializes updates of a row).
+ * its buckets (`key.id || suffix`) counted, by `count_requests` as in `rateLimits.consume`. Calls
+ * for the same key and windows that arrive while its statement runs are counted together by the
+ * next one (up to 64): each of them is looked up after it arrived, so a revocation is seen at once,
+ * and the statement admits as many as every window has room for, in the order they came. One busy
+ * key therefore costs one statement per batch on its counter rows instead of one per request,
+ * which is what keeps those rows from becoming the bottleneck (every request of a key updates the
+ * same two rows, and Postgres serializes updates of a row).
  *
  * A call gets `counts: null` when nothing was counted for it (a window full or with no row yet,
  * or the key unusable): core then calls `rateLimits.consume`, which creates missing rows and

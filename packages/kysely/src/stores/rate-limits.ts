@@ -1,4 +1,4 @@
-import type { RateLimitBucket, RateLimitResult, RateLimitStore } from "@hireport/core";
+import type { KeyRateWindow, RateLimitBucket, RateLimitResult, RateLimitStore } from "@hireport/core";
 import { type Expression, type RawBuilder, sql } from "kysely";
 import type { StoreContext } from "../context";
 import type { TableName } from "../schema";
@@ -8,12 +8,8 @@ import { readNumber } from "../values";
 const liveHits = (now: string, alias: string): RawBuilder<number> =>
   sql<number>`case when ${sql.ref(`${alias}.reset_at`)} <= ${now} then 0 else ${sql.ref(`${alias}.hits`)} end`;
 
-/** The buckets of one count: `prefix || suffix`, each with its limit and window end. */
-export interface CountedWindow {
-  suffix: string;
-  limit: number;
-  resetAt: Date;
-}
+/** The prefixed name of the function of migration 0002. */
+const countRequestsName = (ctx: StoreContext) => ctx.table("count_requests" as TableName);
 
 /**
  * Postgres: a call of `{prefix}count_requests` (migration 0002), the function that counts up to
@@ -27,11 +23,11 @@ export interface CountedWindow {
 export function countRequests(
   ctx: StoreContext,
   prefix: Expression<string | null> | string,
-  windows: readonly CountedWindow[],
+  windows: readonly KeyRateWindow[],
   now: Date,
   requests = 1,
 ): RawBuilder<{ counted_key: string; counted_hits: number; counted_taken: number }> {
-  return sql`${sql.id(ctx.table("count_requests" as TableName))}(
+  return sql`${sql.id(countRequestsName(ctx))}(
     ${prefix}::text,
     ${windows.map((window) => window.suffix)}::text[],
     ${windows.map((window) => window.limit)}::integer[],
@@ -56,7 +52,7 @@ export async function withCountRequests<T>(ctx: StoreContext, run: () => Promise
     const code = (error as { code?: unknown } | null)?.code;
     if (code === UNDEFINED_FUNCTION && String((error as Error).message).includes("count_requests")) {
       throw new Error(
-        `hireport: the database has no function ${ctx.table("count_requests" as TableName)}: run hireport's migrations (migrateToLatest) after upgrading @hireport/kysely; migration 2026-11-23-0002-count-requests creates it`,
+        `hireport: the database has no function ${countRequestsName(ctx)}: run hireport's migrations (migrateToLatest) after upgrading @hireport/kysely; migration 2026-11-23-0002-count-requests creates it`,
         { cause: error },
       );
     }

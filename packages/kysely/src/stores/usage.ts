@@ -25,8 +25,9 @@ function toUsage(row: UsageTable): UsageRecord {
 
 /**
  * Postgres: one row per array element, ten array parameters in all. Kysely's multi-row `VALUES`
- * binds ten parameters per row; for a batch of 100 entries that took about three times the server
- * CPU and twice the time (1,000 parameters to build, send, parse and plan).
+ * binds ten parameters per row; for a batch of 100 entries (1,000 parameters to build, send, parse
+ * and plan) that took 1.8 to 4.0 ms of server CPU and 4.6 to 6.5 ms in all, against 1.2 ms and 2.6
+ * to 3.3 ms for this.
  */
 async function insertUnnested(ctx: StoreContext, entries: readonly UsageRecord[]): Promise<void> {
   const column = <T>(value: (entry: UsageRecord) => T): T[] => entries.map(value);
