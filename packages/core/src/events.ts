@@ -23,6 +23,18 @@ export function eventPayload(event: {
   });
 }
 
+/** A new outbox event: a fresh id, and the envelope of spec 2.9 as its payload. */
+export function newEvent(input: { type: EventType; companyId: string; data: unknown; now: Date }): EventRecord {
+  const id = newId("evt", input.now);
+  return {
+    id,
+    companyId: input.companyId,
+    type: input.type,
+    payload: eventPayload({ id, type: input.type, createdAt: input.now, companyId: input.companyId, data: input.data }),
+    createdAt: input.now,
+  };
+}
+
 /**
  * Writes an event to the outbox and one pending delivery per subscribed webhook endpoint, on the
  * transaction of the change it reports, so that both commit together or not at all.
@@ -31,14 +43,8 @@ export async function appendEvent(
   tx: StorageStores,
   input: { type: EventType; companyId: string; data: unknown; now: Date },
 ): Promise<EventRecord> {
-  const id = newId("evt", input.now);
-  const event: EventRecord = {
-    id,
-    companyId: input.companyId,
-    type: input.type,
-    payload: eventPayload({ id, type: input.type, createdAt: input.now, companyId: input.companyId, data: input.data }),
-    createdAt: input.now,
-  };
+  const event = newEvent(input);
+  const id = event.id;
   let endpoints: WebhookEndpointRecord[];
   if (tx.events.appendAndListSubscribers) {
     endpoints = await tx.events.appendAndListSubscribers(event);

@@ -11,6 +11,7 @@ export * from "./options";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";
+export { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "./schemas/fields";
 export * from "./schemas/job";
 export * from "./schemas/query";
 export { expandScopes, hasScope } from "./scopes";

@@ -1,5 +1,6 @@
 import { HireportError } from "./errors";
 import { ROUTES, type RouteSpec } from "./routes";
+import { isStorableText } from "./schemas/fields";
 
 export interface RouteMatch {
   route: RouteSpec;
@@ -74,7 +75,8 @@ export class Router {
       if (segment.literal !== null) {
         if (segment.literal !== part) return null;
       } else if (segment.param !== null) {
-        if (part.length > MAX_PARAM_LENGTH) return null;
+        // An id no storage can hold (too long, a NUL character) names nothing: 404.
+        if (part.length > MAX_PARAM_LENGTH || !isStorableText(part)) return null;
         params[segment.param] = part;
       }
     }

@@ -58,14 +58,21 @@ export async function runChange<T>(
     };
     return fn(tx, emit, now);
   });
-  if (runtime.onEvent) {
-    for (const event of emitted) {
-      try {
-        runtime.onEvent(event);
-      } catch (error) {
-        runtime.logger.error("hireport: onEvent threw", { error: String(error), eventId: event.id });
-      }
+  announceEvents(runtime, emitted);
+  return result;
+}
+
+/** Tells `onEvent` of events just committed (it wakes an in-process dispatcher); never throws. */
+export function announceEvents(
+  runtime: Runtime,
+  events: readonly { id: string; type: string; companyId: string }[],
+): void {
+  if (!runtime.onEvent) return;
+  for (const event of events) {
+    try {
+      runtime.onEvent({ id: event.id, type: event.type, companyId: event.companyId });
+    } catch (error) {
+      runtime.logger.error("hireport: onEvent threw", { error: String(error), eventId: event.id });
     }
   }
-  return result;
 }

@@ -223,6 +223,29 @@ export interface InsertApplicationOptions {
   initialStageChange?: StageChangeRecord;
 }
 
+/** What {@link ApplicationStore.insertWithEvent} writes: the whole of one new application. */
+export interface InsertWithEventInput {
+  record: NewApplication;
+  /** Applications of the same job and e-mail at or after this time are duplicates. */
+  duplicateSince: Date;
+  /** The application's first stage-history entry, stored exactly as `addStageChange` would. */
+  initialStageChange: StageChangeRecord;
+  /** `application.created`, stored exactly as `events.append` would. */
+  event: EventRecord;
+  /**
+   * The job's title as core read it before the call, and as the event's payload says it. The job's
+   * row, once locked, MUST still have this title (and belong to `record.companyId`): otherwise the
+   * storage MUST write nothing and return `job_changed`.
+   */
+  jobTitle: string;
+}
+
+export type InsertWithEventResult =
+  | { outcome: "inserted" }
+  | { outcome: "duplicate"; existingId: string }
+  /** The job is gone, or its title is no longer `jobTitle`: nothing was written. */
+  | { outcome: "job_changed" };
+
 export interface ApplicationStore {
   /**
    * The duplicate rule of spec 4.8. MUST refuse (returning the id of the earlier application) when
@@ -233,6 +256,19 @@ export interface ApplicationStore {
    * an insert for a missing job MAY throw.
    */
   insertUnlessDuplicate(record: NewApplication, options: InsertApplicationOptions): Promise<InsertApplicationResult>;
+  /**
+   * Optional: all that POST /applications writes, in one atomic call (`@hireport/kysely` makes it
+   * one statement on Postgres, with no `BEGIN` and `COMMIT` round trips). When present, core calls
+   * it on the storage (never on a `tx`) instead of a transaction of `insertUnlessDuplicate`,
+   * `addStageChange`, `events.append` and `webhooks.insertDeliveries`. It MUST, all or nothing:
+   * lock the job's row and check `input.jobTitle` against it; apply the duplicate rule of
+   * `insertUnlessDuplicate` (concurrent identical calls included); insert the application, add 1
+   * to the job's `applicationsCount`, store `initialStageChange` and `event`; and add one pending
+   * delivery of the event per endpoint that `webhooks.listSubscribedEndpoints(companyId, event.type)`
+   * returns at that moment, with a new unique id starting `dlv_`, `attempts` 0, no lease, and
+   * `nextAttemptAt`, `createdAt` and `updatedAt` equal to `event.createdAt`.
+   */
+  insertWithEvent?(input: InsertWithEventInput): Promise<InsertWithEventResult>;
   get(companyId: string, id: string, options?: GetOptions): Promise<ApplicationRecord | null>;
   /** MUST write only the columns present and return the record after the change; null if none. */
   update(companyId: string, id: string, patch: ApplicationPatch): Promise<ApplicationRecord | null>;

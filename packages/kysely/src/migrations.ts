@@ -441,12 +441,104 @@ $body$`)
   };
 }
 
+/**
+ * 0003 (Postgres only; nothing on MySQL/MariaDB and SQLite): `{prefix}create_application`, all
+ * that POST /applications writes as one PL/pgSQL call. Called as a statement of its own, it is its
+ * own transaction: one round trip instead of `BEGIN`, four statements and `COMMIT`, and plans kept
+ * for the life of the connection. Each statement in it takes a fresh snapshot (a volatile
+ * function under READ COMMITTED), so the duplicate check, which runs after the job's row is
+ * locked, sees what an earlier insert for the job committed.
+ *
+ * The rows come as JSON objects keyed by column (`p_application`, `p_stage_change`, `p_event`).
+ * It returns one row: `job_changed` (the job is gone from the company, or its title is no longer
+ * `p_job_title`), `duplicate` with `existing_id`, or `inserted`; only `inserted` writes anything.
+ * Each endpoint of the company that is active or paused and subscribed to the event's type gets a
+ * pending delivery whose id is `dlv_`, the event id's 10 time characters and 16 random ones.
+ * A later migration that adds a column to one of these tables must replace this function.
+ */
+function createApplicationMigration(prefix: string): Migration {
+  const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+  const name = quote(`${prefix}create_application`);
+  const t = (table: string) => quote(`${prefix}${table}`);
+  const columns = (list: string) => list.split(/\s+/).filter(Boolean).join(", ");
+  const application = columns(`id company_id job_id reference candidate_name candidate_email candidate_phone
+    candidate_location candidate_linkedin_url candidate_current_title candidate_skills email_normalized
+    cover_letter resume_source_url source consent consent_at stage ai_match overall_score tags starred
+    applied_at updated_at`);
+  const stageChange = columns(
+    "id application_id company_id from_stage to_stage actor_type actor_id actor_name created_at",
+  );
+  const event = columns("id company_id type payload created_at");
+  return {
+    async up(db: AnyDb) {
+      if (dialectOf(db) !== "postgres") return;
+      await sql
+        .raw(`create or replace function ${name}(
+  p_application jsonb, p_stage_change jsonb, p_event jsonb, p_job_title text, p_duplicate_since timestamptz
+) returns table (outcome text, existing_id text)
+language plpgsql volatile as $body$
+declare
+  v_company text := p_application->>'company_id';
+  v_job text := p_application->>'job_id';
+  v_email text := p_application->>'email_normalized';
+  v_event_id text := p_event->>'id';
+  v_event_type text := p_event->>'type';
+  v_at timestamptz := (p_event->>'created_at')::timestamptz;
+  v_title text;
+  v_existing text;
+begin
+  select j.title into v_title from ${t("job")} as j
+  where j.id = v_job and j.company_id = v_company
+  for update;
+  if not found or v_title is distinct from p_job_title then
+    return query select 'job_changed'::text, null::text;
+    return;
+  end if;
+  select a.id into v_existing from ${t("application")} as a
+  where a.job_id = v_job and a.email_normalized = v_email and a.applied_at >= p_duplicate_since
+  order by a.applied_at desc
+  limit 1;
+  if found then
+    return query select 'duplicate'::text, v_existing;
+    return;
+  end if;
+  update ${t("job")} set applications_count = applications_count + 1 where id = v_job;
+  insert into ${t("application")} (${application})
+  select ${application} from jsonb_populate_record(null::${t("application")}, p_application);
+  insert into ${t("stage_change")} (${stageChange})
+  select ${stageChange} from jsonb_populate_record(null::${t("stage_change")}, p_stage_change);
+  insert into ${t("event")} (${event})
+  select ${event} from jsonb_populate_record(null::${t("event")}, p_event);
+  insert into ${t("webhook_delivery")} (id, endpoint_id, company_id, event_id, event_type, status, attempts,
+    next_attempt_at, lease_expires_at, lease_token, created_at, updated_at)
+  select
+    'dlv_' || substr(v_event_id, 5, 10) || (
+      select string_agg(substr('0123456789abcdefghjkmnpqrstvwxyz', get_byte(r.bytes, i) % 32 + 1, 1), '' order by i)
+      from (select decode(md5(gen_random_uuid()::text || e.id), 'hex') as bytes) as r, generate_series(0, 15) as i
+    ),
+    e.id, v_company, v_event_id, v_event_type, 'pending', 0, v_at, null, null, v_at, v_at
+  from ${t("webhook_endpoint")} as e
+  where e.company_id = v_company and e.status in ('active', 'paused') and e.events::jsonb ? v_event_type;
+  return query select 'inserted'::text, null::text;
+end
+$body$`)
+        .execute(db);
+    },
+
+    async down(db: AnyDb) {
+      if (dialectOf(db) !== "postgres") return;
+      await sql.raw(`drop function if exists ${name}(jsonb, jsonb, jsonb, text, timestamptz)`).execute(db);
+    },
+  };
+}
+
 /** The migrations of hireport, by name, in order. */
 export function hireportMigrations(options: MigrationOptions = {}): Record<string, Migration> {
   const prefix = options.tablePrefix ?? "hireport_";
   return {
     "2026-11-21-0001-initial": initialMigration(prefix),
     "2026-11-23-0002-count-requests": countRequestsMigration(prefix),
+    "2026-11-23-0003-create-application": createApplicationMigration(prefix),
   };
 }
 

@@ -2,6 +2,7 @@ import {
   EVENT_TYPES,
   type EventType,
   HireportError,
+  isStorableText,
   notFound,
   type WebhookEndpointRecord,
   type WebhookSecret,
@@ -79,6 +80,7 @@ function checkDescription(value: unknown): string {
   if (typeof value !== "string") throw invalid("description", "must be text");
   if (value.length > MAX_DESCRIPTION_LENGTH)
     throw invalid("description", `at most ${MAX_DESCRIPTION_LENGTH} characters`);
+  if (!isStorableText(value)) throw invalid("description", "no NUL character (U+0000) or unpaired UTF-16 surrogate");
   return value;
 }
 

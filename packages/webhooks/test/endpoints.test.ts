@@ -87,6 +87,16 @@ describe("endpoints.create", () => {
     await expect(dispatcher.endpoints.create({ ...base, url: "https://not-yet.example.com/x" })).resolves.toBeTruthy();
   });
 
+  it("refuses a description with a NUL character or an unpaired surrogate (Postgres cannot store it as sent)", async () => {
+    const { dispatcher, storage } = setup();
+    for (const description of ["a\u0000b", "half \ud83d pair", "\udc00 low first"]) {
+      expect(await invalidFields(dispatcher.endpoints.create({ ...base, description }))).toEqual(["description"]);
+    }
+    expect(await storage.webhooks.listEndpoints("co_1")).toEqual([]);
+    const { endpoint } = await dispatcher.endpoints.create({ ...base, description: "paired 🚀 ok" });
+    expect(endpoint.description).toBe("paired 🚀 ok");
+  });
+
   it("refuses unknown, empty or missing event kinds", async () => {
     const { dispatcher } = setup();
     expect(await invalidFields(dispatcher.endpoints.create({ ...base, events: [] }))).toEqual(["events"]);

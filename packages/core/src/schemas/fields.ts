@@ -55,19 +55,47 @@ export function formatError(message: string) {
   return { error: (issue: { code?: string }) => (issue.code === "invalid_format" ? message : undefined) };
 }
 
+/** What a refused character in text input is told. */
+export const UNSTORABLE_TEXT_MESSAGE = "Must not contain the NUL character (U+0000) or an unpaired UTF-16 surrogate.";
+
+const UNPAIRED_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Whether every database stores the text exactly as sent: Postgres refuses the NUL character, and
+ * an unpaired surrogate is not Unicode (it would be replaced by U+FFFD, or refused, on the way in).
+ */
+export function isStorableText(value: string): boolean {
+  return !value.includes("\u0000") && !UNPAIRED_SURROGATE.test(value);
+}
+
+/** A refinement that refuses text {@link isStorableText} refuses. */
+const storable = [isStorableText, { message: UNSTORABLE_TEXT_MESSAGE }] as const;
+
 /** Required single-line text: surrounding spaces are trimmed, then 1 to `max` characters. */
 export function requiredText(max: number) {
-  return z.string().trim().min(1).max(max);
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(max)
+    .refine(...storable);
 }
 
 /** Optional single-line text (a name or label): trimmed, up to `max` characters, `""` means unset. */
 export function label(max: number = LIMITS.label) {
-  return z.string().trim().max(max);
+  return z
+    .string()
+    .trim()
+    .max(max)
+    .refine(...storable);
 }
 
 /** Long free text (description, cover letter): kept exactly as sent, up to `max` characters. */
 export function longText(max: number) {
-  return z.string().max(max);
+  return z
+    .string()
+    .max(max)
+    .refine(...storable);
 }
 
 /** A list of short strings: up to 100 items, each trimmed and 1 to 200 characters. */
@@ -86,6 +114,7 @@ export function email() {
     .trim()
     .max(LIMITS.email)
     .check(z.email(formatError("Must be a valid e-mail address, such as ada@example.com.")))
+    .refine(...storable)
     .meta({ examples: ["ada@example.com"] });
 }
 
@@ -96,6 +125,7 @@ export function httpsUrl() {
     .url({ protocol: /^https$/, hostname: z.regexes.domain, ...formatError(message) })
     .max(LIMITS.url)
     .regex(/^https:\/\//i)
+    .refine(...storable)
     .meta({ format: "uri", examples: ["https://files.example.com/cv.pdf"] });
 }
 
@@ -106,6 +136,7 @@ export function webUrlOrEmpty() {
     .url({ protocol: /^https?$/, hostname: z.regexes.domain, error: message })
     .max(LIMITS.url)
     .regex(/^https?:\/\//i)
+    .refine(...storable)
     .meta({ format: "uri" });
   return z.union([z.literal(""), url], { error: message });
 }
@@ -124,5 +155,9 @@ export function utcDateTime() {
 
 /** An identifier sent by a client: 1 to 200 characters. */
 export function idString() {
-  return z.string().min(1).max(LIMITS.id);
+  return z
+    .string()
+    .min(1)
+    .max(LIMITS.id)
+    .refine(...storable);
 }

@@ -1,8 +1,9 @@
 import { type ChangeOptions, hostActor } from "../actor";
 import type { Actor, ApplicationRecord, ApplicationStage, NoteRecord, StageChangeRecord } from "../domain";
 import { HireportError, notFound } from "../errors";
+import { newEvent } from "../events";
 import { newId } from "../ids";
-import { type Runtime, runChange } from "../runtime";
+import { announceEvents, type Runtime, runChange } from "../runtime";
 import {
   type ApplicationCreateBody,
   type ApplicationPatchBody,
@@ -74,38 +75,61 @@ export class ApplicationService {
     // Numbered before the transaction, so the company's counter row is not held until commit
     // (every application of the company would queue on it); a refused one leaves a gap.
     const sequence = await storage.companies.nextSequence(companyId, "application");
+    const newApplication = (now: Date): NewApplication => ({
+      id: newId("app", now),
+      companyId,
+      jobId: job.id,
+      reference: `APP-${1000 + sequence}`,
+      candidate,
+      emailNormalized: normalizeEmail(candidate.email),
+      coverLetter: body.cover_letter ?? "",
+      resumeSourceUrl: body.resume_url ?? null,
+      source: body.source ?? (actor.type === "api_key" ? "api" : "host"),
+      consent: body.consent ?? null,
+      consentAt: body.consent === true ? now : null,
+      stage: INITIAL_STAGE,
+      aiMatch,
+      overallScore: null,
+      tags: [],
+      starred: false,
+      appliedAt: now,
+      updatedAt: now,
+    });
+    const duplicateSince = (now: Date) => new Date(now.getTime() - limits.duplicateWindowDays * DAY_MS);
+
+    if (storage.applications.insertWithEvent) {
+      // One atomic call: the event is built first, from the job's title as read above; the
+      // storage refuses (`job_changed`) when the locked job no longer has that title.
+      const now = this.#runtime.clock.now();
+      const record = newApplication(now);
+      const stored: ApplicationRecord = { ...record, jobTitle: job.title };
+      const data = await this.#runtime.serializer.application(stored);
+      const event = newEvent({ type: "application.created", companyId, data, now });
+      const result = await storage.applications.insertWithEvent({
+        record,
+        duplicateSince: duplicateSince(now),
+        initialStageChange: this.#stageChange(record, null, INITIAL_STAGE, actor, now),
+        event,
+        jobTitle: job.title,
+      });
+      if (result.outcome === "inserted") {
+        announceEvents(this.#runtime, [event]);
+        return stored;
+      }
+      if (result.outcome === "duplicate") throw this.#duplicate(result.existingId);
+      // The job changed meanwhile: gone (404), or renamed (the transaction below reads its title
+      // under the lock).
+      if (!(await storage.jobs.get(companyId, job.id))) throw notFound("job");
+    }
 
     return runChange(this.#runtime, async (tx, emit, now) => {
-      const record: NewApplication = {
-        id: newId("app", now),
-        companyId,
-        jobId: job.id,
-        reference: `APP-${1000 + sequence}`,
-        candidate,
-        emailNormalized: normalizeEmail(candidate.email),
-        coverLetter: body.cover_letter ?? "",
-        resumeSourceUrl: body.resume_url ?? null,
-        source: body.source ?? (actor.type === "api_key" ? "api" : "host"),
-        consent: body.consent ?? null,
-        consentAt: body.consent === true ? now : null,
-        stage: INITIAL_STAGE,
-        aiMatch,
-        overallScore: null,
-        tags: [],
-        starred: false,
-        appliedAt: now,
-        updatedAt: now,
-      };
-      const duplicateSince = new Date(now.getTime() - limits.duplicateWindowDays * DAY_MS);
+      const record = newApplication(now);
       const initialStageChange = this.#stageChange(record, null, INITIAL_STAGE, actor, now);
-      const result = await tx.applications.insertUnlessDuplicate(record, { duplicateSince, initialStageChange });
-      if (!result.inserted) {
-        throw new HireportError(
-          "duplicate",
-          `This candidate already applied to this job in the last ${limits.duplicateWindowDays} days.`,
-          { extra: { existing_id: result.existingId } },
-        );
-      }
+      const result = await tx.applications.insertUnlessDuplicate(record, {
+        duplicateSince: duplicateSince(now),
+        initialStageChange,
+      });
+      if (!result.inserted) throw this.#duplicate(result.existingId);
       if (!result.stageChangeStored) await tx.applications.addStageChange(initialStageChange);
       // Stored exactly as inserted (the storage contract's round trips): read back only when the
       // storage did not say the job's title.
@@ -117,6 +141,15 @@ export class ApplicationService {
       await emit("application.created", companyId, await this.#runtime.serializer.application(stored));
       return stored;
     });
+  }
+
+  /** 409 duplicate (spec 4.8), naming the earlier application. */
+  #duplicate(existingId: string): HireportError {
+    return new HireportError(
+      "duplicate",
+      `This candidate already applied to this job in the last ${this.#runtime.limits.duplicateWindowDays} days.`,
+      { extra: { existing_id: existingId } },
+    );
   }
 
   /**

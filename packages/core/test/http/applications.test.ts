@@ -229,6 +229,19 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       ["unknown field", { stage: "hired" }, ["stage"]],
       ["unknown candidate field", { candidate: { name: "A", email: "a@example.com", age: 30 } }, ["candidate.age"]],
       ["skills not strings", { candidate: { name: "A", email: "a@example.com", skills: [1] } }, ["candidate.skills.0"]],
+      // Text Postgres cannot store as sent: refused on every storage alike, never a 500.
+      [
+        "a NUL character in candidate.name",
+        { candidate: { name: "A\u0000da", email: "a@example.com" } },
+        ["candidate.name"],
+      ],
+      ["an unpaired surrogate in cover_letter", { cover_letter: "half \ud83d pair" }, ["cover_letter"]],
+      [
+        "a NUL character in a skill",
+        { candidate: { name: "A", email: "a@example.com", skills: ["ok", "b\u0000"] } },
+        ["candidate.skills.1"],
+      ],
+      ["a NUL character in job_id", { job_id: "job_\u0000" }, ["job_id"]],
     ])("answers 422 for %s, and stores nothing", async (_name, change, fields) => {
       const body: Record<string, unknown> = {
         job_id: job.id,
@@ -368,6 +381,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         [{ updated_since: "soon" }, "updated_since"],
         [{ job: job.id }, "job"],
         [{ cursor: "nope" }, "cursor"],
+        [{ job_id: "job_\u0000" }, "job_id"],
       ] as const) {
         const bad = await get("/applications", query);
         expect(bad.status, JSON.stringify(query)).toBe(400);
@@ -445,6 +459,10 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       const answer = await get("/applications/app_nope");
       expect(answer.status).toBe(404);
       expect(errorOf(answer)).toEqual({ code: "not_found", message: "No application with this id in your company." });
+      // An id with a NUL character names nothing on any storage (Postgres cannot even compare it).
+      const nul = await get("/applications/app%00nope");
+      expect(nul.status).toBe(404);
+      expect(errorOf(nul).code).toBe("not_found");
     });
   });
 

@@ -4,6 +4,7 @@
  * expected to store for them.
  */
 import * as fc from "fast-check";
+import { isStorableText } from "../../src/schemas/fields";
 
 /** Keys that pollute prototypes when a parser or a merge is careless. */
 export const PROTO_KEYS = [
@@ -259,14 +260,21 @@ export const idempotencyKey = fc.oneof(
 // Valid input
 // ---------------------------------------------------------------------------------------------
 
-/** Text that is still non-empty once trimmed, of at most `max` characters. */
+/**
+ * Text that is still non-empty once trimmed, of at most `max` characters, and storable: no NUL
+ * character or unpaired surrogate (the API refuses those with 422, see the hostile properties).
+ */
 export function someText(max: number, unit: "grapheme" | "binary" = "grapheme") {
-  return fc.string({ unit, minLength: 1, maxLength: max }).filter((text) => text.trim().length > 0);
+  return fc
+    .string({ unit, minLength: 1, maxLength: max })
+    .filter((text) => text.trim().length > 0 && isStorableText(text));
 }
 
-/** Any text (possibly empty or blank) of at most `max` characters. */
+/** Any storable text (possibly empty or blank) of at most `max` characters. */
 export function anyText(max: number) {
-  return fc.oneof(fc.string({ unit: "grapheme", maxLength: max }), fc.string({ unit: "binary", maxLength: max }));
+  return fc
+    .oneof(fc.string({ unit: "grapheme", maxLength: max }), fc.string({ unit: "binary", maxLength: max }))
+    .filter(isStorableText);
 }
 
 const realDate = fc

@@ -5,6 +5,8 @@ import type {
   ApplicationStage,
   ApplicationStore,
   InsertApplicationResult,
+  InsertWithEventInput,
+  InsertWithEventResult,
   NewApplication,
   NoteRecord,
   StageChangeRecord,
@@ -13,6 +15,8 @@ import { type SelectQueryBuilder, sql, type Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { ActorColumns, ApplicationTable, HireportDatabase, NoteTable, StageChangeTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
+import { eventRow } from "./events";
+import { functionName, withFunction } from "./functions";
 import { afterPosition } from "./keyset";
 
 type ApplicationRow = ApplicationTable & { job_title: string };
@@ -170,6 +174,31 @@ async function insertInOneStatement(
   };
 }
 
+/**
+ * Postgres: a new application with its first stage change, its event and the event's deliveries,
+ * in one call of `{prefix}create_application` (migration 0003), which is its own transaction when
+ * called outside one: no `BEGIN` and `COMMIT` round trips, and plans kept per connection.
+ */
+async function insertWithEvent(ctx: StoreContext, input: InsertWithEventInput): Promise<InsertWithEventResult> {
+  const { rows } = await withFunction(ctx, "create_application", () =>
+    sql<{ outcome: string; existing_id: string | null }>`select outcome, existing_id from ${sql.id(
+      functionName(ctx, "create_application"),
+    )}(
+      ${JSON.stringify(applicationRow(ctx, input.record))}::jsonb,
+      ${JSON.stringify(stageChangeRow(ctx, input.initialStageChange))}::jsonb,
+      ${JSON.stringify(eventRow(ctx, input.event))}::jsonb,
+      ${input.jobTitle}::text,
+      ${ctx.toDb(input.duplicateSince)}::timestamptz
+    )`.execute(ctx.db),
+  );
+  const row = rows[0];
+  if (row?.outcome === "inserted") return { outcome: "inserted" };
+  if (row?.outcome === "job_changed") return { outcome: "job_changed" };
+  if (row?.outcome === "duplicate" && row.existing_id !== null)
+    return { outcome: "duplicate", existingId: row.existing_id };
+  throw new Error(`hireport: create_application answered ${JSON.stringify(row ?? null)}.`);
+}
+
 export function createApplicationStore(ctx: StoreContext): ApplicationStore {
   /** Applications with their job's title, joined: one query whatever the number of rows. */
   const selectApplications = () =>
@@ -189,6 +218,10 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
   };
 
   return {
+    ...(ctx.dialect === "postgres"
+      ? { insertWithEvent: (input: InsertWithEventInput) => insertWithEvent(ctx, input) }
+      : {}),
+
     insertUnlessDuplicate: (record, options) =>
       ctx.atomic(async (tx) => {
         const jobs = tx.table("job");

@@ -16,7 +16,7 @@ function toEvent(row: EventTable): EventRecord {
   };
 }
 
-function eventRow(ctx: StoreContext, event: EventRecord) {
+export function eventRow(ctx: StoreContext, event: EventRecord) {
   return {
     id: event.id,
     company_id: event.companyId,

@@ -1,15 +1,12 @@
 import type { KeyRateWindow, RateLimitBucket, RateLimitResult, RateLimitStore } from "@hireport/core";
 import { type Expression, type RawBuilder, sql } from "kysely";
 import type { StoreContext } from "../context";
-import type { TableName } from "../schema";
 import { readNumber } from "../values";
+import { functionName, withFunction } from "./functions";
 
 /** A count as it stands at `now`: zero once the window ended. */
 const liveHits = (now: string, alias: string): RawBuilder<number> =>
   sql<number>`case when ${sql.ref(`${alias}.reset_at`)} <= ${now} then 0 else ${sql.ref(`${alias}.hits`)} end`;
-
-/** The prefixed name of the function of migration 0002. */
-const countRequestsName = (ctx: StoreContext) => ctx.table("count_requests" as TableName);
 
 /**
  * Postgres: a call of `{prefix}count_requests` (migration 0002), the function that counts up to
@@ -27,7 +24,7 @@ export function countRequests(
   now: Date,
   requests = 1,
 ): RawBuilder<{ counted_key: string; counted_hits: number; counted_taken: number }> {
-  return sql`${sql.id(countRequestsName(ctx))}(
+  return sql`${sql.id(functionName(ctx, "count_requests"))}(
     ${prefix}::text,
     ${windows.map((window) => window.suffix)}::text[],
     ${windows.map((window) => window.limit)}::integer[],
@@ -38,26 +35,9 @@ export function countRequests(
   )`;
 }
 
-/** Postgres error code of an unknown function. */
-const UNDEFINED_FUNCTION = "42883";
-
-/**
- * Runs a statement that calls `count_requests`; when the database does not have the function,
- * says which migration is missing instead of Postgres's bare "function does not exist".
- */
-export async function withCountRequests<T>(ctx: StoreContext, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    const code = (error as { code?: unknown } | null)?.code;
-    if (code === UNDEFINED_FUNCTION && String((error as Error).message).includes("count_requests")) {
-      throw new Error(
-        `hireport: the database has no function ${countRequestsName(ctx)}: run hireport's migrations (migrateToLatest) after upgrading @hireport/kysely; migration 2026-11-23-0002-count-requests creates it`,
-        { cause: error },
-      );
-    }
-    throw error;
-  }
+/** Runs a statement that calls `count_requests`, naming the migration when the function is missing. */
+export function withCountRequests<T>(ctx: StoreContext, run: () => Promise<T>): Promise<T> {
+  return withFunction(ctx, "count_requests", run);
 }
 
 /**

@@ -107,10 +107,13 @@ export async function connectOrSkip(dialect: TestDialect, options: DbOptions): P
   }
 }
 
-/** Drops every table of a prefix, the migration tables included, and on Postgres its function. */
+/** Drops every table of a prefix, the migration tables included, and on Postgres its functions. */
 export async function dropTables(db: AnyDb, prefix: string): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     await sql`drop function if exists ${sql.id(`${prefix}count_requests`)}(text, text[], integer[], timestamptz[], timestamptz, integer, boolean)`.execute(
+      db,
+    );
+    await sql`drop function if exists ${sql.id(`${prefix}create_application`)}(jsonb, jsonb, jsonb, text, timestamptz)`.execute(
       db,
     );
   }

@@ -4,6 +4,7 @@ import type {
   CompanyRecord,
   DeliveryRecord,
   EventRecord,
+  InsertWithEventInput,
   JobRecord,
   NewApplication,
   WebhookEndpointRecord,
@@ -141,5 +142,25 @@ export function delivery(ev: EventRecord, endpointId: string, overrides: Partial
     createdAt: new Date("2026-03-01T10:00:00.000Z"),
     updatedAt: new Date("2026-03-01T10:00:00.000Z"),
     ...overrides,
+  };
+}
+
+/** What one `applications.insertWithEvent` call writes: an application of the job, its first stage change, its event. */
+export function insertWithEvent(companyId: string, jobId: string, jobTitle: string): InsertWithEventInput {
+  const record = application(companyId, jobId);
+  return {
+    record,
+    duplicateSince: new Date(0),
+    initialStageChange: {
+      id: id("stg"),
+      applicationId: record.id,
+      companyId,
+      fromStage: null,
+      toStage: "new",
+      actor: { type: "host", id: null, name: "Careers page" },
+      createdAt: record.appliedAt,
+    },
+    event: event(companyId, { type: "application.created", createdAt: record.appliedAt }),
+    jobTitle,
   };
 }

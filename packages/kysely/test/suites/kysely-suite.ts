@@ -101,34 +101,50 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         expect(applied.rows.map((row) => row.name)).toEqual([
           "2026-11-21-0001-initial",
           "2026-11-23-0002-count-requests",
+          "2026-11-23-0003-create-application",
         ]);
       });
 
       it.skipIf(dialect !== "postgres")(
-        "0002 makes count_requests under a quoted prefix; without it a count names the missing migration",
+        "0002 and 0003 make their functions under a quoted prefix; without each, a call names the missing migration",
         async () => {
           const other = `Hr_${randomPrefix()}`;
-          const fn = `${other}count_requests`;
-          const exists = async () =>
-            (await sql<{ found: string | null }>`select to_regproc(${`"${fn}"`}) as found`.execute(database)).rows[0]
-              ?.found ?? null;
+          const exists = async (name: string) =>
+            (await sql<{ found: string | null }>`select to_regproc(${`"${other}${name}"`}) as found`.execute(database))
+              .rows[0]?.found ?? null;
           const buckets = (key: string): RateLimitBucket[] => [
             { key: `${key}:m`, limit: 2, resetAt: new Date(Date.now() + 60_000) },
           ];
           try {
             const result = await migrateToLatest(database, { tablePrefix: other });
             expect(result.error).toBeUndefined();
-            expect(await exists()).not.toBeNull();
+            expect(await exists("count_requests")).not.toBeNull();
+            expect(await exists("create_application")).not.toBeNull();
             const mixed = kyselyStorage({ db: database, tablePrefix: other });
             const now = new Date();
             const counts = [];
             for (let i = 0; i < 3; i++) counts.push(await mixed.rateLimits.consume(buckets("k"), now));
             expect(counts.map((c) => c.allowed)).toEqual([true, true, false]);
             expect(counts.map((c) => c.counts[0])).toEqual([1, 2, 2]);
-            const down = await createHireportMigrator(database, { tablePrefix: other }).migrateDown();
+            const co = make.company();
+            await mixed.companies.upsert(co);
+            const job = make.job(co.id, { title: "Welder" });
+            await mixed.jobs.insert(job);
+            const first = make.insertWithEvent(co.id, job.id, "Welder");
+            expect(await mixed.applications.insertWithEvent?.(first)).toEqual({ outcome: "inserted" });
+            expect((await mixed.applications.get(co.id, first.record.id))?.jobTitle).toBe("Welder");
+
+            const migrator = createHireportMigrator(database, { tablePrefix: other });
+            const down = await migrator.migrateDown();
             expect(down.error).toBeUndefined();
-            expect(down.results?.map((r) => r.migrationName)).toEqual(["2026-11-23-0002-count-requests"]);
-            expect(await exists()).toBeNull();
+            expect(down.results?.map((r) => r.migrationName)).toEqual(["2026-11-23-0003-create-application"]);
+            expect(await exists("create_application")).toBeNull();
+            await expect(
+              mixed.applications.insertWithEvent?.(make.insertWithEvent(co.id, job.id, "Welder")),
+            ).rejects.toThrow(/run hireport's migrations .*2026-11-23-0003-create-application/);
+            const down2 = await migrator.migrateDown();
+            expect(down2.results?.map((r) => r.migrationName)).toEqual(["2026-11-23-0002-count-requests"]);
+            expect(await exists("count_requests")).toBeNull();
             await expect(mixed.rateLimits.consume(buckets("j"), now)).rejects.toThrow(
               /run hireport's migrations .*2026-11-23-0002-count-requests/,
             );
@@ -169,7 +185,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
           const result = await migrateToLatest(flaky, { tablePrefix: other });
           expect(failures).toBe(1);
           expect(result.error).toBeUndefined();
-          expect(result.results?.map((r) => r.status)).toEqual(["Success", "Success"]);
+          expect(result.results?.map((r) => r.status)).toEqual(["Success", "Success", "Success"]);
         } finally {
           await dropTables(database, other);
         }
@@ -180,10 +196,15 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         expect(text).toMatch(/create table/i);
         expect(text).toContain(`${prefix}webhook_delivery`);
         expect(text.length).toBeGreaterThan(1000);
-        if (dialect === "postgres") expect(text).toContain(`create or replace function "${prefix}count_requests"(`);
-        else expect(text).not.toContain("count_requests");
         const down = await migrationSql(dialect, { tablePrefix: prefix, direction: "down" });
-        if (dialect === "postgres") expect(down).toContain(`drop function if exists "${prefix}count_requests"(`);
+        for (const fn of ["count_requests", "create_application"]) {
+          if (dialect === "postgres") {
+            expect(text).toContain(`create or replace function "${prefix}${fn}"(`);
+            expect(down).toContain(`drop function if exists "${prefix}${fn}"(`);
+          } else {
+            expect(text).not.toContain(fn);
+          }
+        }
       });
     });
 
@@ -486,6 +507,37 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
           expect(result?.inserted && result.stageChangeStored).toBeFalsy();
           expect(await storage.applications.listStageChanges(co.id, app.id)).toEqual([]);
         }
+      });
+
+      it("writes a new application with its history, event and deliveries in one statement on Postgres, without BEGIN or COMMIT", async () => {
+        if (dialect !== "postgres") {
+          expect(storage.applications.insertWithEvent).toBeUndefined();
+          return;
+        }
+        const co = make.company();
+        await storage.companies.upsert(co);
+        const job = make.job(co.id, { title: "Welder" });
+        await storage.jobs.insert(job);
+        const endpoints = [make.endpoint(co.id, { events: ["application.created"] }), make.endpoint(co.id)];
+        for (const endpoint of endpoints) await storage.webhooks.insertEndpoint(endpoint);
+        const input = make.insertWithEvent(co.id, job.id, "Welder");
+        const event = input.event;
+        const used = await countQueries(async () => {
+          expect(await storage.applications.insertWithEvent?.(input)).toEqual({ outcome: "inserted" });
+        });
+        expect(used.map((query) => query.sql.trim().split(/\s+/).slice(0, 3).join(" "))).toEqual([
+          "select outcome, existing_id",
+        ]);
+        const deliveries = await sql<{ id: string; endpoint_id: string }>`select id, endpoint_id from ${sql.table(
+          t("webhook_delivery"),
+        )} where event_id = ${event.id}`.execute(database);
+        // Two endpoints subscribed (make.endpoint's default events include application.created).
+        expect(deliveries.rows.map((row) => row.endpoint_id).sort()).toEqual(endpoints.map((e) => e.id).sort());
+        for (const row of deliveries.rows) {
+          // dlv_, the event id's time characters, 16 random ones: the shape of core's newId.
+          expect(row.id).toMatch(new RegExp(`^dlv_${event.id.slice(4, 14)}[0-9a-hjkmnp-tv-z]{16}$`));
+        }
+        for (const endpoint of endpoints) await storage.webhooks.deleteEndpoint(co.id, endpoint.id);
       });
 
       it("writes a usage batch in one statement and pages it by key", async () => {

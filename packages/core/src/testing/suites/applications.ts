@@ -1,8 +1,20 @@
 import { describe, expect, it } from "vitest";
 import type { ApplicationRecord, JobRecord, StageChangeRecord } from "../../domain";
-import type { KeysetPosition, NewApplication } from "../../storage";
+import type { InsertWithEventInput, KeysetPosition, NewApplication } from "../../storage";
 import type { ConformanceContext } from "../context";
-import { DAY, makeApplication, makeJob, newId, now, orderedIds, parallel, shift, TRICKY_STRINGS } from "../fixtures";
+import {
+  DAY,
+  makeApplication,
+  makeEndpoint,
+  makeEvent,
+  makeJob,
+  newId,
+  now,
+  orderedIds,
+  parallel,
+  shift,
+  TRICKY_STRINGS,
+} from "../fixtures";
 
 const WINDOW = 30 * DAY;
 
@@ -95,6 +107,157 @@ export function applicationTests(ctx: ConformanceContext): void {
       expect(await ctx.storage.applications.listStageChanges(companyId, again.id)).toEqual([]);
       expect(await ctx.storage.applications.get(companyId, again.id)).toBeNull();
       expect((await ctx.storage.jobs.get(companyId, job.id))?.applicationsCount).toBe(job.applicationsCount + 1);
+    });
+
+    /** All that one insertWithEvent writes for a new application of `job`. */
+    function withEvent(job: JobRecord, overrides: Partial<NewApplication> = {}): InsertWithEventInput {
+      const record = makeApplication(job.companyId, job.id, overrides);
+      const payload = JSON.stringify({
+        id: "placeholder",
+        data: { title: job.title, name: record.candidate.name, quote: '"\\ \u2028 🚀', nested: [1, 2.5, null] },
+      });
+      return {
+        record,
+        duplicateSince: shift(record.appliedAt, -WINDOW),
+        initialStageChange: {
+          id: newId("stg"),
+          applicationId: record.id,
+          companyId: job.companyId,
+          fromStage: null,
+          toStage: "new",
+          actor: { type: "api_key", id: newId("key"), name: "Careers site 🚀 'quoted'" },
+          createdAt: record.appliedAt,
+        },
+        event: makeEvent(job.companyId, { type: "application.created", payload, createdAt: record.appliedAt }),
+        jobTitle: job.title,
+      };
+    }
+
+    it("insertWithEvent (optional) writes the application, its stage change, its event and one delivery per subscribed endpoint", async ({
+      skip,
+    }) => {
+      const store = ctx.storage.applications;
+      if (!store.insertWithEvent) return skip();
+      const companyId = await ctx.company();
+      const other = await ctx.company();
+      const job = await jobOf(companyId, { title: "Data Engineer – Zürich 'x'" });
+      const endpoint = (owner: string, overrides: Parameters<typeof makeEndpoint>[1]) => {
+        const record = makeEndpoint(owner, overrides);
+        ctx.defer(() => ctx.storage.webhooks.deleteEndpoint(owner, record.id));
+        return ctx.storage.webhooks.insertEndpoint(record).then(() => record);
+      };
+      const active = await endpoint(companyId, { events: ["job.created", "application.created"] });
+      const paused = await endpoint(companyId, {
+        events: ["application.created"],
+        status: "paused",
+        pausedReason: "failures",
+      });
+      const unsubscribed = await endpoint(companyId, { events: ["application.updated"] });
+      const foreign = await endpoint(other, { events: ["application.created"] });
+      const input = withEvent(job, {
+        candidate: {
+          ...makeApplication(companyId, job.id).candidate,
+          name: "Zoë O'Brien 👩🏽‍💻",
+          skills: [...TRICKY_STRINGS],
+        },
+        tags: ["b", "a", "b"],
+        consent: true,
+        consentAt: new Date("2026-03-29T01:59:59.999Z"),
+        appliedAt: new Date("2026-03-29T02:00:00.001Z"),
+      });
+      expect(await store.insertWithEvent.call(store, input)).toEqual({ outcome: "inserted" });
+      expect(await store.get(companyId, input.record.id)).toEqual(withTitle(input.record, job));
+      expect(await store.listStageChanges(companyId, input.record.id)).toEqual([input.initialStageChange]);
+      expect(await ctx.storage.events.get(input.event.id)).toEqual(input.event);
+      expect((await ctx.storage.jobs.get(companyId, job.id))?.applicationsCount).toBe(job.applicationsCount + 1);
+      const deliveriesOf = (owner: string, endpointId: string) =>
+        ctx.storage.webhooks.listDeliveries({ companyId: owner, endpointId, take: 10 });
+      const ids: string[] = [];
+      for (const subscribed of [active, paused]) {
+        const [delivery, ...more] = await deliveriesOf(companyId, subscribed.id);
+        expect(more).toEqual([]);
+        expect(delivery).toEqual({
+          id: expect.stringMatching(/^dlv_[0-9a-z]+$/),
+          endpointId: subscribed.id,
+          companyId,
+          eventId: input.event.id,
+          eventType: "application.created",
+          status: "pending",
+          attempts: 0,
+          nextAttemptAt: input.event.createdAt,
+          leaseExpiresAt: null,
+          leaseToken: null,
+          createdAt: input.event.createdAt,
+          updatedAt: input.event.createdAt,
+        });
+        ids.push(delivery?.id ?? "");
+      }
+      expect(new Set(ids).size).toBe(2);
+      expect(await deliveriesOf(companyId, unsubscribed.id)).toEqual([]);
+      expect(await deliveriesOf(other, foreign.id)).toEqual([]);
+      await ctx.expectRaw("countApplications", [companyId, job.id], 1);
+      await ctx.expectRaw("countEvents", [companyId], 1);
+    });
+
+    it("insertWithEvent (optional) refuses a duplicate and a changed or missing job, writing nothing", async ({
+      skip,
+    }) => {
+      const store = ctx.storage.applications;
+      if (!store.insertWithEvent) return skip();
+      const companyId = await ctx.company();
+      const other = await ctx.company();
+      const job = await jobOf(companyId, { title: "Welder" });
+      const first = withEvent(job);
+      expect(await store.insertWithEvent.call(store, first)).toEqual({ outcome: "inserted" });
+      const refusedInputs: InsertWithEventInput[] = [];
+      const expectRefused = async (input: InsertWithEventInput, result: unknown) => {
+        refusedInputs.push(input);
+        expect(await store.insertWithEvent?.call(store, input)).toEqual(result);
+      };
+      await expectRefused(withEvent(job, { emailNormalized: first.record.emailNormalized }), {
+        outcome: "duplicate",
+        existingId: first.record.id,
+      });
+      await expectRefused({ ...withEvent(job), jobTitle: "Welder (old title)" }, { outcome: "job_changed" });
+      const elsewhere = await jobOf(other, { title: "Welder" });
+      const foreign = withEvent(elsewhere);
+      await expectRefused({ ...foreign, record: { ...foreign.record, companyId } }, { outcome: "job_changed" });
+      await expectRefused(withEvent({ ...job, id: newId("job") }), { outcome: "job_changed" });
+      for (const input of refusedInputs) {
+        expect(await store.get(companyId, input.record.id)).toBeNull();
+        expect(await store.listStageChanges(companyId, input.record.id)).toEqual([]);
+        expect(await ctx.storage.events.get(input.event.id)).toBeNull();
+      }
+      expect((await ctx.storage.jobs.get(companyId, job.id))?.applicationsCount).toBe(job.applicationsCount + 1);
+      expect((await ctx.storage.jobs.get(other, elsewhere.id))?.applicationsCount).toBe(elsewhere.applicationsCount);
+      await ctx.expectRaw("countEvents", [companyId], 1);
+    });
+
+    it("insertWithEvent (optional) inserts exactly one of 10 identical applications sent at once", async ({ skip }) => {
+      const store = ctx.storage.applications;
+      if (!store.insertWithEvent) return skip();
+      const companyId = await ctx.company();
+      const job = await jobOf(companyId);
+      const template = withEvent(job);
+      const attempts = Array.from({ length: 10 }, () => {
+        const id = newId("app");
+        return {
+          ...template,
+          record: { ...template.record, id },
+          initialStageChange: { ...template.initialStageChange, id: newId("stg"), applicationId: id },
+          event: { ...template.event, id: newId("evt") },
+        };
+      });
+      const results = await Promise.all(attempts.map((input) => store.insertWithEvent?.call(store, input)));
+      const winners = attempts.filter((_, i) => results[i]?.outcome === "inserted");
+      expect(winners).toHaveLength(1);
+      for (const result of results) {
+        if (result?.outcome !== "inserted")
+          expect(result).toEqual({ outcome: "duplicate", existingId: winners[0]?.record.id });
+      }
+      expect((await ctx.storage.jobs.get(companyId, job.id))?.applicationsCount).toBe(1);
+      await ctx.expectRaw("countApplications", [companyId, job.id], 1);
+      await ctx.expectRaw("countEvents", [companyId], 1);
     });
 
     it("consent false and null, and an overall score of null, round-trip", async () => {
