@@ -6,7 +6,7 @@ import * as z from "zod";
 import { SCOPES } from "../domain";
 import { ERROR_STATUS, type ErrorCode } from "../errors";
 import { applicationSchema } from "./application";
-import { idString, isStorableText, UNSTORABLE_TEXT_MESSAGE, utcDateTime } from "./fields";
+import { idString, utcDateTime } from "./fields";
 import { jobSchema } from "./job";
 
 /** Every error code the API answers with, in the order of `ERROR_STATUS`. */
@@ -169,7 +169,6 @@ export const idempotencyKeySchema = z
   .string()
   .min(1)
   .max(255)
-  .refine(isStorableText, { message: UNSTORABLE_TEXT_MESSAGE })
   .meta({
     description:
       "Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422.",
