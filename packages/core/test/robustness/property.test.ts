@@ -21,6 +21,7 @@ import {
   applicationCreateBodySchema,
   applicationPatchBodySchema,
   candidateInputSchema,
+  isStorableText,
   type JobWire,
   jobPatchBodySchema,
   ROUTES,
@@ -74,8 +75,9 @@ function pathOf(route: RouteSpec, id: string): string {
 }
 
 /** Whether the router takes the id as the path parameter (1 to 200 characters). */
+/** Whether the router matches an id: 1 to 200 characters a storage can hold (no NUL, no unpaired surrogate). */
 function routable(id: string): boolean {
-  return id.length >= 1 && id.length <= 200;
+  return id.length >= 1 && id.length <= 200 && isStorableText(id);
 }
 
 function describeRequest(request: ApiRequest): string {
