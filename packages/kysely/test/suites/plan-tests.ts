@@ -4,10 +4,11 @@
  * EXPLAIN on the exact SQL the stores run.
  */
 import type { NewApplication, Storage } from "@hireport/core";
-import { CompiledQuery, type LogEvent } from "kysely";
+import { CompiledQuery, Kysely, type LogEvent, PostgresDialect } from "kysely";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { kyselyStorage } from "../../src/index";
-import type { AnyDb, TestDialect } from "../helpers/databases";
+import { type AnyDb, PG_URL, type TestDialect } from "../helpers/databases";
 import * as make from "../helpers/records";
 
 export function definePlanTests(options: {
@@ -223,5 +224,54 @@ export function definePlanTests(options: {
         expect(text).toMatch(/application_duplicate/);
       }
     }, 60_000);
+
+    it.skipIf(dialect !== "postgres")(
+      "create_application checks for a duplicate through the duplicate index, with the generic plan PL/pgSQL keeps",
+      async () => {
+        const storage = options.storage();
+        const co = make.company();
+        await storage.companies.upsert(co);
+        const job = make.job(co.id, { title: "Welder" });
+        await storage.jobs.insert(job);
+        await analyze();
+        const now = Date.now();
+        const apps = Array.from({ length: 3000 }, () => make.application(co.id, job.id));
+        await insertRaw(apps.map((app, i) => rawApplication(app, i, new Date(now - i * 1000), new Date(now))));
+        const earlier = apps[10] as NewApplication;
+        const input = make.insertWithEvent(co.id, job.id, "Welder");
+        input.record = { ...input.record, emailNormalized: earlier.emailNormalized };
+        input.duplicateSince = new Date(now - 30 * 86_400_000);
+        // One session whose plans auto_explain sends back as notices, nested statements included,
+        // with the generic plan from the first call (PL/pgSQL settles on it after five calls).
+        const notices: string[] = [];
+        const pool = new pg.Pool({ connectionString: PG_URL, max: 1 });
+        pool.on("connect", (client) => client.on("notice", (notice) => notices.push(notice.message ?? "")));
+        const session = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+        try {
+          for (const setting of [
+            "load 'auto_explain'",
+            "set auto_explain.log_min_duration = 0",
+            "set auto_explain.log_nested_statements = on",
+            "set plan_cache_mode = force_generic_plan",
+            "set client_min_messages = log",
+          ]) {
+            await session.executeQuery(CompiledQuery.raw(setting));
+          }
+          const onSession = kyselyStorage({ db: session, tablePrefix: prefix });
+          expect(await onSession.applications.insertWithEvent?.(input)).toEqual({
+            outcome: "duplicate",
+            existingId: earlier.id,
+          });
+        } finally {
+          await session.destroy();
+        }
+        const check = notices.find(
+          (text) => /Query Text: select a\.id/.test(text) && text.includes("email_normalized"),
+        );
+        if (process.env.HIREPORT_PRINT_PLANS) console.log(notices.join("\n\n"));
+        expect(check, notices.join("\n\n")).toMatch(/application_duplicate/);
+      },
+      60_000,
+    );
   });
 }
