@@ -532,13 +532,19 @@ $body$`)
   };
 }
 
+/** hireport's Postgres functions, with the name of the migration that creates each. */
+export const FUNCTION_MIGRATIONS = {
+  count_requests: "2026-11-23-0002-count-requests",
+  create_application: "2026-11-23-0003-create-application",
+} as const;
+
 /** The migrations of hireport, by name, in order. */
 export function hireportMigrations(options: MigrationOptions = {}): Record<string, Migration> {
   const prefix = options.tablePrefix ?? "hireport_";
   return {
     "2026-11-21-0001-initial": initialMigration(prefix),
-    "2026-11-23-0002-count-requests": countRequestsMigration(prefix),
-    "2026-11-23-0003-create-application": createApplicationMigration(prefix),
+    [FUNCTION_MIGRATIONS.count_requests]: countRequestsMigration(prefix),
+    [FUNCTION_MIGRATIONS.create_application]: createApplicationMigration(prefix),
   };
 }
 

@@ -1,13 +1,8 @@
 import type { StoreContext } from "../context";
+import { FUNCTION_MIGRATIONS } from "../migrations";
 import type { TableName } from "../schema";
 
-/** hireport's Postgres functions, with the migration that creates each. */
-const MIGRATION_OF = {
-  count_requests: "2026-11-23-0002-count-requests",
-  create_application: "2026-11-23-0003-create-application",
-} as const;
-
-export type PostgresFunction = keyof typeof MIGRATION_OF;
+export type PostgresFunction = keyof typeof FUNCTION_MIGRATIONS;
 
 /** The prefixed name of one of hireport's Postgres functions, as its migration created it. */
 export function functionName(ctx: StoreContext, name: PostgresFunction): string {
@@ -28,7 +23,7 @@ export async function withFunction<T>(ctx: StoreContext, name: PostgresFunction,
     const code = (error as { code?: unknown } | null)?.code;
     if (code === UNDEFINED_FUNCTION && String((error as Error).message).includes(name)) {
       throw new Error(
-        `hireport: the database has no function ${functionName(ctx, name)}: run hireport's migrations (migrateToLatest) after upgrading @hireport/kysely; migration ${MIGRATION_OF[name]} creates it`,
+        `hireport: the database has no function ${functionName(ctx, name)}: run hireport's migrations (migrateToLatest) after upgrading @hireport/kysely; migration ${FUNCTION_MIGRATIONS[name]} creates it`,
         { cause: error },
       );
     }
