@@ -4,7 +4,8 @@ const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import
 
 /**
  * Tests import the workspace packages from their sources, so a test run never reads a stale build.
- * The published shapes (dist, exports maps) are checked by publint, attw and the examples.
+ * The published shapes (dist, exports maps) are checked by publint, attw, the examples and
+ * packages/published-tests (the packed tarballs, on the lowest Node of engines).
  */
 export const hireportAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@hireport\/core\/memory$/, replacement: src("core/src/memory/index.ts") },
@@ -17,4 +18,6 @@ export const hireportAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@hireport\/express$/, replacement: src("express/src/index.ts") },
   { find: /^@hireport\/fastify$/, replacement: src("fastify/src/index.ts") },
   { find: /^@hireport\/next$/, replacement: src("next/src/index.ts") },
+  { find: /^@hireport\/client$/, replacement: src("client/src/index.ts") },
+  { find: /^@hireport\/console$/, replacement: src("console/src/index.ts") },
 ];

@@ -1,6 +1,6 @@
 /** The hireport API as every process of the API benchmarks builds it (same secret, same limits). */
 import { createHmac } from "node:crypto";
-import { createPublicApi, type PublicApi, type Storage } from "@hireport/core";
+import { admitInSteps, createPublicApi, type PublicApi, type Storage, type UsageLogMode } from "@hireport/core";
 import { kyselyStorage } from "@hireport/kysely";
 import type { Kysely } from "kysely";
 import { FILE_SECRET, TABLE_PREFIX } from "./common";
@@ -19,9 +19,9 @@ export type Skippable = (typeof SKIPPABLE)[number];
 function diagnosticStorage(base: Storage, without: readonly Skippable[]): Storage {
   const storage: Storage = { ...base };
   if (without.includes("rate-limit") || without.includes("key-lookup")) {
-    // The one-step lookup and count would do both anyway: core makes the two calls left out below.
-    const { findByHashAndConsume: _oneStep, ...keys } = base.keys;
-    storage.keys = keys;
+    // The storage's one-statement admission would do both anyway: admission goes through core's
+    // portable steps instead (`findByHash`, then `rateLimits.consume`), one of which is left out below.
+    storage.keys = { ...base.keys, admit: (...args) => admitInSteps(storage, ...args) };
   }
   if (without.includes("rate-limit")) {
     storage.rateLimits = {
@@ -50,12 +50,17 @@ function diagnosticStorage(base: Storage, without: readonly Skippable[]): Storag
   return storage;
 }
 
-export function benchApi(db: Kysely<unknown>, without: readonly Skippable[] = []): PublicApi {
+export function benchApi(
+  db: Kysely<unknown>,
+  without: readonly Skippable[] = [],
+  usageLog: UsageLogMode = "batched",
+): PublicApi {
   const storage = kyselyStorage({ db, tablePrefix: TABLE_PREFIX });
   return createPublicApi({
     storage: without.length > 0 ? diagnosticStorage(storage, without) : storage,
     publicBaseUrl: PUBLIC_BASE_URL,
     fileTokenSecret: FILE_SECRET,
+    usageLog,
     // High enough never to refuse during a run: the counters are still taken on every request.
     limits: { perMinute: 100_000_000, perDay: 1_000_000_000 },
   });

@@ -1,12 +1,14 @@
 /**
  * `pnpm bench`: the API benchmarks (src/api.ts), then the dispatcher benchmark (src/dispatcher.ts,
- * in its own process) when it is there. `BENCH_ONLY=api` or `BENCH_ONLY=dispatcher` runs one.
+ * in its own process) when it is there, then the console's pages (src/console.ts).
+ * `BENCH_ONLY=api`, `BENCH_ONLY=dispatcher` or `BENCH_ONLY=console` runs one.
  * Stops by itself: every child is stopped at the end, and a hard limit ends a run that hangs.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runApiBench, stopAllServers } from "./api";
 import { log, SRC_DIR, spawnTsx } from "./common";
+import { runConsoleBench } from "./console";
 
 const only = process.env.BENCH_ONLY;
 const HARD_LIMIT_MS = Number(process.env.BENCH_HARD_LIMIT_MS ?? 45 * 60_000);
@@ -30,6 +32,10 @@ async function main(): Promise<void> {
     child.stdout?.pipe(process.stdout);
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     if (code !== 0) throw new Error(`the dispatcher benchmark exited with ${code}`);
+  }
+  if (!only || only === "console") {
+    log("console pages (src/console.ts)");
+    await runConsoleBench();
   }
 }
 

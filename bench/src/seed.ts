@@ -32,8 +32,8 @@ export interface Seeded {
 const t = (name: string) => sql.table(`${TABLE_PREFIX}${name}`);
 
 async function ensureJobs(api: PublicApi, companyId: string, count: number): Promise<string[]> {
-  const existing = await api.jobs.list(companyId, { status: "all", take: 1000 });
-  for (let i = existing.length; i < count; i++) {
+  const existing = await api.jobs.list(companyId, { status: "all", limit: 100 });
+  for (let i = existing.data.length; i < count; i++) {
     await api.jobs.create(companyId, {
       title: `Benchmark Engineer ${i + 1}`,
       description: "Builds and measures things. ".repeat(8),
@@ -49,8 +49,8 @@ async function ensureJobs(api: PublicApi, companyId: string, count: number): Pro
       status: "active",
     });
   }
-  const jobs = await api.jobs.list(companyId, { status: "all", take: 1000 });
-  return jobs.map((job) => job.id).sort();
+  const jobs = await api.jobs.list(companyId, { status: "all", limit: 100 });
+  return jobs.data.map((job) => job.id).sort();
 }
 
 async function freshKey(api: PublicApi, companyId: string): Promise<string> {

@@ -4,6 +4,8 @@
  *
  * - `hireport-fastify`, `hireport-express`: the public API through @hireport/fastify or
  *   @hireport/express on @hireport/kysely, full pipeline (key lookup, rate limit, usage log).
+ * - `hireport-fastify-durable`: `hireport-fastify` with `usageLog: "durable"` (each request's usage
+ *   entry written before its answer leaves), for `src/usage-durable.ts`.
  * - `bare-fastify`, `bare-express`: the hand-written baseline. The same list queries through Kysely
  *   (same columns, filter, order, limit + 1), the same rows serialized to the same JSON shape, a
  *   signed opaque cursor; no key, no rate limit, no usage log.
@@ -42,6 +44,13 @@ interface JobRow {
   applications_count: number;
   created_at: Date;
   updated_at: Date;
+  short_description: string;
+  preferred_skills: string;
+  qualifications: string;
+  responsibilities: string;
+  benefits: string;
+  start_date: string | null;
+  positions: number | null;
 }
 
 interface ApplicationRow {
@@ -128,6 +137,13 @@ async function bareJobs(db: Kysely<unknown>, query: Record<string, unknown>) {
         job.status === "active" && !job.hidden ? `${PUBLIC_BASE_URL}/jobs/${encodeURIComponent(job.id)}` : null,
       created_at: job.created_at.toISOString(),
       updated_at: job.updated_at.toISOString(),
+      short_description: job.short_description,
+      preferred_skills: JSON.parse(job.preferred_skills) as string[],
+      qualifications: JSON.parse(job.qualifications) as string[],
+      responsibilities: JSON.parse(job.responsibilities) as string[],
+      benefits: JSON.parse(job.benefits) as string[],
+      start_date: job.start_date,
+      positions: job.positions,
     }),
   );
 }
@@ -188,11 +204,11 @@ async function main(): Promise<void> {
   let close: () => Promise<void>;
   let port: number;
 
-  if (kind === "hireport-fastify" || kind === "bare-fastify") {
+  if (kind === "hireport-fastify" || kind === "hireport-fastify-durable" || kind === "bare-fastify") {
     const app = Fastify({ logger: false });
     let api: PublicApi | undefined;
-    if (kind === "hireport-fastify") {
-      api = benchApi(db, WITHOUT);
+    if (kind !== "bare-fastify") {
+      api = benchApi(db, WITHOUT, kind === "hireport-fastify-durable" ? "durable" : "batched");
       await app.register(hireportFastify, { api, prefix: BASE_PATH });
     } else {
       app.get(`${BASE_PATH}/jobs`, async (request) => bareJobs(db, request.query as Record<string, unknown>));

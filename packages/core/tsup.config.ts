@@ -1,16 +1,34 @@
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
 import { defineConfig } from "tsup";
+import { OUT_DIR, packageBuild } from "./tsup.shared";
 
-export default defineConfig({
-  entry: {
-    index: "src/index.ts",
-    memory: "src/memory/index.ts",
-    node: "src/node/index.ts",
-    testing: "src/testing/index.ts",
-  },
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  external: ["vitest"],
-});
+/**
+ * `@hireport/core/testing` only runs inside vitest, and vitest refuses `require()` (its CommonJS
+ * entry throws), so a CommonJS build of it could never load. Its CommonJS entry hands out the ES
+ * module build instead: `require()` of an ES module, which every Node of `engines` supports.
+ */
+const TESTING_CJS = `"use strict";
+// vitest cannot be require()d, so the CommonJS entry of @hireport/core/testing is its ES module build.
+module.exports = require("./testing.js");
+`;
+
+export default defineConfig(
+  packageBuild({
+    entry: {
+      index: "src/index.ts",
+      memory: "src/memory/index.ts",
+      node: "src/node/index.ts",
+      testing: "src/testing/index.ts",
+    },
+    // Entries share chunks in CommonJS too, so that every module (HireportError, the schemas…) has
+    // one copy per format. tsup splits CommonJS by converting ESM chunks with sucrase, which turns a
+    // dynamic import() into require(): core has none, and should keep it so.
+    splitting: true,
+    external: ["vitest"],
+    async onSuccess() {
+      await writeFile(join(OUT_DIR, "testing.cjs"), TESTING_CJS);
+      await rm(join(OUT_DIR, "testing.cjs.map"), { force: true });
+    },
+  }),
+);

@@ -1,10 +1,4 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../core/tsup.shared";
 
-export default defineConfig({
-  entry: { index: "src/index.ts" },
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-});
+export default defineConfig(packageBuild({ entry: { index: "src/index.ts" } }));

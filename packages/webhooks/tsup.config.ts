@@ -1,10 +1,8 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../core/tsup.shared";
 
-export default defineConfig({
-  entry: { index: "src/index.ts", verify: "src/verify.ts" },
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-});
+// The dispatcher signs with the module receivers verify with (`signature.ts`): entries share
+// chunks in CommonJS too, so that each format has one copy of it.
+export default defineConfig(
+  packageBuild({ entry: { index: "src/index.ts", verify: "src/verify.ts" }, splitting: true }),
+);

@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createConsole } from "@hireport/console";
 import { createPublicApi, type Scope } from "@hireport/core";
 import { hireportExpress, hireportExpressFiles } from "@hireport/express";
 import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
@@ -28,9 +29,9 @@ const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
 };
 
-/** A secret kept in the data folder, so CV links and cursors stay valid across restarts. */
-function fileSecret(dataDir: string): string {
-  const path = join(dataDir, "file-token-secret");
+/** A secret kept in the data folder, so CV links, cursors and console forms stay valid across restarts. */
+function fileSecret(dataDir: string, name = "file-token-secret"): string {
+  const path = join(dataDir, name);
   if (!existsSync(path)) writeFileSync(path, randomBytes(32).toString("base64url"), { mode: 0o600 });
   return readFileSync(path, "utf8").trim();
 }
@@ -90,13 +91,27 @@ async function main(): Promise<void> {
   }
   const { key } = await api.keys.create({ companyId: DEMO_COMPANY.id, name: DEMO_KEY_NAME, scopes: ALL_SCOPES });
 
+  // The console: keys, usage, webhooks and deliveries, the audit list. DEMO ONLY: `authorize` signs
+  // everybody in as an owner of the demo company. A real host reads its own session here (its
+  // cookie, its user's company and role) and returns null for a stranger.
+  const settings = createConsole({
+    api,
+    dispatcher,
+    basePath: "/settings/api",
+    secret: fileSecret(dataDir, "console-secret"),
+    authorize: () => ({ companyId: DEMO_COMPANY.id, role: "owner", actor: { id: "demo-owner", name: "Demo owner" } }),
+  });
+
   const app = express();
   app.use("/api/public/v1", hireportExpress(api));
+  app.use("/settings/api", hireportExpress(settings));
   app.use("/files/cv", hireportExpressFiles(api));
   app.get("/", (_request, response) => {
     response
       .type("text/plain")
-      .send("hireport demo: the API lives under /api/public/v1 (see /api/public/v1/openapi.json)\n");
+      .send(
+        "hireport demo: the API lives under /api/public/v1 (see /api/public/v1/openapi.json), the console under /settings/api\n",
+      );
   });
   const server = app.listen(port);
   await new Promise<void>((ready, fail) => {
@@ -104,11 +119,15 @@ async function main(): Promise<void> {
     server.once("error", fail);
   });
 
-  const jobs = await api.jobs.list(DEMO_COMPANY.id, { status: "open", take: 1 });
+  const { data: jobs } = await api.jobs.list(DEMO_COMPANY.id, { status: "open", limit: 1 });
   const base = `${origin}/api/public/v1`;
   log("");
   log(`hireport demo ${created ? "seeded a new" : "reuses its"} database: ${join(dataDir, "demo.sqlite")}`);
   log(`Listening on ${origin}`);
+  log("");
+  log(`Console (keys, usage, webhooks, audit): ${origin}/settings/api`);
+  log("  DEMO ONLY: everybody who opens it is signed in as an owner of the demo company.");
+  log("  A real host passes its own sign-in as `authorize` (see packages/console/README.md).");
   log("");
   log(`API key: ${key}`);
   log("");
@@ -146,8 +165,10 @@ async function main(): Promise<void> {
     await db.destroy();
     process.exit(0);
   };
-  process.once("SIGINT", () => void stop());
-  process.once("SIGTERM", () => void stop());
+  // `on`, not `once`: one Ctrl+C reaches the demo more than once (from the terminal, and relayed by
+  // pnpm and tsx), and a signal with no listener left would end it before it has closed everything.
+  process.on("SIGINT", () => void stop());
+  process.on("SIGTERM", () => void stop());
 }
 
 main().catch((error: unknown) => {

@@ -48,8 +48,8 @@ const CANDIDATES = [
 /** Registers the demo company and, the first time only, its jobs and applications. */
 export async function seed(api: PublicApi): Promise<{ created: boolean }> {
   await api.companies.upsert(DEMO_COMPANY);
-  const existing = await api.jobs.list(DEMO_COMPANY.id, { status: "all", take: 1 });
-  if (existing.length > 0) return { created: false };
+  const existing = await api.jobs.list(DEMO_COMPANY.id, { status: "all", limit: 1 });
+  if (existing.data.length > 0) return { created: false };
   const jobs = [];
   for (const input of JOBS) jobs.push(await api.jobs.create(DEMO_COMPANY.id, input));
   for (const candidate of CANDIDATES) {

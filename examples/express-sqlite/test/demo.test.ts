@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -7,6 +7,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 
 const exampleDir = join(dirname(fileURLToPath(import.meta.url)), "..");
+const rootDir = join(exampleDir, "..", "..");
 const dataDir = mkdtempSync(join(tmpdir(), "hireport-demo-"));
 
 async function freePort(): Promise<number> {
@@ -22,33 +23,50 @@ async function freePort(): Promise<number> {
 interface RunningDemo {
   child: ChildProcess;
   output: () => string;
+  stderr: () => string;
   key: string;
   base: string;
   waitFor(pattern: RegExp): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** Starts the demo as a newcomer would (`tsx src/main.ts`), on a free port and a temporary data folder. */
-async function startDemo(): Promise<RunningDemo> {
+/**
+ * Starts the demo as a newcomer would, on a free port and a temporary data folder: `tsx src/main.ts`,
+ * or (`throughPnpm`) the command `pnpm demo` ends with, in a process group of its own as a terminal
+ * runs it, so that a Ctrl+C can be sent to the whole group.
+ */
+async function startDemo(options: { throughPnpm?: boolean } = {}): Promise<RunningDemo> {
   const port = await freePort();
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
-    cwd: exampleDir,
-    env: { ...process.env, PORT: String(port), HIREPORT_DEMO_DATA: dataDir },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const env = { ...process.env, PORT: String(port), HIREPORT_DEMO_DATA: dataDir };
+  const child = options.throughPnpm
+    ? spawn("pnpm", ["--filter", "@hireport-examples/express-sqlite", "start"], {
+        cwd: rootDir,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      })
+    : spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: exampleDir,
+        env,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
   let output = "";
+  let stderr = "";
   child.stdout?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
   });
   child.stderr?.on("data", (chunk: Buffer) => {
     output += chunk.toString();
+    stderr += chunk.toString();
   });
   const waitFor = (pattern: RegExp) =>
     new Promise<void>((resolve, reject) => {
       const started = Date.now();
       const check = () => {
         if (pattern.test(output)) return resolve();
-        if (child.exitCode !== null) return reject(new Error(`the demo exited (${child.exitCode}):\n${output}`));
+        if (child.exitCode !== null || child.signalCode !== null) {
+          return reject(new Error(`the demo exited (${child.exitCode ?? child.signalCode}):\n${output}`));
+        }
         if (Date.now() - started > 45_000) return reject(new Error(`timed out waiting for ${pattern}:\n${output}`));
         setTimeout(check, 50);
       };
@@ -61,14 +79,24 @@ async function startDemo(): Promise<RunningDemo> {
   return {
     child,
     output: () => output,
+    stderr: () => stderr,
     key,
     base: `http://localhost:${port}/api/public/v1`,
     waitFor,
     stop: () =>
       new Promise((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once("exit", () => resolve());
-        child.kill("SIGTERM");
+        const exited = child.exitCode !== null || child.signalCode !== null;
+        if (!exited) child.once("exit", () => resolve());
+        if (options.throughPnpm && child.pid) {
+          try {
+            process.kill(-child.pid, "SIGKILL"); // whatever is left of its process group
+          } catch {
+            // the group is gone
+          }
+        } else if (!exited) {
+          child.kill("SIGTERM");
+        }
+        if (exited) resolve();
       }),
   };
 }
@@ -93,6 +121,12 @@ describe("the express-sqlite demo", () => {
       // Seeding created 3 jobs and 4 applications: each event reaches the local receiver, verified.
       await demo.waitFor(/application\.created[^\n]*Zoë Müller[^\n]*signature ok/);
       expect(demo.output().match(/signature ok/g)?.length).toBeGreaterThanOrEqual(7);
+      // The console, with the demo's sign-in (an owner of the demo company), lists the printed key.
+      expect(demo.output()).toContain("DEMO ONLY");
+      const consoleUrl = demo.base.replace("/api/public/v1", "/settings/api");
+      const keys = await fetch(`${consoleUrl}/keys`);
+      expect(keys.status).toBe(200);
+      expect(await keys.text()).toContain(`${demo.key.slice(0, 15)}…${demo.key.slice(-4)}`);
       expect(demo.output()).not.toContain("refused");
     } finally {
       await demo.stop();
@@ -118,6 +152,35 @@ describe("the express-sqlite demo", () => {
       });
       expect(created.status).toBe(201);
       await demo.waitFor(/job\.created[^\n]*Data Engineer[^\n]*signature ok/);
+    } finally {
+      await demo.stop();
+    }
+  });
+
+  it("Ctrl+C through pnpm stops it quietly: everything closed, exit code 0, no pnpm error", async () => {
+    // `pnpm demo` is `pnpm run build && exec pnpm --filter … start`, and start is `exec tsx …`: no
+    // shell stays between pnpm and the demo. A shell waiting on a command when Ctrl+C comes (dash, the
+    // sh of Debian) dies of the SIGINT whatever its command does, and pnpm then prints "Command failed
+    // with signal "SIGINT"". The build is left out here: the test runs the command it ends with.
+    const scripts = (path: string) =>
+      (JSON.parse(readFileSync(path, "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(scripts(join(rootDir, "package.json")).demo).toMatch(
+      /&& exec pnpm --filter @hireport-examples\/express-sqlite start$/,
+    );
+    expect(scripts(join(exampleDir, "package.json")).start).toMatch(/^exec tsx /);
+
+    const demo = await startDemo({ throughPnpm: true });
+    try {
+      await demo.waitFor(/Ctrl\+C stops\./);
+      const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+        demo.child.once("exit", (code, signal) => resolve({ code, signal }));
+      });
+      // A terminal's Ctrl+C: SIGINT to every process of the foreground group (pnpm, tsx, the demo).
+      if (demo.child.pid) process.kill(-demo.child.pid, "SIGINT");
+      const { code, signal } = await exited;
+      expect(demo.output()).toContain("Stopping…");
+      expect({ code, signal }, demo.output()).toEqual({ code: 0, signal: null });
+      expect(demo.stderr()).not.toMatch(/Command failed|ELIFECYCLE|ERR_PNPM|SIGINT/);
     } finally {
       await demo.stop();
     }

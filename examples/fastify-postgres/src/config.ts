@@ -4,6 +4,7 @@
  * database, the table prefix and the secrets.
  */
 import { randomBytes } from "node:crypto";
+import { hardenPgPool } from "@hireport/kysely";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 
@@ -38,10 +39,15 @@ export function loadConfig(): ExampleConfig {
   };
 }
 
-/** One `pg` pool per process, shared by hireport and the rest of the host app. */
+/**
+ * One `pg` pool per process, shared by hireport and the rest of the host app. `hardenPgPool`
+ * listens for lost connections (a Postgres restart, a failover, `pg_terminate_backend`): without
+ * it the first one ends the process; with it the requests on it answer 500 and the pool reconnects.
+ * The connections' `application_name` is `PGAPPNAME` when set (node-postgres reads it).
+ */
 export function createDb(config: ExampleConfig, poolSize = 10): Kysely<unknown> {
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: poolSize, connectionTimeoutMillis: 5000 });
-  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool: hardenPgPool(pool) }) });
 }
 
 /**

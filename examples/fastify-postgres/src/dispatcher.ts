@@ -5,7 +5,8 @@
  *
  *   pnpm dispatcher
  *
- * Environment: WEBHOOK_POLL_MS (1000), and for development only HIREPORT_DEV_WEBHOOK_URL: a local
+ * Environment: WEBHOOK_POLL_MS (1000), HIREPORT_WEBHOOK_KEY and HIREPORT_WEBHOOK_KEY_ID (the key that
+ * seals signing secrets at rest, and its id), and for development only HIREPORT_DEV_WEBHOOK_URL: a local
  * receiver (http, loopback) that the dispatcher registers for the example company at startup; it
  * turns the SSRF guard off (`allowPrivateAddresses`), so it is refused when NODE_ENV=production.
  */
@@ -54,8 +55,11 @@ async function main(): Promise<void> {
 
   const db = createDb(config, 5);
   const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
+  // Signing secrets sealed at rest (AES-256-GCM) with a key of yours: `openssl rand -base64 32`.
+  const webhookKey = env("HIREPORT_WEBHOOK_KEY");
   const dispatcher = createWebhookDispatcher({
     storage,
+    ...(webhookKey ? { encryptionKeys: [{ id: env("HIREPORT_WEBHOOK_KEY_ID") ?? "1", key: webhookKey }] } : {}),
     pollIntervalMs: Number(env("WEBHOOK_POLL_MS") ?? 1000),
     allowPrivateAddresses: devWebhookUrl !== undefined,
     onEndpointPaused: (endpoint) =>

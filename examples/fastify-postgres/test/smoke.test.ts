@@ -175,6 +175,58 @@ async function dropTables(): Promise<void> {
   }
 }
 
+const APPLICATION_NAME = `${PREFIX}app`;
+
+/** Ends every Postgres backend of the example's processes (their `application_name`). */
+async function terminateBackends(): Promise<number> {
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where application_name = $1",
+      [APPLICATION_NAME],
+    );
+    return rows.length;
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Calls the apps from six loops while ending their connections three times: how many backends
+ * ended, how many requests the database served, and the answers that failed.
+ */
+async function underTermination(bases: readonly string[], key: string) {
+  const failed: Array<{ status: number; code: string | undefined; requestId: string | null }> = [];
+  let served = 0;
+  let running = true;
+  const loops = Array.from({ length: 6 }, async (_, loop) => {
+    for (let index = loop; running; index++) {
+      const response = await fetch(`${bases[index % bases.length]}/jobs?limit=5`, {
+        headers: { authorization: `Bearer ${key}` },
+      });
+      const body = (await response.json()) as { error?: { code: string } };
+      // 200, or 429 once the key's minute is used up: both answered from the database.
+      if (response.status === 200 || response.status === 429) served++;
+      else
+        failed.push({
+          status: response.status,
+          code: body.error?.code,
+          requestId: response.headers.get("x-request-id"),
+        });
+    }
+  });
+  let ended = 0;
+  for (let round = 0; round < 3; round++) {
+    await sleep(200);
+    ended += await terminateBackends();
+  }
+  await sleep(200);
+  running = false;
+  await Promise.all(loops);
+  return { ended, failed, served };
+}
+
 let receiverServer: Server | undefined;
 
 afterAll(async () => {
@@ -208,6 +260,8 @@ describe.skipIf(unreachable)("fastify-postgres example", () => {
       HIREPORT_DEV_WEBHOOK_URL: receiver.url,
       WEBHOOK_POLL_MS: "200",
       HIREPORT_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
+      // node-postgres names every connection of the apps and the dispatcher after it.
+      PGAPPNAME: APPLICATION_NAME,
     });
     try {
       await all.waitFor(/\[app-a\] app-a listening/);
@@ -249,6 +303,27 @@ describe.skipIf(unreachable)("fastify-postgres example", () => {
       const event = parseEvent(delivered.body);
       expect(event.type).toBe("job.created");
       expect((event.data as { id: string }).id).toBe(job.id);
+
+      // Postgres ends every connection of the example's processes, three times, while both apps
+      // serve: the requests caught answer the spec's 500, the pools reconnect, nothing restarts
+      // (were a process to die, start-all would stop the others and exit 1 on SIGTERM below).
+      const answers = await underTermination([a, b], key);
+      expect(answers.ended).toBeGreaterThan(0);
+      for (const answer of answers.failed) {
+        expect(answer).toEqual({ status: 500, code: "server_error", requestId: expect.stringMatching(/^req_/) });
+      }
+      expect(answers.served).toBeGreaterThan(0);
+      // Served again on new connections (a fresh key: the first one used up its minute).
+      const again = await createKey();
+      for (const [base, port] of [
+        [a, portA],
+        [b, portB],
+      ] as const) {
+        expect((await fetch(`${base}/jobs?limit=5`, { headers: { authorization: `Bearer ${again}` } })).status).toBe(
+          200,
+        );
+        expect((await fetch(`http://127.0.0.1:${port}/healthz`)).status).toBe(200);
+      }
 
       // The rate limit lives in the database: one key's minute limit holds across both processes.
       const limited = await createKey();

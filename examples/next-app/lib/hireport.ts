@@ -14,7 +14,7 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createPublicApi, type PublicApi } from "@hireport/core";
-import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { hardenPgPool, kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 
@@ -44,7 +44,8 @@ async function openDatabase(): Promise<{ db: Kysely<unknown>; location: string }
   const url = env("DATABASE_URL");
   if (url) {
     const { default: pg } = await import("pg");
-    const pool = new pg.Pool({ connectionString: url, max: Number(env("DATABASE_POOL_SIZE") ?? 10) });
+    // hardenPgPool: a connection Postgres ends (a restart, a failover) must not end the server.
+    const pool = hardenPgPool(new pg.Pool({ connectionString: url, max: Number(env("DATABASE_POOL_SIZE") ?? 10) }));
     const safe = new URL(url);
     safe.password = "";
     return { db: new Kysely({ dialect: new PostgresDialect({ pool }) }), location: safe.toString() };

@@ -1,7 +1,8 @@
 import type { ApiKeyWithCompany } from "./domain";
 import { HireportError } from "./errors";
 import type { HeaderBag } from "./http-types";
-import { admittedState, consumeRateLimit, type RateLimitState, rateWindows } from "./rate-limit";
+import { isKeyUsable } from "./key-admission";
+import { type RateLimitState, rateLimitState, rateWindows } from "./rate-limit";
 import { getHeader } from "./request-parts";
 import type { Runtime } from "./runtime";
 import { hashKey, KEY_PREFIX } from "./services/keys";
@@ -27,12 +28,11 @@ export interface Admission {
 }
 
 /**
- * Finds the key of a request, checks it and counts the request against the key's rate limits:
- * 401 missing_key, invalid_key (unknown or revoked) or expired_key, then 429 rate_limited or
- * daily_limit. Revocation is read from storage on every request, so it takes effect at once. A
- * request refused here counts in no window. With `keys.findByHashAndConsume` the lookup and the
- * count are one storage call (one round trip on Postgres); otherwise two. `log.auth` is set as soon
- * as the key is known valid, so the usage log names the key of a refused (429) request too.
+ * Finds the key of a request, checks it and counts the request against the key's rate limits, in
+ * one storage call (`keys.admit`): 401 missing_key, invalid_key (unknown or revoked) or
+ * expired_key, then 429 rate_limited or daily_limit. Revocation is read from storage on every
+ * request, so it takes effect at once. A request refused here counts in no window. `log.auth` is
+ * set as soon as the key is known valid, so the usage log names the key of a refused (429) request too.
  */
 export async function admit(
   runtime: Runtime,
@@ -51,27 +51,19 @@ export async function admit(
   // Made only when thrown: an error captures a stack trace, too dear for every request.
   const invalid = () => new HireportError("invalid_key", "This API key is not valid: it is unknown or was revoked.");
   if (!key.startsWith(KEY_PREFIX) || key.length > MAX_KEY_LENGTH) throw invalid();
-  const hash = await hashKey(key);
   const windows = rateWindows(runtime, now);
-  const keys = runtime.storage.keys;
-  let found: ApiKeyWithCompany | null;
-  let counts: number[] | null = null;
-  if (keys.findByHashAndConsume) {
-    ({ found, counts } = await keys.findByHashAndConsume(hash, windows, now));
-  } else {
-    found = await keys.findByHash(hash);
+  const admission = await runtime.storage.keys.admit(await hashKey(key), windows, now);
+  if (!admission) throw invalid();
+  const { found, rate } = admission;
+  if (found.key.revokedAt !== null) throw invalid();
+  if (!isKeyUsable(found.key, now)) {
+    throw new HireportError("expired_key", `This API key expired at ${found.key.expiresAt?.toISOString()}.`);
   }
-  if (!found || found.key.revokedAt !== null) throw invalid();
-  if (found.key.expiresAt !== null && found.key.expiresAt.getTime() <= now.getTime()) {
-    throw new HireportError("expired_key", `This API key expired at ${found.key.expiresAt.toISOString()}.`);
-  }
+  if (rate === null) throw new Error("keys.admit counted nothing for a usable key (a storage contract breach).");
   // Known before the rate limit decides: the usage log names the key of a 429 too.
   log.auth = found;
   touchLater(runtime, found, now, pending);
-  const limit = counts
-    ? admittedState(runtime, windows, counts)
-    : await consumeRateLimit(runtime, found.key.id, now, windows);
-  return { auth: found, limit };
+  return { auth: found, limit: rateLimitState(runtime, windows, rate, now) };
 }
 
 /** Records the key's last use, off the request path, at most about once a minute per key. */

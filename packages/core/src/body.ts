@@ -36,6 +36,12 @@ function parseText(text: string): unknown {
  */
 export function readJsonBody(request: ApiRequest, maxBytes: number): unknown {
   const { body, rawBody } = request;
+  if (request.bodyTooLarge && request.hostBodyLimit !== undefined) {
+    throw new HireportError(
+      "payload_too_large",
+      `The request body is larger than the ${request.hostBodyLimit} bytes the application's own body parser accepts in front of this API (the API itself takes up to ${maxBytes} bytes).`,
+    );
+  }
   if (request.bodyTooLarge) throw tooLarge(maxBytes);
   if (request.bodyUnreadable) throw new HireportError("bad_request", "The request body could not be read completely.");
   if (rawBody !== undefined || typeof body === "string" || body instanceof Uint8Array) {

@@ -67,6 +67,8 @@ export interface ApiKeyRecord {
   hash: string;
   /** First characters of the key (`svc_live_abcd`), shown in listings so people can tell keys apart. */
   prefix: string;
+  /** Last characters of the key (`wXyZ`), shown after the prefix (`svc_live_abcd…wXyZ`). */
+  suffix: string;
   createdAt: Date;
   expiresAt: Date | null;
   revokedAt: Date | null;
@@ -197,6 +199,16 @@ export interface EventRecord {
   createdAt: Date;
 }
 
+/** The first digit of an HTTP status, as the usage chart groups answers: 2 for 2xx, 4 for 4xx. */
+export function statusClassOf(status: number): number {
+  return Math.floor(status / 100);
+}
+
+/** The UTC day of a time, `YYYY-MM-DD`: the unit of the usage roll-up. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
 export interface UsageRecord {
   id: string;
   /** Null when the request carried no valid key. */
@@ -212,6 +224,25 @@ export interface UsageRecord {
   createdAt: Date;
 }
 
+/**
+ * One entry of a company's audit list: who changed what, when (keys created and revoked, webhook
+ * endpoints changed, deliveries resent, candidates exported or erased). Never personal data: the
+ * target is named by its id, and `details` holds only ids, counts and settings.
+ */
+export interface AuditRecord {
+  /** `aud_…` */
+  id: string;
+  companyId: string;
+  actor: Actor;
+  /** What was done, `noun.verb`: `key.created`, `webhook_endpoint.deleted`, `candidate.erased`. */
+  action: string;
+  /** What it was done to: a type and its id (null when it names no single record). */
+  target: { type: string; id: string | null };
+  /** Ids, counts and settings that say more; never names, e-mail addresses or free text a person wrote. */
+  details: Record<string, string | number | boolean | null | readonly string[]>;
+  createdAt: Date;
+}
+
 /** A stored answer for `Idempotency-Key` replays. */
 export interface StoredResponse {
   status: number;
@@ -219,11 +250,21 @@ export interface StoredResponse {
   body: string;
 }
 
-export const WEBHOOK_ENDPOINT_STATUSES = ["active", "paused"] as const;
+/**
+ * `active` receives deliveries; `paused` queues them (paused by the host, or after failures in a
+ * row); `disabled` gets none at all (its receiver answered 410 Gone) until the host resumes it.
+ */
+export const WEBHOOK_ENDPOINT_STATUSES = ["active", "paused", "disabled"] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
+/** Why an endpoint is paused or disabled. */
+export type WebhookStopReason = "failures" | "manual" | "gone";
+
 export interface WebhookSecret {
-  /** `whsec_…`, the whole string is the HMAC key. */
+  /**
+   * `whsec_…`, the whole string is the HMAC key; or, when the dispatcher has `encryptionKeys`, its
+   * sealed form (`enc:v1:<key id>:…`, AES-256-GCM), which only the dispatcher opens.
+   */
   secret: string;
   /** Null for the current secret; for a rotated-out secret, the time it stops signing. */
   expiresAt: Date | null;
@@ -238,8 +279,11 @@ export interface WebhookEndpointRecord {
   /** Subscribed event kinds. */
   events: EventType[];
   status: WebhookEndpointStatus;
-  /** Why it is paused: `"failures"` when paused automatically, `"manual"` otherwise. */
-  pausedReason: "failures" | "manual" | null;
+  /**
+   * Why it is not active: `"failures"` when paused after failed attempts in a row, `"manual"` when
+   * paused by the host, `"gone"` when disabled by a receiver's 410 Gone; null while active.
+   */
+  pausedReason: WebhookStopReason | null;
   /** Current secret first, then rotated-out secrets still inside their grace period. */
   secrets: WebhookSecret[];
   /** Failed attempts in a row; a success resets it. */

@@ -43,6 +43,9 @@ export interface HireportErrorOptions {
   cause?: unknown;
 }
 
+/** Marks every HireportError, whichever copy of `@hireport/core` made it (ESM and CJS, two installs). */
+const BRAND = Symbol.for("@hireport/core/HireportError");
+
 export class HireportError extends Error {
   override readonly name = "HireportError";
   readonly code: ErrorCode;
@@ -60,6 +63,7 @@ export class HireportError extends Error {
     this.requiredScope = options.requiredScope;
     this.headers = options.headers ?? {};
     this.extra = options.extra ?? {};
+    Object.defineProperty(this, BRAND, { value: true });
   }
 
   /** The error body of spec 2.7, with `fields` (422) and `required_scope` (403) where they apply. */
@@ -72,11 +76,23 @@ export class HireportError extends Error {
   }
 }
 
+/**
+ * Whether a value is a HireportError. Checked by a brand rather than `instanceof`, so that it holds
+ * for errors made by another copy of `@hireport/core` (its CommonJS build, or a second install).
+ */
 export function isHireportError(value: unknown): value is HireportError {
-  return value instanceof HireportError;
+  return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
 /** The 404 of spec 7, worded the same for a missing record and another company's record. */
 export function notFound(what: string): HireportError {
   return new HireportError("not_found", `No ${what} with this id in your company.`);
+}
+
+/** 404 for a company hireport does not know: host code names companies, so the message says what to do. */
+export function unknownCompany(companyId: string): HireportError {
+  return new HireportError(
+    "not_found",
+    `hireport knows no company with id ${JSON.stringify(companyId)}: register it first with api.companies.upsert({ id, name }).`,
+  );
 }

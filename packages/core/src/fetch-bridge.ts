@@ -1,10 +1,4 @@
-import type { ApiRequest, ApiResponse } from "./http-types";
-import type { ResolvedOptions } from "./resolve-options";
-
-interface Handlers {
-  handle(request: ApiRequest): Promise<ApiResponse>;
-  handleFile(request: ApiRequest): Promise<ApiResponse>;
-}
+import type { ApiRequest, ApiResponse, HandlerSettings } from "./http-types";
 
 /** Reads a body stream, stopping as soon as it passes `maxBytes`. Null when it is too large. */
 async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array | null> {
@@ -37,40 +31,55 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
   return bytes;
 }
 
-function toResponse(response: ApiResponse): Response {
-  const body = response.status === 204 || response.status === 304 || response.body.length === 0 ? null : response.body;
+/** Whether an answer has no body to send: 204, 304, or an empty string or byte array. */
+export function isEmptyBody(response: ApiResponse): boolean {
+  const { body } = response;
+  return (
+    response.status === 204 ||
+    response.status === 304 ||
+    (typeof body !== "object" || body instanceof Uint8Array ? body.length === 0 : false)
+  );
+}
+
+/** An `ApiResponse` as a Web `Response`. */
+export function toWebResponse(response: ApiResponse): Response {
+  const body = isEmptyBody(response) ? null : response.body;
   return new Response(body as BodyInit | null, { status: response.status, headers: response.headers });
 }
 
 /**
- * The Web `fetch` bridge: requests under `filesPath` go to the CV route, everything else to the API
- * (the `basePath` prefix is stripped by `handle`).
+ * A Web `fetch` handler for a hireport handler (`Request` in, `Response` out): builds the
+ * `ApiRequest` (the client address from `X-Forwarded-For`, the abort signal from the request) and
+ * reads the body with `settings.maxBodyBytes` (413 is the handler's to answer), or hands it over as
+ * a stream when `settings.streamBody` is set.
  */
-export function toFetchHandler(api: Handlers, options: Pick<ResolvedOptions, "filesPath" | "limits">) {
-  return async (request: Request): Promise<Response> => {
+export function createFetchHandler(
+  handle: (request: ApiRequest) => Promise<ApiResponse>,
+  settings: HandlerSettings,
+): (request: Request) => Promise<Response> {
+  return async (request) => {
     const url = new URL(request.url);
-    const base: Omit<ApiRequest, "rawBody"> = {
+    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    const base: ApiRequest = {
       method: request.method,
       path: url.pathname,
       query: url.searchParams,
       headers: request.headers,
       signal: request.signal,
-      ...(request.headers.get("x-forwarded-for")
-        ? { ip: request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() ?? "" }
-        : {}),
+      ...(forwarded ? { ip: forwarded } : {}),
     };
-    if (options.filesPath && url.pathname.startsWith(`${options.filesPath}/`)) {
-      return toResponse(await api.handleFile(base));
-    }
     const method = request.method.toUpperCase();
-    if (method === "GET" || method === "HEAD") return toResponse(await api.handle(base));
+    if (method === "GET" || method === "HEAD") return toWebResponse(await handle(base));
+    if (settings.streamBody) {
+      return toWebResponse(await handle(request.body ? { ...base, bodyStream: request.body } : base));
+    }
     let rawBody: Uint8Array | null;
     try {
-      rawBody = await readLimited(request, options.limits.maxBodyBytes);
+      rawBody = await readLimited(request, settings.maxBodyBytes);
     } catch {
-      return toResponse(await api.handle({ ...base, bodyUnreadable: true }));
+      return toWebResponse(await handle({ ...base, bodyUnreadable: true }));
     }
-    if (rawBody === null) return toResponse(await api.handle({ ...base, bodyTooLarge: true }));
-    return toResponse(await api.handle({ ...base, rawBody }));
+    if (rawBody === null) return toWebResponse(await handle({ ...base, bodyTooLarge: true }));
+    return toWebResponse(await handle({ ...base, rawBody }));
   };
 }

@@ -1,20 +1,18 @@
 import { keyActor } from "./actor";
-import { cursorScope } from "./cursor";
 import type { ApiKeyWithCompany } from "./domain";
-import type { QueryBag } from "./http-types";
-import type { OperationId } from "./routes";
+import type { Page } from "./paging";
+import type { OperationId, RouteBody, RouteQuery } from "./routes";
 import type { Runtime } from "./runtime";
-import { parseApplicationListQuery, parseJobListQuery } from "./schemas/query";
 import { expandScopes } from "./scopes";
 import type { ApplicationService } from "./services/applications";
 import type { JobService } from "./services/jobs";
-import type { KeysetPosition } from "./storage";
 
-export interface HandlerContext {
+/** What a handler receives: the admitted key, the path parameters, and the validated query and body. */
+export interface HandlerContext<Q, B> {
   auth: ApiKeyWithCompany;
   params: Record<string, string>;
-  query: QueryBag;
-  body: unknown;
+  query: Q;
+  body: B;
 }
 
 export interface HandlerResult {
@@ -27,138 +25,79 @@ export interface Services {
   applications: ApplicationService;
 }
 
-type Handler = (context: HandlerContext) => Promise<HandlerResult>;
+/** One handler per operation of the route table, typed by its route's query and body. */
+export type Handlers = {
+  [K in OperationId]: (context: HandlerContext<RouteQuery<K>, RouteBody<K>>) => Promise<HandlerResult>;
+};
 
-/** Builds a page of spec 2.5 from `take = limit + 1` rows. */
-async function page<T extends { id: string }, W>(
-  runtime: Runtime,
-  scope: string,
-  rows: T[],
-  limit: number,
-  sortTime: (row: T) => Date,
-  serialize: (row: T) => W | Promise<W>,
-): Promise<HandlerResult> {
-  const hasMore = rows.length > limit;
-  const pageRows = rows.slice(0, limit);
-  const last = pageRows[pageRows.length - 1];
-  const position: KeysetPosition | null = hasMore && last ? { at: sortTime(last), id: last.id } : null;
+/** A page of spec 2.5: the wire rows, `has_more` and `next_cursor`. */
+async function wirePage<T, W>(page: Page<T>, serialize: (row: T) => W | Promise<W>): Promise<HandlerResult> {
   return {
     status: 200,
-    body: {
-      data: await Promise.all(pageRows.map(serialize)),
-      has_more: hasMore,
-      next_cursor: position ? await runtime.cursors.encode(scope, position) : null,
-    },
+    body: { data: await Promise.all(page.data.map(serialize)), has_more: page.hasMore, next_cursor: page.nextCursor },
   };
 }
 
-/** One function per operation of the route table; each runs after auth, rate limit and scope checks. */
-export function createHandlers(runtime: Runtime, services: Services): Record<OperationId, Handler> {
-  const { serializer, cursors, limits } = runtime;
-  const id = (context: HandlerContext) => context.params.id as string;
-  const companyId = (context: HandlerContext) => context.auth.company.id;
+/** One function per operation; each runs after routing, admission, the scope check and validation. */
+export function createHandlers(runtime: Runtime, services: Services): Handlers {
+  const { serializer, limits } = runtime;
+  const id = (context: { params: Record<string, string> }) => context.params.id as string;
+  const companyId = (context: { auth: ApiKeyWithCompany }) => context.auth.company.id;
+  const data = (status: number, wire: unknown): HandlerResult => ({ status, body: { data: wire } });
 
   return {
     async getMe({ auth }) {
-      return {
-        status: 200,
-        body: {
-          data: {
-            company: { id: auth.company.id, name: auth.company.name },
-            key: { id: auth.key.id, name: auth.key.name, scopes: expandScopes(auth.key.scopes) },
-            limits: { per_minute: limits.perMinute, per_day: limits.perDay },
-          },
-        },
-      };
+      return data(200, {
+        company: { id: auth.company.id, name: auth.company.name },
+        key: { id: auth.key.id, name: auth.key.name, scopes: expandScopes(auth.key.scopes) },
+        limits: { per_minute: limits.perMinute, per_day: limits.perDay },
+      });
     },
 
     async listJobs(context) {
-      const query = parseJobListQuery(context.query);
-      const scope = cursorScope("jobs", companyId(context), {
-        status: query.status,
-        updated_since: query.updatedSince?.toISOString(),
-      });
-      const after = query.cursor ? await cursors.decode(scope, query.cursor) : undefined;
-      const rows = await services.jobs.list(companyId(context), {
-        status: query.status,
-        take: query.limit + 1,
-        ...(query.updatedSince ? { updatedSince: query.updatedSince } : {}),
-        ...(after ? { after } : {}),
-      });
-      return page(
-        runtime,
-        scope,
-        rows,
-        query.limit,
-        (job) => job.createdAt,
-        (job) => serializer.job(job),
-      );
+      const page = await services.jobs.list(companyId(context), context.query);
+      return wirePage(page, (job) => serializer.job(job));
     },
 
     async createJob(context) {
-      const job = await services.jobs.create(companyId(context), context.body);
-      return { status: 201, body: { data: serializer.job(job) } };
+      return data(201, (await services.jobs.create(companyId(context), context.body)).wire);
     },
 
     async getJob(context) {
-      const job = await services.jobs.get(companyId(context), id(context));
-      return { status: 200, body: { data: serializer.job(job) } };
+      return data(200, serializer.job(await services.jobs.get(companyId(context), id(context))));
     },
 
     async updateJob(context) {
-      const job = await services.jobs.update(companyId(context), id(context), context.body);
-      return { status: 200, body: { data: serializer.job(job) } };
+      return data(200, (await services.jobs.update(companyId(context), id(context), context.body)).wire);
     },
 
     async closeJob(context) {
-      const job = await services.jobs.close(companyId(context), id(context));
-      return { status: 200, body: { data: serializer.job(job) } };
+      return data(200, (await services.jobs.close(companyId(context), id(context))).wire);
     },
 
     async listApplications(context) {
-      const query = parseApplicationListQuery(context.query);
-      const scope = cursorScope("applications", companyId(context), {
-        job_id: query.jobId,
-        stage: query.stage,
-        updated_since: query.updatedSince?.toISOString(),
-      });
-      const after = query.cursor ? await cursors.decode(scope, query.cursor) : undefined;
-      // A job filter names a job of the key's company: another company's job answers 404, never an empty page.
-      if (query.jobId !== undefined) await services.jobs.get(companyId(context), query.jobId);
-      const rows = await services.applications.list(companyId(context), {
-        take: query.limit + 1,
-        ...(query.jobId !== undefined ? { jobId: query.jobId } : {}),
-        ...(query.stage !== undefined ? { stage: query.stage } : {}),
-        ...(query.updatedSince ? { updatedSince: query.updatedSince } : {}),
-        ...(after ? { after } : {}),
-      });
-      return page(
-        runtime,
-        scope,
-        rows,
-        query.limit,
-        (application) => application.appliedAt,
-        (application) => serializer.application(application),
-      );
+      const page = await services.applications.list(companyId(context), context.query);
+      return wirePage(page, (application) => serializer.application(application));
     },
 
     async createApplication(context) {
-      const application = await services.applications.create(companyId(context), context.body, {
-        actor: keyActor(context.auth.key),
-      });
-      return { status: 201, body: { data: await serializer.application(application) } };
+      const written = await services.applications.create(companyId(context), context.body, keyActor(context.auth.key));
+      return data(201, written.wire);
     },
 
     async getApplication(context) {
       const application = await services.applications.get(companyId(context), id(context));
-      return { status: 200, body: { data: await serializer.application(application) } };
+      return data(200, await serializer.application(application));
     },
 
     async updateApplication(context) {
-      const application = await services.applications.update(companyId(context), id(context), context.body, {
-        actor: keyActor(context.auth.key),
-      });
-      return { status: 200, body: { data: await serializer.application(application) } };
+      const written = await services.applications.update(
+        companyId(context),
+        id(context),
+        context.body,
+        keyActor(context.auth.key),
+      );
+      return data(200, written.wire);
     },
   };
 }

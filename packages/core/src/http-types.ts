@@ -1,6 +1,7 @@
 /**
- * The contract between `@hireport/core` and the framework adapters: one plain request object in,
- * one plain response object out. No Web `Request`/`Response` on this path.
+ * The contract between hireport's handlers (the API, the careers site, the console) and the
+ * framework adapters: one plain request object in, one plain response object out. No Web
+ * `Request`/`Response` on this path.
  */
 
 /** Header values as Node gives them; names may be in any case. */
@@ -29,10 +30,21 @@ export interface ApiRequest {
   /** The raw body bytes or text, when the host did not parse it. Core checks size and JSON. */
   rawBody?: string | Uint8Array;
   /**
+   * The body, unread, as a Web stream: what adapters pass, instead of `rawBody`, to a handler whose
+   * settings ask for it (`streamBody`), such as the careers site's CV upload. The handler reads it
+   * with its own limits. The public API never asks for it.
+   */
+  bodyStream?: ReadableStream<Uint8Array>;
+  /**
    * Set by an adapter that stopped reading a body because it passed the size limit: the request is
    * answered 413 payload_too_large (after authentication, so the answer is logged and counted).
    */
   bodyTooLarge?: boolean;
+  /**
+   * Set with `bodyTooLarge` when a body parser of the host, in front of the adapter, refused the
+   * body with its own limit (bytes): the 413's message names that limit and whose it is.
+   */
+  hostBodyLimit?: number;
   /**
    * Set by an adapter when the body could not be read (the client went away mid-body, an encoding
    * the host's parser refused): the request is answered 400 bad_request and nothing runs.
@@ -48,6 +60,31 @@ export interface ApiResponse {
   status: number;
   /** Lower-case header names. */
   headers: Record<string, string>;
-  /** JSON text for API answers; bytes for a CV served from a host file store; empty for redirects. */
-  body: string | Uint8Array;
+  /**
+   * JSON text for API answers, HTML or XML text for pages and feeds, bytes for a CV served from a
+   * host file store, a stream for a file read from a file store; empty for redirects and 304.
+   */
+  body: string | Uint8Array | ReadableStream<Uint8Array>;
+}
+
+/** What an adapter needs to know of a handler. */
+export interface HandlerSettings {
+  /** Largest body the adapter reads into `rawBody`; more is reported as `bodyTooLarge`. */
+  readonly maxBodyBytes: number;
+  /**
+   * Pass bodies as `bodyStream`, unread (and without a size check: the handler applies its own).
+   * @default false
+   */
+  readonly streamBody?: boolean;
+}
+
+/**
+ * Anything an adapter (`@hireport/express`, `@hireport/fastify`, `@hireport/next`) can mount: the
+ * public API of `createPublicApi`, the careers site, the console. `handle` never rejects.
+ */
+export interface HireportHandler {
+  handle(request: ApiRequest): Promise<ApiResponse>;
+  /** The same handler for Web runtimes (Next.js, Hono, Bun, Deno). */
+  fetch(request: Request): Promise<Response>;
+  readonly settings: HandlerSettings;
 }

@@ -1,13 +1,20 @@
-export type { ChangeOptions } from "./actor";
+export { type ChangeOptions, hostActor } from "./actor";
+export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./audit-log";
 export { readKey } from "./auth";
 export { createPublicApi, type PublicApi } from "./create-public-api";
+export { CursorCodec, cursorScope } from "./cursor";
 export * from "./domain";
 export * from "./errors";
-export { API_VERSION, eventPayload } from "./events";
+export { API_VERSION, eventPayload, newEvent } from "./events";
+export { createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
+export type { HostApplications, HostJobs } from "./host-api";
 export type * from "./http-types";
 export { newId } from "./ids";
+export { admitInSteps, isKeyUsable } from "./key-admission";
 export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi";
 export * from "./options";
+export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./outbox";
+export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./paging";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";
@@ -17,9 +24,15 @@ export * from "./schemas/query";
 export { expandScopes, hasScope } from "./scopes";
 export { skillsMatchScore } from "./scoring";
 export type { ApplicationWire, JobWire } from "./serialize";
-export type { ApplicationListInput } from "./services/applications";
+export type { ApplicationListOptions } from "./services/applications";
 export { normalizeEmail } from "./services/applications";
-export type { JobListInput } from "./services/jobs";
+export type { JobListOptions } from "./services/jobs";
 export { type CreatedKey, type CreateKeyInput, hashKey, KEY_PREFIX } from "./services/keys";
 export type * from "./storage";
-export type { UsageListOptions, UsagePage } from "./usage-log";
+export type {
+  UsageDailyOptions,
+  UsageDay,
+  UsageFilters,
+  UsageListOptions,
+  UsagePage,
+} from "./usage-log";

@@ -8,7 +8,6 @@ import {
   applicationCreateBodySchema,
   applicationPatchBodySchema,
   applicationSchema,
-  candidateInputSchema,
   candidateSchema,
   scoresSchema,
 } from "./schemas/application";
@@ -46,6 +45,9 @@ export interface OpenApiDocumentOptions {
 /** Path of the document itself, below the API root; served without a key. */
 export const OPENAPI_PATH = "/openapi.json";
 
+/** Path of the HTML reference rendered from the document, below the API root; served without a key. */
+export const REFERENCE_PATH = "/reference";
+
 /** Largest request body in bytes (DESIGN.md section 4); more answers 413. */
 const MAX_BODY_BYTES = 1_048_576;
 
@@ -69,25 +71,33 @@ const OUTPUT_COMPONENTS: readonly (readonly [string, z.ZodType])[] = [
   ["TestEventEnvelope", testEventEnvelopeSchema],
 ];
 
-/** Request bodies (converted as input: defaults shown, fields with defaults not required). */
+/**
+ * Request bodies (converted as input: defaults shown, fields with defaults not required), published
+ * under `components.requestBodies` with their schemas inline. A field with a `default` is optional
+ * to send; generators that read `default` as "always present" (openapi-typescript's
+ * `defaultNonNullable`, on by default) make that exception for schemas inside request bodies only,
+ * so a body schema under `components.schemas` would make every defaulted field required there.
+ * The candidate of ApplicationInput is inlined for the same reason.
+ */
 const INPUT_COMPONENTS: readonly (readonly [string, z.ZodType])[] = [
   ["JobInput", jobCreateBodySchema],
   ["JobPatchInput", jobPatchBodySchema],
   ["ApplicationInput", applicationCreateBodySchema],
-  ["CandidateInput", candidateInputSchema],
   ["ApplicationPatchInput", applicationPatchBodySchema],
 ];
 
 const ERROR_MEANINGS: Record<number, string> = {
-  400: "A query parameter is wrong (the message names it), or the body is not JSON.",
+  400: "A query parameter is wrong or unknown (the message names it; every endpoint refuses parameters it does not take), a cursor is not valid for the list, the body is not JSON or not application/json, or the Idempotency-Key header is not 1 to 255 visible ASCII characters.",
   401: "No key was sent (missing_key), the key is unknown or revoked (invalid_key), or it is past its expiry (expired_key).",
   403: "The key lacks the permission named in error.required_scope.",
   404: "No such record in the key's company (a record of another company answers 404 too).",
-  409: "duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running.",
+  405: "The path exists, but not with this method; the Allow header lists the methods it takes.",
+  409: "duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After.",
   413: `The request body is larger than ${MAX_BODY_BYTES.toLocaleString("en-US")} bytes (1 MiB).`,
-  422: "The body is JSON but breaks the schema; error.fields lists each field to fix with a dotted path (candidate.email, tags.3). Also answered when an Idempotency-Key is reused with a different body.",
+  422: "The body is JSON but breaks the schema; error.fields lists each field to fix with a dotted path (candidate.email, tags.3). Also answered when an Idempotency-Key is reused with a different request (another body or another path).",
   429: "Too many requests: per-minute (rate_limited) or per-day (daily_limit) limit of the key. Wait the seconds in Retry-After; a refused request does not count.",
   500: "A fault of the service; retry later. Details are logged, never sent.",
+  503: "The service is shutting down (a restart or a deploy); retry shortly.",
 };
 
 /** Codes of `ERROR_STATUS` that only host-facing services raise, never an HTTP answer of the API. */
@@ -98,14 +108,16 @@ const ERROR_RESPONSE_NAMES: Record<number, string> = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "NotFound",
+  405: "MethodNotAllowed",
   409: "Conflict",
   413: "PayloadTooLarge",
   422: "ValidationFailed",
   429: "RateLimited",
   500: "ServerError",
+  503: "ServiceUnavailable",
 };
 
-function ref(kind: "schemas" | "responses" | "parameters" | "headers", name: string): Json {
+function ref(kind: "schemas" | "responses" | "parameters" | "headers" | "requestBodies", name: string): Json {
   return { $ref: `#/components/${kind}/${name}` };
 }
 
@@ -175,7 +187,7 @@ function responseHeaders(extra: readonly string[] = []): Json {
 function operationFor(route: RouteSpec, names: Map<z.ZodType, string>): Json {
   const parameters: Json[] = [];
   if (route.path.includes("{id}")) parameters.push(ref("parameters", "Id"));
-  if (route.query) parameters.push(...queryParameters(route.query));
+  parameters.push(...queryParameters(route.query.schema));
   if (route.method === "POST") parameters.push(ref("parameters", "IdempotencyKey"));
 
   const permission =
@@ -189,10 +201,7 @@ function operationFor(route: RouteSpec, names: Map<z.ZodType, string>): Json {
   };
   if (parameters.length > 0) operation.parameters = parameters;
   if (route.body) {
-    operation.requestBody = {
-      required: true,
-      content: { "application/json": { schema: ref("schemas", componentName(route, "body", names)) } },
-    };
+    operation.requestBody = ref("requestBodies", componentName(route, "body", names));
   }
   const responses: Json = {
     [String(route.successStatus)]: {
@@ -210,6 +219,21 @@ function operationFor(route: RouteSpec, names: Map<z.ZodType, string>): Json {
   return operation;
 }
 
+/** The headers of an error answer: the common ones, Retry-After on 429 (and on 409 idempotency_in_progress), Allow on 405. */
+function errorHeaders(status: number): Json {
+  if (status === 429) return responseHeaders(["Retry-After"]);
+  if (status === 405) return responseHeaders(["Allow"]);
+  const headers = responseHeaders();
+  if (status === 409) {
+    headers["Retry-After"] = {
+      description: "idempotency_in_progress only: seconds to wait before sending the request again.",
+      required: false,
+      schema: { type: "integer", minimum: 0 },
+    };
+  }
+  return headers;
+}
+
 function errorResponses(): Json {
   const responses: Json = {};
   for (const [statusText, name] of Object.entries(ERROR_RESPONSE_NAMES)) {
@@ -220,7 +244,7 @@ function errorResponses(): Json {
     const schema = status === 422 ? "ValidationError" : status === 403 ? "MissingScopeError" : "Error";
     responses[name] = {
       description: `${ERROR_MEANINGS[status] ?? ""} Codes: ${codes}.`,
-      headers: responseHeaders(status === 429 ? ["Retry-After"] : []),
+      headers: errorHeaders(status),
       content: { "application/json": { schema: ref("schemas", schema) } },
     };
   }
@@ -241,6 +265,11 @@ const HEADERS: Json = {
   "X-RateLimit-Remaining": integerHeader("Requests left in the current minute window."),
   "X-RateLimit-Reset": integerHeader("When the current minute window ends, in unix seconds."),
   "Retry-After": integerHeader("Seconds to wait before the next request.", true),
+  Allow: {
+    description: "The methods the path takes, comma-separated.",
+    required: true,
+    schema: { type: "string", examples: ["GET, POST"] },
+  },
 };
 
 const DESCRIPTION = `Read and manage one company's jobs and applications with a key that belongs to that company.
@@ -268,6 +297,11 @@ const WEBHOOK_EVENTS: Record<string, string> = {
   "job.closed": "A job was closed or filled.",
 };
 
+/** `application.created` is `applicationCreatedWebhook`. */
+function webhookOperationId(type: string): string {
+  return `${type.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase())}Webhook`;
+}
+
 function webhooks(): Json {
   const headerParameter = (name: string, description: string): Json => ({
     name,
@@ -280,6 +314,7 @@ function webhooks(): Json {
   for (const [type, when] of Object.entries(WEBHOOK_EVENTS)) {
     out[type] = {
       post: {
+        operationId: webhookOperationId(type),
         summary: type,
         description: `${when} Sent as a signed POST to your https address. Verify Service-Signature (HMAC-SHA256 of \`t.body\` with the signing secret) and reject a t more than 5 minutes away. Events may arrive more than once or out of order: drop repeats by id, keep the newest data.updated_at.`,
         parameters: [
@@ -301,6 +336,28 @@ function webhooks(): Json {
     };
   }
   return out;
+}
+
+/** A GET served without a key beside the API (the document, the reference page): 200, or 405 for another method, 503 while closing. */
+function metaOperation(operationId: string, summary: string, answer: string, type: string, schema: Json): Json {
+  return {
+    get: {
+      operationId,
+      summary,
+      description: "No key needed.",
+      tags: ["Meta"],
+      security: [],
+      responses: {
+        "200": {
+          description: answer,
+          headers: { "X-Request-Id": ref("headers", "X-Request-Id") },
+          content: { [type]: { schema } },
+        },
+        "405": ref("responses", ERROR_RESPONSE_NAMES[405] as string),
+        "503": ref("responses", ERROR_RESPONSE_NAMES[503] as string),
+      },
+    },
+  };
 }
 
 /**
@@ -327,10 +384,15 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Reco
     }
   }
 
-  const schemas: Json = {
-    ...convertComponents([...OUTPUT_COMPONENTS, ...extraOutputs], "output"),
-    ...convertComponents([...INPUT_COMPONENTS, ...extraInputs], "input"),
-  };
+  const schemas = convertComponents([...OUTPUT_COMPONENTS, ...extraOutputs], "output");
+  const requestBodies: Json = {};
+  for (const [name, schema] of Object.entries(convertComponents([...INPUT_COMPONENTS, ...extraInputs], "input"))) {
+    requestBodies[name] = {
+      description: (schema as Json).description,
+      required: true,
+      content: { "application/json": { schema } },
+    };
+  }
 
   const paths: Json = {};
   for (const route of ROUTES) {
@@ -338,22 +400,20 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Reco
     item[route.method.toLowerCase()] = operationFor(route, names);
     paths[route.path] = item;
   }
-  paths[OPENAPI_PATH] = {
-    get: {
-      operationId: "getOpenApiDocument",
-      summary: "This OpenAPI document",
-      description: "No key needed.",
-      tags: ["Meta"],
-      security: [],
-      responses: {
-        "200": {
-          description: "The OpenAPI 3.1 document of this API.",
-          headers: { "X-Request-Id": ref("headers", "X-Request-Id") },
-          content: { "application/json": { schema: { type: "object" } } },
-        },
-      },
-    },
-  };
+  paths[OPENAPI_PATH] = metaOperation(
+    "getOpenApiDocument",
+    "This OpenAPI document",
+    "The OpenAPI 3.1 document of this API.",
+    "application/json",
+    { type: "object" },
+  );
+  paths[REFERENCE_PATH] = metaOperation(
+    "getApiReference",
+    "This API's reference, as a web page",
+    "Every operation, parameter, body field, response and error of this document, as one HTML page that loads nothing else.",
+    "text/html",
+    { type: "string" },
+  );
 
   return {
     openapi: "3.1.0",
@@ -374,6 +434,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Reco
     webhooks: webhooks(),
     components: {
       schemas,
+      requestBodies,
       responses: errorResponses(),
       parameters: {
         Id: parameter("id", "path", true, idParamSchema),

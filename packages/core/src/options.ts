@@ -29,6 +29,12 @@ export interface LimitsOptions {
   duplicateWindowDays?: number;
 }
 
+/**
+ * How the usage log is written: `"batched"` off the request path, or `"durable"`, each request's
+ * entry before its answer leaves (see `CreatePublicApiOptions.usageLog`).
+ */
+export type UsageLogMode = "batched" | "durable";
+
 /** Scores an application when it arrives. Advice for a person, never a decision. */
 export type ScoringFunction = (input: { job: JobRecord; candidate: CandidateRecord }) => number | Promise<number>;
 
@@ -82,6 +88,15 @@ export interface CreatePublicApiOptions {
    * milliseconds. @default 250
    */
   usageFlushMs?: number;
+  /**
+   * How the usage log is written. `"batched"`: in batches off the request path, at most
+   * `usageBatchSize` entries or `usageFlushMs` behind (a process killed without `close()` loses
+   * those). `"durable"`: each request's entry is written before its answer leaves, the entries of
+   * concurrent requests together in one write (group commit), so every answered request is in
+   * the log even after a crash, at the cost of a write's latency on every answer.
+   * @default "batched"
+   */
+  usageLog?: UsageLogMode;
   /**
    * Called after each committed change with the new event, in this process. The webhook
    * dispatcher's `notify` goes here so that a change wakes it at once.

@@ -1,6 +1,6 @@
 import { HireportError } from "./errors";
 import type { Runtime } from "./runtime";
-import type { KeyRateWindow } from "./storage";
+import type { KeyRateWindow, RateLimitResult } from "./storage";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -39,38 +39,25 @@ export function rateWindows(runtime: Runtime, now: Date): [KeyRateWindow, KeyRat
   ];
 }
 
-/** The state of an admitted request from its counts (minute window first). */
-export function admittedState(
-  runtime: Runtime,
-  windows: readonly KeyRateWindow[],
-  counts: readonly number[],
-): RateLimitState {
-  const { perMinute } = runtime.limits;
-  const [minute] = windows as [KeyRateWindow];
-  return { limit: perMinute, remaining: perMinute - (counts[0] ?? 0), resetAt: minute.resetAt };
-}
-
 /**
- * Counts one request of a key against its minute and day windows (spec section 8), atomically in
- * storage so that every app process shares the counters. A refused request counts in neither
- * window. Throws 429 rate_limited or daily_limit, with Retry-After, when a window is full.
+ * The minute window's state after a request was counted (spec section 8), or 429 when a window
+ * was full: rate_limited or daily_limit, with Retry-After and X-RateLimit-Reset describing the
+ * window that refused. A refused request counted in neither window.
  */
-export async function consumeRateLimit(
+export function rateLimitState(
   runtime: Runtime,
-  keyId: string,
-  now: Date,
   windows: readonly KeyRateWindow[],
-): Promise<RateLimitState> {
+  rate: RateLimitResult,
+  now: Date,
+): RateLimitState {
   const { perMinute, perDay } = runtime.limits;
   const [minuteWindow, dayWindow] = windows as [KeyRateWindow, KeyRateWindow];
-  const result = await runtime.storage.rateLimits.consume(
-    windows.map((window) => ({ key: `${keyId}${window.suffix}`, limit: window.limit, resetAt: window.resetAt })),
-    now,
-  );
-  if (result.allowed) return admittedState(runtime, windows, result.counts);
-  const state: RateLimitState = { limit: perMinute, remaining: 0, resetAt: minuteWindow.resetAt };
-  const daily = result.refusedBucket === 1;
+  if (rate.allowed)
+    return { limit: perMinute, remaining: perMinute - (rate.counts[0] ?? 0), resetAt: minuteWindow.resetAt };
+  const daily = rate.refusedBucket === 1;
+  // Retry-After and X-RateLimit-Reset describe the window that refused: the day for daily_limit.
   const resetAt = daily ? dayWindow.resetAt : minuteWindow.resetAt;
+  const state: RateLimitState = { limit: perMinute, remaining: 0, resetAt };
   const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - now.getTime()) / 1000));
   throw new HireportError(
     daily ? "daily_limit" : "rate_limited",

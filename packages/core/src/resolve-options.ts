@@ -1,4 +1,4 @@
-import type { CreatePublicApiOptions } from "./options";
+import type { CreatePublicApiOptions, UsageLogMode } from "./options";
 import type { ResolvedLimits } from "./runtime";
 
 export interface ResolvedOptions {
@@ -8,6 +8,7 @@ export interface ResolvedOptions {
   fileTokenTtlSeconds: number;
   usageBatchSize: number;
   usageFlushMs: number;
+  usageLog: UsageLogMode;
   limits: ResolvedLimits;
 }
 
@@ -45,6 +46,10 @@ export function resolveOptions(options: CreatePublicApiOptions): Readonly<Resolv
       `hireport: option publicBaseUrl must be an absolute http(s) address, got '${String(options.publicBaseUrl)}'.`,
     );
   }
+  const usageLog = options.usageLog ?? "batched";
+  if (usageLog !== "batched" && usageLog !== "durable") {
+    throw new TypeError(`hireport: option usageLog must be "batched" or "durable", got '${String(usageLog)}'.`);
+  }
   const limits = options.limits ?? {};
   return Object.freeze({
     publicBaseUrl,
@@ -53,6 +58,7 @@ export function resolveOptions(options: CreatePublicApiOptions): Readonly<Resolv
     fileTokenTtlSeconds: positiveInteger("fileTokenTtlSeconds", options.fileTokenTtlSeconds, 900),
     usageBatchSize: positiveInteger("usageBatchSize", options.usageBatchSize, 100),
     usageFlushMs: positiveInteger("usageFlushMs", options.usageFlushMs, 250),
+    usageLog,
     limits: Object.freeze({
       perMinute: positiveInteger("limits.perMinute", limits.perMinute, 120),
       perDay: positiveInteger("limits.perDay", limits.perDay, 20_000),

@@ -1,6 +1,6 @@
 import type { CursorCodec } from "./cursor";
 import type { EventType } from "./domain";
-import { appendEvent } from "./events";
+import { newEvent } from "./events";
 import type { FileTokens } from "./file-tokens";
 import type { Clock, Logger, ResumeSource, ScoringFunction } from "./options";
 import type { Serializer } from "./serialize";
@@ -13,6 +13,12 @@ export interface ResolvedLimits {
   activeKeysPerCompany: number;
   maxBodyBytes: number;
   duplicateWindowDays: number;
+}
+
+/** What a write returns: the record as stored and the wire object it emitted (built once, for the event and the answer). */
+export interface Written<R, W> {
+  record: R;
+  wire: W;
 }
 
 /** Emits an event on the transaction of the change it reports. */
@@ -41,8 +47,8 @@ export interface Runtime {
 }
 
 /**
- * Runs a change in one storage transaction. Events emitted through `emit` are written on the same
- * transaction; after the commit, `onEvent` hears of each (it wakes an in-process dispatcher).
+ * Runs a change in one storage transaction. Events emitted through `emit` are appended (with their
+ * fan-out) on the same transaction; after the commit, `onEvent` hears of each (it wakes an in-process dispatcher).
  */
 export async function runChange<T>(
   runtime: Runtime,
@@ -53,7 +59,8 @@ export async function runChange<T>(
   const result = await runtime.storage.transaction(async (tx) => {
     emitted.length = 0;
     const emit: Emit = async (type, companyId, data) => {
-      const event = await appendEvent(tx, { type, companyId, data, now });
+      const event = newEvent({ type, companyId, data, now });
+      await tx.events.append(event);
       emitted.push({ id: event.id, type, companyId });
     };
     return fn(tx, emit, now);

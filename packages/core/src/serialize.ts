@@ -51,6 +51,13 @@ export class Serializer {
       public_url: this.publicUrl(job),
       created_at: job.createdAt.toISOString(),
       updated_at: job.updatedAt.toISOString(),
+      short_description: job.shortDescription,
+      preferred_skills: [...job.preferredSkills],
+      qualifications: [...job.qualifications],
+      responsibilities: [...job.responsibilities],
+      benefits: [...job.benefits],
+      start_date: job.startDate,
+      positions: job.positions,
     };
   }
 

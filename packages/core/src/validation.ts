@@ -130,17 +130,18 @@ export function issuesToFieldErrors(issues: readonly z.core.$ZodIssue[]): FieldE
 }
 
 /**
- * Validates a parsed JSON body against a schema and returns its output (defaults applied).
+ * Validates a parsed JSON body (or a host method's input, named by `subject`) against a schema and
+ * returns its output (defaults applied).
  * @throws HireportError `invalid` (422) with `fields`: `[{ field: "candidate.email", message }]`.
  */
-export function parseBody<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {
+export function parseBody<S extends z.ZodType>(schema: S, body: unknown, subject = "The request body"): z.output<S> {
   const result = schema.safeParse(body, { error: issueMessage, reportInput: true });
   if (result.success) return result.data;
   const fields = issuesToFieldErrors(result.error.issues);
   const [first] = fields;
   const more = fields.length > 1 ? ` (and ${fields.length - 1} more; see error.fields)` : "";
   const summary = first ? `${first.field}: ${first.message}${more}` : "see error.fields";
-  throw new HireportError("invalid", `The request body is not valid. ${summary}`, { fields });
+  throw new HireportError("invalid", `${subject} is not valid. ${summary}`, { fields });
 }
 
 /** Quoted, shortened echo of a value for a 400 message. */

@@ -1,44 +1,29 @@
 import { describe, expect, it } from "vitest";
 import type { JobRecord } from "../src/domain";
 import { memoryStorage } from "../src/memory";
-import type { NewApplication } from "../src/storage";
+import type { NewApplication, NewApplicationWrite } from "../src/storage";
+import { makeApplicationWrite, makeJob } from "../src/testing/fixtures";
 
 const COMPANY = "co_1";
 const SINCE = new Date("2000-01-01T00:00:00.000Z");
 
+/** A fixed job of the company (id, times) with the fixtures' field values. */
 function job(overrides: Partial<JobRecord> = {}): JobRecord {
   const at = new Date("2026-01-01T10:00:00.000Z");
-  return {
+  return makeJob(COMPANY, {
     id: "job_1",
-    companyId: COMPANY,
     reference: "JOB-1001",
     title: "Engineer",
-    description: "",
-    shortDescription: "",
-    department: "",
-    location: "",
-    employmentType: "full_time",
-    experienceLevel: "",
-    salaryMin: null,
-    salaryMax: null,
-    salaryCurrency: "GBP",
-    salaryPeriod: "year",
-    requiredSkills: ["TypeScript"],
-    preferredSkills: [],
-    qualifications: [],
-    responsibilities: [],
-    benefits: [],
-    closingDate: null,
-    startDate: null,
-    positions: null,
-    status: "active",
-    hidden: false,
-    applicationsCount: 0,
     createdAt: at,
     updatedAt: at,
-    closedAt: null,
     ...overrides,
-  };
+  });
+}
+
+/** All that `applications.create` writes for `record` on the job titled `title`. */
+function writeOf(record: NewApplication, title = "Engineer"): NewApplicationWrite {
+  const write = makeApplicationWrite({ id: record.jobId, companyId: record.companyId, title }, record);
+  return { ...write, record, duplicateSince: SINCE };
 }
 
 function application(id: string, email = `${id}@example.com`): NewApplication {
@@ -112,7 +97,7 @@ describe("memoryStorage", () => {
   it("copies nested objects of applications and the response of idempotency records", async () => {
     const storage = memoryStorage();
     await storage.jobs.insert(job());
-    await storage.applications.insertUnlessDuplicate(application("app_1"), { duplicateSince: SINCE });
+    await storage.applications.create(writeOf(application("app_1")));
     const read = await storage.applications.get(COMPANY, "app_1");
     if (!read) throw new Error("missing");
     read.candidate.name = "Changed";
@@ -137,7 +122,7 @@ describe("memoryStorage", () => {
     const storage = memoryStorage();
     await storage.jobs.insert(job({ title: "Real title" }));
     const withStaleTitle = { ...application("app_1"), jobTitle: "Stale title" };
-    await storage.applications.insertUnlessDuplicate(withStaleTitle, { duplicateSince: SINCE });
+    expect(await storage.applications.create(writeOf(withStaleTitle, "Real title"))).toEqual({ outcome: "created" });
     expect((await storage.applications.get(COMPANY, "app_1"))?.jobTitle).toBe("Real title");
   });
 
@@ -257,15 +242,26 @@ describe("memoryStorage", () => {
     expect(await storage.jobs.get(COMPANY, "job_1")).toBeNull();
   });
 
-  it("throws when an application's job does not exist in its company", async () => {
+  it("answers job_changed, writing nothing, when an application's job does not exist in its company", async () => {
     const storage = memoryStorage();
-    await expect(
-      storage.applications.insertUnlessDuplicate(application("app_1"), { duplicateSince: SINCE }),
-    ).rejects.toThrow(/no job/);
+    expect(await storage.applications.create(writeOf(application("app_1")))).toEqual({ outcome: "job_changed" });
     await storage.jobs.insert(job({ companyId: "co_2" }));
+    expect(await storage.applications.create(writeOf(application("app_1")))).toEqual({ outcome: "job_changed" });
+    expect(await storage.applications.get(COMPANY, "app_1")).toBeNull();
+  });
+
+  it("throws, writing nothing, when an id is taken: the application, its stage change or its event", async () => {
+    const storage = memoryStorage();
+    await storage.jobs.insert(job());
+    const first = writeOf(application("app_1"));
+    await storage.applications.create(first);
+    const second = writeOf(application("app_2"));
+    await expect(storage.applications.create({ ...second, event: first.event })).rejects.toThrow(/event/);
     await expect(
-      storage.applications.insertUnlessDuplicate(application("app_1"), { duplicateSince: SINCE }),
-    ).rejects.toThrow(/no job/);
+      storage.applications.create({ ...second, initialStageChange: first.initialStageChange }),
+    ).rejects.toThrow(/stage change/);
+    expect(await storage.applications.get(COMPANY, "app_2")).toBeNull();
+    expect((await storage.jobs.get(COMPANY, "job_1"))?.applicationsCount).toBe(1);
   });
 
   it("counts a rate-limit counter whose window has ended as empty, purged or not", async () => {

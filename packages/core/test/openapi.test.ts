@@ -19,9 +19,24 @@ const components = doc.components as Json;
 const schemas = components.schemas as Record<string, Json>;
 const paths = doc.paths as Record<string, Record<string, Json>>;
 
+const requestBodies = components.requestBodies as Record<string, Json>;
+
+/** The schema of a request body component (`JobInput`) or the nested candidate (`CandidateInput`). */
+function inputSchema(name: string): Json | undefined {
+  if (name === "CandidateInput")
+    return (inputSchema("ApplicationInput")?.properties as Json | undefined)?.candidate as Json;
+  const content = requestBodies[name]?.content as Record<string, Json> | undefined;
+  return content?.["application/json"]?.schema as Json | undefined;
+}
+
+/** A returned schema under components.schemas, or a request body schema under components.requestBodies. */
+function schemaNamed(name: string): Json | undefined {
+  return schemas[name] ?? inputSchema(name);
+}
+
 /** The properties of a component schema (fails the test when it has none). */
 function props(name: string): Record<string, Json> {
-  const properties = schemas[name]?.properties;
+  const properties = schemaNamed(name)?.properties;
   expect(properties, name).toBeDefined();
   return (properties ?? {}) as Record<string, Json>;
 }
@@ -89,7 +104,7 @@ describe("OpenAPI document: structure", () => {
     });
     expect(refs.length).toBeGreaterThan(20);
     for (const ref of refs) {
-      expect(ref).toMatch(/^#\/components\/(schemas|responses|parameters|headers)\/[\w-]+$/);
+      expect(ref).toMatch(/^#\/components\/(schemas|responses|parameters|headers|requestBodies)\/[\w-]+$/);
       expect(resolve({ $ref: ref }), ref).toBeTruthy();
     }
     expect(schemas.__shared).toBeUndefined();
@@ -109,15 +124,16 @@ describe("OpenAPI document: structure", () => {
     expect(get?.responses).toHaveProperty("200");
   });
 
-  it("puts the reusable schemas under components.schemas", () => {
+  it("puts the returned schemas under components.schemas and the request bodies under components.requestBodies", () => {
+    for (const name of ["JobInput", "JobPatchInput", "ApplicationInput", "ApplicationPatchInput"]) {
+      expect(requestBodies[name]?.required, name).toBe(true);
+      expect(inputSchema(name)?.type, name).toBe("object");
+      expect(schemas[name], `${name} is not a components.schemas entry`).toBeUndefined();
+    }
+    expect(inputSchema("CandidateInput")?.type).toBe("object");
     for (const name of [
       "Job",
       "Application",
-      "JobInput",
-      "JobPatchInput",
-      "ApplicationInput",
-      "CandidateInput",
-      "ApplicationPatchInput",
       "Error",
       "ValidationError",
       "MissingScopeError",
@@ -176,11 +192,14 @@ describe("OpenAPI document: routes", () => {
       for (const status of spec[route.operationId] ?? [])
         expect(route.errorStatuses, route.operationId).toContain(status);
       expect([...route.errorStatuses].sort((a, b) => a - b)).toEqual(route.errorStatuses);
-      // 403 only where a permission is needed; 413 and 422 exactly where there is a body.
+      // Every route: 400 (an unknown query parameter), 401, 405 (another method), 429, 500 and 503 (closing).
+      for (const status of [400, 401, 405, 429, 500, 503]) expect(route.errorStatuses).toContain(status);
+      // 403 only where a permission is needed; 413 exactly where there is a body; 409 and 422 where
+      // there is a body or an Idempotency-Key (POST). test/openapi-statuses.test.ts provokes each one.
       expect(route.errorStatuses.includes(403)).toBe(route.scope !== null);
-      expect(route.errorStatuses.includes(413)).toBe(route.body !== undefined);
-      expect(route.errorStatuses.includes(422)).toBe(route.body !== undefined);
-      expect(route.errorStatuses.includes(400)).toBe(route.body !== undefined || route.query !== undefined);
+      expect(route.errorStatuses.includes(413)).toBe(route.body !== null);
+      expect(route.errorStatuses.includes(422)).toBe(route.body !== null || route.method === "POST");
+      expect(route.errorStatuses.includes(409)).toBe(route.method === "POST");
     }
   });
 
@@ -202,11 +221,11 @@ describe("OpenAPI document: routes", () => {
     if (route.method === "POST") expect(idempotency).toMatchObject({ in: "header", required: false });
     else expect(idempotency).toBeUndefined();
     const queryNames = parameters.filter((p) => p.in === "query").map((p) => p.name);
-    const shape = (route.query as unknown as { shape?: Json } | undefined)?.shape;
+    const shape = (route.query.schema as unknown as { shape?: Json }).shape;
     expect(queryNames).toEqual(shape ? Object.keys(shape) : []);
 
     if (route.body) {
-      const body = operation.requestBody as Json;
+      const body = resolve(operation.requestBody);
       expect(body.required).toBe(true);
       const schema = resolve(
         (body.content as Json)["application/json"] && ((body.content as Json)["application/json"] as Json).schema,
@@ -375,16 +394,16 @@ describe("OpenAPI document: published limits equal enforced limits", () => {
     }
     expect(checked).toBeGreaterThan(0);
     // Unknown fields are refused, as the document says.
-    expect(schemas[component]?.additionalProperties).toBe(false);
+    expect(schemaNamed(component)?.additionalProperties).toBe(false);
     expect(schema.safeParse({ ...base, surprise: 1 }).success).toBe(false);
   });
 
   it("documents required fields as the schemas require them", () => {
-    expect(schemas.JobInput?.required).toEqual(["title"]);
-    expect(schemas.JobPatchInput?.required).toBeUndefined();
-    expect(schemas.ApplicationInput?.required).toEqual(["job_id", "candidate"]);
-    expect(schemas.CandidateInput?.required).toEqual(["name", "email"]);
-    expect(schemas.ApplicationPatchInput?.required).toBeUndefined();
+    expect(schemaNamed("JobInput")?.required).toEqual(["title"]);
+    expect(schemaNamed("JobPatchInput")?.required).toBeUndefined();
+    expect(schemaNamed("ApplicationInput")?.required).toEqual(["job_id", "candidate"]);
+    expect(schemaNamed("CandidateInput")?.required).toEqual(["name", "email"]);
+    expect(schemaNamed("ApplicationPatchInput")?.required).toBeUndefined();
   });
 
   it("documents the defaults that create applies", () => {

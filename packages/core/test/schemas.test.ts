@@ -572,6 +572,13 @@ const jobWire = {
   public_url: "https://careers.example.com/jobs/job_1",
   created_at: "2026-03-31T09:30:00.000Z",
   updated_at: "2026-03-31T09:30:00.000Z",
+  short_description: "",
+  preferred_skills: [],
+  qualifications: ["BSc"],
+  responsibilities: [],
+  benefits: ["Pension"],
+  start_date: "2026-06-01",
+  positions: null,
 };
 
 const applicationWire = {
@@ -600,7 +607,7 @@ const applicationWire = {
 };
 
 describe("returned shapes", () => {
-  it("jobSchema is exactly the Job of spec 2.1", () => {
+  it("jobSchema is exactly the Job of spec 2.1, then the other JobInput fields", () => {
     expect(jobSchema.parse(jobWire)).toEqual(jobWire);
     expect(Object.keys(jobSchema.shape)).toEqual([
       "id",
@@ -620,8 +627,15 @@ describe("returned shapes", () => {
       "public_url",
       "created_at",
       "updated_at",
+      "short_description",
+      "preferred_skills",
+      "qualifications",
+      "responsibilities",
+      "benefits",
+      "start_date",
+      "positions",
     ]);
-    expect(jobSchema.safeParse({ ...jobWire, short_description: "" }).success).toBe(false);
+    expect(jobSchema.safeParse({ ...jobWire, hidden: false }).success).toBe(false);
     const { public_url: _, ...missing } = jobWire;
     expect(jobSchema.safeParse(missing).success).toBe(false);
     expect(jobSchema.safeParse({ ...jobWire, public_url: null, status: "closed", open: false }).success).toBe(true);

@@ -1,5 +1,6 @@
 /**
- * `@hireport/express`: mounts the hireport public API in an Express 4 or 5 app.
+ * `@hireport/express`: mounts the hireport public API, or any other hireport handler (the careers
+ * site, the console), in an Express 4 or 5 app.
  *
  * ```ts
  * app.use("/api/public/v1", hireportExpress(api));
@@ -9,7 +10,16 @@
  * Routing, authentication, validation and every answer live in `@hireport/core`; this file only
  * turns an Express request into an `ApiRequest` and an `ApiResponse` into the Node response.
  */
-import type { ApiRequest, ApiResponse, PublicApi } from "@hireport/core";
+import { Readable } from "node:stream";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  type HireportHandler,
+  isEmptyBody,
+  type Logger,
+  type PublicApi,
+} from "@hireport/core";
 import { type NodeBody, nodeAbortSignal, readNodeBody } from "@hireport/core/node";
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 
@@ -20,27 +30,56 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
  */
 export type HireportExpressHandlers = [RequestHandler, ErrorRequestHandler];
 
-type BodyParts = NodeBody & Pick<ApiRequest, "body">;
+export interface HireportExpressOptions {
+  /**
+   * Where the adapter warns, once, that a body parser of the host (`express.json()`) reads the
+   * handler's bodies before it. @default console
+   */
+  logger?: Pick<Logger, "warn">;
+}
+
+type BodyParts = NodeBody & Pick<ApiRequest, "body" | "bodyStream" | "hostBodyLimit">;
 
 /** body-parser's error types that a client caused, and how core should see the body. */
 function fromParserError(error: unknown): BodyParts | null {
-  const { type, body } = (error ?? {}) as { type?: unknown; body?: unknown };
-  if (type === "entity.too.large") return { bodyTooLarge: true };
+  const { type, body, limit } = (error ?? {}) as { type?: unknown; body?: unknown; limit?: unknown };
+  if (type === "entity.too.large") {
+    return typeof limit === "number" ? { bodyTooLarge: true, hostBodyLimit: limit } : { bodyTooLarge: true };
+  }
   // Core parses the text again, to answer 400 with the same message as for any malformed JSON.
   if (type === "entity.parse.failed" && typeof body === "string" && body.trim()) return { rawBody: body };
   const unreadable = ["entity.parse.failed", "request.aborted", "charset.unsupported", "encoding.unsupported"];
   return typeof type === "string" && unreadable.includes(type) ? { bodyUnreadable: true } : null;
 }
 
-/** The body as core wants it: what a host parser left on `req.body`, or the raw bytes read here. */
-function bodyOf(req: Request, maxBytes: number): BodyParts | Promise<BodyParts> {
+/** Whether a body parser of the host read this request's body before the adapter. */
+const readByHost = (req: Request): boolean => req.readableEnded || (req as { _body?: boolean })._body === true;
+
+/**
+ * The body as the handler wants it: what a host parser left on `req.body`, or the raw bytes read
+ * here, or (for a handler that streams its bodies) the unread request as a Web stream.
+ */
+function bodyOf(req: Request, settings: HireportHandler["settings"]): BodyParts | Promise<BodyParts> {
   const method = req.method.toUpperCase();
   if (method === "GET" || method === "HEAD") return {};
-  const parsed = req.readableEnded || (req as { _body?: boolean })._body === true;
+  const maxBytes = settings.maxBodyBytes;
+  const parsed = readByHost(req);
+  if (!parsed && settings.streamBody) return { bodyStream: Readable.toWeb(req) as ReadableStream<Uint8Array> };
   if (!parsed) return readNodeBody(req, maxBytes);
   if (Number(req.headers["content-length"]) > maxBytes) return { bodyTooLarge: true };
   return { body: req.body };
 }
+
+/**
+ * Said once per mount when a host parser got to a body first: its limit (100 KB for
+ * `express.json()`) refuses bodies the API takes, and it decodes invalid UTF-8 into U+FFFD where
+ * the API answers 400, so the same request would get another answer than without it.
+ */
+const PARSER_IN_FRONT =
+  "hireport express: a body parser of the app (express.json() or another) read a request body before hireportExpress. " +
+  "Its own size limit and decoding then apply (express.json() refuses bodies over 100 KB with 413 and turns invalid " +
+  "UTF-8 into U+FFFD), so answers differ from the API's own (1 MiB, 400 for invalid UTF-8). Mount hireportExpress " +
+  "before body parsers: app.use(path, hireportExpress(api)) first, then app.use(express.json()).";
 
 function query(url: string): URLSearchParams {
   const at = url.indexOf("?");
@@ -50,7 +89,14 @@ function query(url: string): URLSearchParams {
 function send(res: Response, answer: ApiResponse): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(answer.status, answer.headers);
-  res.end(answer.status === 204 || answer.status === 304 ? undefined : answer.body);
+  const { body } = answer;
+  if (isEmptyBody(answer)) res.end();
+  else if (typeof body === "string" || body instanceof Uint8Array) res.end(body);
+  // A stream (a file from a file store): piped, so a large file never sits in memory whole.
+  else
+    Readable.fromWeb(body as NodeWebStream<Uint8Array>)
+      .on("error", () => res.destroy())
+      .pipe(res);
 }
 
 function baseRequest(req: Request, res: Response): ApiRequest {
@@ -65,11 +111,20 @@ function baseRequest(req: Request, res: Response): ApiRequest {
 }
 
 /**
- * The public API as Express middleware. Mount it at the API's base path:
- * `app.use("/api/public/v1", hireportExpress(api))`. Works with or without `express.json()` before it.
+ * A hireport handler as Express middleware: the public API mounted at its base path
+ * (`app.use("/api/public/v1", hireportExpress(api))`), or the careers site or the console at the
+ * path the host picks. Mount it before the app's body parsers: it reads its bodies itself. Behind
+ * `express.json()` it still answers, but with that parser's limit and decoding, and says so once
+ * through `options.logger`.
  */
-export function hireportExpress(api: PublicApi): HireportExpressHandlers {
-  const maxBytes = api.settings.maxBodyBytes;
+export function hireportExpress(api: HireportHandler, options: HireportExpressOptions = {}): HireportExpressHandlers {
+  const logger = options.logger ?? console;
+  let warned = false;
+  const parserInFront = (req: Request, parserError: boolean): void => {
+    if (warned || (!parserError && !readByHost(req))) return;
+    warned = true;
+    logger.warn(PARSER_IN_FRONT, { path: req.originalUrl });
+  };
   const answer = async (req: Request, res: Response, next: NextFunction, body: BodyParts | Promise<BodyParts>) => {
     try {
       const request = baseRequest(req, res);
@@ -80,12 +135,14 @@ export function hireportExpress(api: PublicApi): HireportExpressHandlers {
     }
   };
   const handler: RequestHandler = (req, res, next) => {
-    void answer(req, res, next, bodyOf(req, maxBytes));
+    parserInFront(req, false);
+    void answer(req, res, next, bodyOf(req, api.settings));
   };
   const parserErrors: ErrorRequestHandler = (error, req, res, next) => {
     const body = fromParserError(error);
-    if (body === null) next(error);
-    else void answer(req, res, next, body);
+    if (body === null) return next(error);
+    parserInFront(req, true);
+    void answer(req, res, next, body);
   };
   return [handler, parserErrors];
 }

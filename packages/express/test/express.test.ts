@@ -2,7 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPublicApi, type PublicApi } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
-import { runHttpSuite } from "@hireport/core/testing";
+import { runHandlerSuite, runHttpSuite } from "@hireport/core/testing";
 import express, { type ErrorRequestHandler } from "express";
 import express4 from "express4";
 import { afterAll, describe, expect, it } from "vitest";
@@ -25,10 +25,14 @@ function close(server: Server): Promise<void> {
   return new Promise((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
 }
 
+/** The adapters' warnings (a parser in front of the API is said once per mount). */
+const warnings: string[] = [];
+const collect = { warn: (message: string) => void warnings.push(message) };
+
 async function start(api: PublicApi, setup: (app: express.Express) => void, factory: typeof express = express) {
   const app = factory();
   setup(app);
-  app.use("/api/public/v1", hireportExpress(api));
+  app.use("/api/public/v1", hireportExpress(api, { logger: collect }));
   app.use("/files/cv", hireportExpressFiles(api));
   app.use(hostErrorHandler);
   const server = await listen(app);
@@ -37,6 +41,23 @@ async function start(api: PublicApi, setup: (app: express.Express) => void, fact
 }
 
 runHttpSuite({ name: "express 5, no body parser", start: (api) => start(api, () => undefined) });
+
+for (const [name, factory] of [
+  ["express 5", express],
+  ["express 4", express4 as unknown as typeof express],
+] as const) {
+  runHandlerSuite({
+    name,
+    async mount(handler) {
+      const app = factory();
+      app.use("/site", hireportExpress(handler));
+      app.use(hostErrorHandler);
+      const server = await listen(app);
+      const { port } = server.address() as AddressInfo;
+      return { baseUrl: `http://127.0.0.1:${port}/site`, close: () => close(server) };
+    },
+  });
+}
 
 runHttpSuite({
   name: "express 5, express.json() before the router",
@@ -172,3 +193,94 @@ describe("express adapter", () => {
 afterAll(() => {
   expect(hostErrors).toEqual([]);
 });
+
+for (const [name, factory] of [
+  ["express 5", express],
+  ["express 4", express4 as unknown as typeof express],
+] as const) {
+  describe(`${name}: the same request gets the same answer, or the host is told why not`, () => {
+    /** 150,000 bytes of valid JSON: over express.json()'s 100 KB, well under the API's 1 MiB. */
+    const large = JSON.stringify({ title: "Large", description: "日".repeat(49_990) });
+    /** `{"title":"` then a byte that is not UTF-8. */
+    const invalidUtf8 = new Uint8Array(
+      Buffer.concat([Buffer.from('{"title":"'), Buffer.from([0xff]), Buffer.from('"}')]),
+    );
+
+    async function answers(setup: (app: express.Express, api: PublicApi, logger: typeof collect) => void) {
+      const seen: string[] = [];
+      const logger = { warn: (message: string) => void seen.push(message) };
+      const api = createPublicApi({
+        storage: memoryStorage(),
+        publicBaseUrl: "https://careers.example.com",
+        fileTokenSecret: "express-test-secret-0123456789-abcdefgh",
+        logger: quiet,
+      });
+      const app = factory();
+      setup(app, api, logger);
+      app.post("/host/echo", (req, res) => {
+        res.json({ host: req.body });
+      });
+      const server = await listen(app);
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      try {
+        const key = await fullKey(api);
+        const post = async (body: string | Uint8Array<ArrayBuffer>) => {
+          const response = await fetch(`${origin}/api/public/v1/jobs`, {
+            method: "POST",
+            headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+            body,
+          });
+          return { status: response.status, error: ((await response.json()) as { error?: { message: string } }).error };
+        };
+        const host = await fetch(`${origin}/host/echo`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify({ a: 1 }),
+        });
+        return {
+          large: await post(large),
+          invalid: await post(invalidUtf8),
+          second: await post(large),
+          host: await host.json(),
+          warnings: seen,
+        };
+      } finally {
+        await close(server);
+        await api.close();
+      }
+    }
+
+    it("the README's setup, hireportExpress before express.json(), answers as with no parser at all", async () => {
+      expect(Buffer.byteLength(large)).toBeGreaterThan(100 * 1024);
+      const bare = await answers((app, api, logger) => app.use("/api/public/v1", hireportExpress(api, { logger })));
+      const readme = await answers((app, api, logger) => {
+        app.use("/api/public/v1", hireportExpress(api, { logger }));
+        app.use(factory.json());
+      });
+      expect(bare.large.status).toBe(201);
+      expect(bare.invalid).toMatchObject({ status: 400, error: { message: "The request body is not valid UTF-8." } });
+      expect({ ...readme, host: undefined }).toEqual({ ...bare, host: undefined });
+      // The host's own routes still get express.json()'s work.
+      expect(readme.host).toEqual({ host: { a: 1 } });
+      expect(readme.warnings).toEqual([]);
+    });
+
+    it("express.json() in front: one warning naming the fix, and a 413 naming the parser's own limit", async () => {
+      const behind = await answers((app, api, logger) => {
+        app.use(factory.json());
+        app.use("/api/public/v1", hireportExpress(api, { logger }));
+      });
+      expect(behind.large).toEqual({
+        status: 413,
+        error: {
+          code: "payload_too_large",
+          message:
+            "The request body is larger than the 102400 bytes the application's own body parser accepts in front of this API (the API itself takes up to 1048576 bytes).",
+        },
+      });
+      expect(behind.warnings).toHaveLength(1);
+      expect(behind.warnings[0]).toMatch(/read a request body before hireportExpress/);
+      expect(behind.warnings[0]).toMatch(/Mount hireportExpress before body parsers/);
+    });
+  });
+}

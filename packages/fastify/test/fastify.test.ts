@@ -1,15 +1,25 @@
 import type { AddressInfo } from "node:net";
 import { createPublicApi, type PublicApi } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
-import { runHttpSuite } from "@hireport/core/testing";
-import Fastify, { type FastifyInstance } from "fastify";
+import { runHandlerSuite, runHttpSuite } from "@hireport/core/testing";
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyServerOptions } from "fastify";
 import { describe, expect, it } from "vitest";
-import { hireportFastify, hireportFastifyFiles } from "../src/index";
+import { type FrameworkErrors, hireportFastify, hireportFastifyFiles, hireportFrameworkErrors } from "../src/index";
 
 async function listen(app: FastifyInstance): Promise<string> {
   await app.listen({ port: 0, host: "127.0.0.1" });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
 }
+
+runHandlerSuite({
+  name: "fastify 5",
+  async mount(handler) {
+    const app = Fastify();
+    await app.register(hireportFastify, { api: handler, prefix: "/site" });
+    const origin = await listen(app);
+    return { baseUrl: `${origin}/site`, close: () => app.close() };
+  },
+});
 
 runHttpSuite({
   name: "fastify 5",
@@ -49,8 +59,9 @@ const quiet = { warn: () => undefined, error: () => undefined };
 
 async function withApp(
   setup: (app: FastifyInstance, api: PublicApi) => Promise<void>,
-  run: (origin: string, api: PublicApi) => Promise<void>,
+  run: (origin: string, api: PublicApi, app: FastifyInstance) => Promise<void>,
   limits: { maxBodyBytes?: number } = {},
+  serverOptions: FastifyServerOptions = {},
 ): Promise<void> {
   const api = createPublicApi({
     storage: memoryStorage(),
@@ -59,11 +70,11 @@ async function withApp(
     logger: quiet,
     limits,
   });
-  const app = Fastify();
+  const app = Fastify(serverOptions);
   await setup(app, api);
   const origin = await listen(app);
   try {
-    await run(origin, api);
+    await run(origin, api, app);
   } finally {
     await app.close();
     await api.close();
@@ -161,5 +172,122 @@ describe("fastify plugin", () => {
         expect(((await untyped.json()) as { error: { code: string } }).error.code).toBe("bad_request");
       },
     );
+  });
+
+  describe("request targets Fastify's router refuses (FST_ERR_BAD_URL)", () => {
+    /** A request whose path does not decode: `fetch` would re-encode it, so it goes out raw. */
+    async function rawGet(origin: string, target: string, headers: Record<string, string> = {}) {
+      const { request } = await import("node:http");
+      const { hostname, port } = new URL(origin);
+      return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>((resolve, reject) => {
+        const outgoing = request({ hostname, port, path: target, headers }, (incoming) => {
+          let body = "";
+          incoming.setEncoding("utf8");
+          incoming.on("data", (chunk: string) => {
+            body += chunk;
+          });
+          incoming.on("end", () => resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, body }));
+        });
+        outgoing.on("error", reject);
+        outgoing.end();
+      });
+    }
+
+    const mountBoth = async (app: FastifyInstance, api: PublicApi) => {
+      await app.register(hireportFastify, { api, prefix: "/api/public/v1" });
+      await app.register(hireportFastifyFiles, { api, prefix: "/files/cv" });
+      await app.register(async (scope) => scope.register(hireportFastify, { api, prefix: "/hr/v1" }), {
+        prefix: "/partners",
+      });
+    };
+    const notFound = { error: { code: "not_found", message: expect.any(String) } };
+    /** The host's own `frameworkErrors`: 418 "host", and what it saw. */
+    function hostFrameworkErrors(seen: string[]): FrameworkErrors {
+      return (error, _request, reply) => {
+        seen.push(error.code);
+        void (reply as FastifyReply).code(418).send("host");
+      };
+    }
+
+    it("a host without any setting: the spec's 404 under every hireport prefix, Fastify's answer elsewhere", async () => {
+      await withApp(mountBoth, async (origin, api) => {
+        const key = await writeKey(api);
+        for (const target of [
+          "/api/public/v1/jobs/abc%FFdef",
+          "/api/public/v1/jobs/%E0%A4?limit=5",
+          "/api/public/v1/%zz",
+          "/partners/hr/v1/jobs/abc%FFdef",
+          "/files/cv/abc%FFdef",
+        ]) {
+          const answer = await rawGet(origin, target, { authorization: `Bearer ${key}` });
+          expect({ target, status: answer.status, body: JSON.parse(answer.body) }).toEqual({
+            target,
+            status: 404,
+            body: notFound,
+          });
+          if (!target.startsWith("/files/")) expect(answer.headers["x-request-id"]).toMatch(/^req_/);
+        }
+        const outside = await rawGet(origin, "/other/abc%FFdef");
+        expect({ status: outside.status, code: JSON.parse(outside.body).code }).toEqual({
+          status: 400,
+          code: "FST_ERR_BAD_URL",
+        });
+        // A target that decodes is untouched: the spec's answers as before.
+        expect((await rawGet(origin, "/api/public/v1/jobs/abc%20def", { authorization: `Bearer ${key}` })).status).toBe(
+          404,
+        );
+        expect((await rawGet(origin, "/api/public/v1/me", { authorization: `Bearer ${key}` })).status).toBe(200);
+      });
+    });
+
+    it("a host with its own frameworkErrors keeps it for its own routes; hireport's prefixes answer as the spec says", async () => {
+      const seen: string[] = [];
+      await withApp(
+        mountBoth,
+        async (origin) => {
+          expect((await rawGet(origin, "/api/public/v1/jobs/abc%FFdef")).status).toBe(404);
+          const outside = await rawGet(origin, "/other/abc%FFdef");
+          expect({ status: outside.status, body: outside.body }).toEqual({ status: 418, body: "host" });
+          expect(seen).toEqual(["FST_ERR_BAD_URL"]);
+        },
+        {},
+        { frameworkErrors: hostFrameworkErrors(seen) },
+      );
+    });
+
+    it("hireportFrameworkErrors(): fastify.inject() too, and the host's own handler or Fastify's answer elsewhere", async () => {
+      const seen: string[] = [];
+      for (const fallback of [undefined, hostFrameworkErrors(seen)]) {
+        await withApp(
+          mountBoth,
+          async (_origin, _api, app) => {
+            const inside = await app.inject({ url: "/api/public/v1/jobs/abc%FFdef" });
+            expect({ status: inside.statusCode, body: inside.json() }).toEqual({ status: 404, body: notFound });
+            expect(inside.headers["x-request-id"]).toMatch(/^req_/);
+            const files = await app.inject({ url: "/files/cv/abc%FF" });
+            expect(files.statusCode).toBe(404);
+            const outside = await app.inject({ url: "/other/abc%FFdef" });
+            if (fallback)
+              expect({ status: outside.statusCode, body: outside.body }).toEqual({ status: 418, body: "host" });
+            else
+              expect({ status: outside.statusCode, code: outside.json().code }).toEqual({
+                status: 400,
+                code: "FST_ERR_BAD_URL",
+              });
+          },
+          {},
+          { frameworkErrors: hireportFrameworkErrors(fallback) },
+        );
+      }
+      expect(seen).toEqual(["FST_ERR_BAD_URL"]);
+    });
+
+    it("closing the instance takes the listener off the server", async () => {
+      await withApp(mountBoth, async (_origin, _api, app) => {
+        expect(app.server.listenerCount("request")).toBe(2);
+        await app.close();
+        expect(app.server.listenerCount("request")).toBe(1);
+      });
+    });
   });
 });

@@ -1,20 +1,22 @@
-import { type AliasedRawBuilder, type Compilable, type Kysely, sql } from "kysely";
-import type { DialectKind } from "./dialect";
+import type { Kysely } from "kysely";
+import type { DialectStrategy, Selection } from "./dialects/types";
 import { COLUMNS, DATE_COLUMNS, type DbBool, type HireportDatabase, type TableName } from "./schema";
 import { runTransaction, withLockRetry } from "./transactions";
-import { toMysqlDateTime } from "./values";
 
 export type Db = Kysely<HireportDatabase>;
 
-type Selection = readonly AliasedRawBuilder<unknown, string>[];
+/** The index argument of {@link StoreContext.from} that names a table's primary key. */
+export const PRIMARY_KEY = "PRIMARY";
 
-/** What every store shares: the database (or the transaction), the dialect and the table names. */
+/** What every store shares: the database (or the transaction), the dialect's strategy and the table names. */
 export interface StoreContext {
   readonly db: Db;
-  readonly dialect: DialectKind;
+  /** Everything that differs between dialects. */
+  readonly strategy: DialectStrategy;
+  readonly tablePrefix: string;
   /** Whether the dialect has `RETURNING` (Kysely's `supportsReturning`: Postgres, SQLite). */
   readonly returning: boolean;
-  /** Whether `db` is a transaction this storage opened: multi-statement methods then run in it. */
+  /** Whether `db` is a transaction (this storage's or the host's): multi-statement methods then run in it. */
   readonly inTransaction: boolean;
   /** Postgres: commit rate-limit counter statements with `synchronous_commit` off. */
   readonly asyncRateLimitCommit: boolean;
@@ -22,20 +24,22 @@ export interface StoreContext {
   table<T extends TableName>(name: T): T;
   /** The prefixed name of a table with an alias (`hireport_job as j`), typed as `job as j`. */
   tableAs<T extends TableName, A extends string>(name: T, alias: A): `${T} as ${A}`;
+  /**
+   * The FROM item `{prefix}name as alias` read through the index `{prefix}name_{index}` (or the
+   * primary key, {@link PRIMARY_KEY}): on MySQL/MariaDB with `FORCE INDEX`, see
+   * `DialectStrategy.fromIndex`. Typed as `name as alias`, as {@link tableAs}.
+   */
+  from<T extends TableName, A extends string>(name: T, alias: A, index: string): `${T} as ${A}`;
+  /** The target of an `UPDATE` that picks rows of `name` by its primary key (`FORCE INDEX (PRIMARY)` on MySQL). */
+  byPrimaryKey<T extends TableName>(name: T): T;
   /** Every column of a table under an alias, dates read as UTC text on MySQL. */
   columns(name: TableName, alias: string): Selection;
-  /** A `Date` as the dialect stores it: ISO text, or `YYYY-MM-DD HH:MM:SS.mmm` (UTC) on MySQL. */
+  /** A `Date` as the dialect stores it. */
   toDb(date: Date): string;
   toDb(date: Date | null): string | null;
   /** A boolean as the dialect stores it. */
   bool(value: boolean): DbBool;
   bool(value: boolean | null): DbBool | null;
-  /**
-   * Runs a keyset list query. On MySQL/MariaDB the table gets `FORCE INDEX`: without it MariaDB
-   * reads the `(company_id, …)` index by its equality prefix only and filters the keyset bound,
-   * which makes a deep page cost as much as all the pages before it. `index` null: no hint.
-   */
-  list<R>(query: Compilable<R>, table: TableName, alias: string, index: string | null): Promise<R[]>;
   /** Runs `fn` with a context bound to one transaction: this one when already inside one. */
   atomic<T>(fn: (ctx: StoreContext) => Promise<T>): Promise<T>;
   /** Binds the same settings to another database handle (a transaction). */
@@ -44,24 +48,9 @@ export interface StoreContext {
 
 export interface ContextSettings {
   db: Db;
-  dialect: DialectKind;
+  strategy: DialectStrategy;
   tablePrefix: string;
   asyncRateLimitCommit: boolean;
-}
-
-/** Double-quoted identifier (Postgres, SQLite); the names are hireport's own, checked anyway. */
-function quoted(identifier: string): string {
-  if (!/^[a-z_][a-z0-9_]*$/.test(identifier)) throw new Error(`Unexpected identifier: ${identifier}`);
-  return `"${identifier}"`;
-}
-
-/**
- * `"a"."col" as "col", …` as a single selection. Kysely accepts any expression node in `select`;
- * its types want an alias, which the fragment carries inside, hence the cast.
- */
-function preCompiledColumns(alias: string, columns: readonly string[]): AliasedRawBuilder<unknown, string> {
-  const text = columns.map((column) => `${quoted(alias)}.${quoted(column)} as ${quoted(column)}`).join(", ");
-  return sql.raw(text) as unknown as AliasedRawBuilder<unknown, string>;
 }
 
 /** Creates the context of a storage; stores bound to a transaction get one through `withDb`. */
@@ -70,58 +59,40 @@ export function createContext(
   inTransaction = false,
   selections = new Map<string, Selection>(),
 ): StoreContext {
-  const { db, dialect, tablePrefix, asyncRateLimitCommit } = settings;
+  const { db, strategy, tablePrefix, asyncRateLimitCommit } = settings;
   // A storage made on a Kysely transaction (the host's) is inside a transaction too.
   const transactional = inTransaction || db.isTransaction;
-  const mysql = dialect === "mysql";
-  const postgres = dialect === "postgres";
+  const prefixed = (name: string) => `${tablePrefix}${name}`;
+  const indexName = (name: TableName, index: string) =>
+    index === PRIMARY_KEY ? PRIMARY_KEY : `${tablePrefix}${name}_${index}`;
 
-  const toDb = ((date: Date | null) => {
-    if (date === null) return null;
-    return mysql ? toMysqlDateTime(date) : date.toISOString();
-  }) as StoreContext["toDb"];
-
-  const bool = ((value: boolean | null) => {
-    if (value === null) return null;
-    return postgres ? value : value ? 1 : 0;
-  }) as StoreContext["bool"];
+  const toDb = ((date: Date | null) => (date === null ? null : strategy.toDb(date))) as StoreContext["toDb"];
+  const bool = ((value: boolean | null) => (value === null ? null : strategy.bool(value))) as StoreContext["bool"];
 
   const context: StoreContext = {
     db,
-    dialect,
-    returning: db.getExecutor().adapter.supportsReturning,
+    strategy,
+    tablePrefix,
+    returning: db.getExecutor().adapter.supportsReturning === true,
     inTransaction: transactional,
     asyncRateLimitCommit,
-    table: <T extends TableName>(name: T) => `${tablePrefix}${name}` as T,
+    table: <T extends TableName>(name: T) => prefixed(name) as T,
     tableAs: <T extends TableName, A extends string>(name: T, alias: A) =>
-      `${tablePrefix}${name} as ${alias}` as `${T} as ${A}`,
+      `${prefixed(name)} as ${alias}` as `${T} as ${A}`,
+    // A raw FROM item where the dialect hints an index, typed as the plain aliased table.
+    from: <T extends TableName, A extends string>(name: T, alias: A, index: string) =>
+      strategy.fromIndex(prefixed(name), alias, indexName(name, index)) as `${T} as ${A}`,
+    byPrimaryKey: <T extends TableName>(name: T) => strategy.fromIndex(prefixed(name), null, PRIMARY_KEY) as T,
     columns(name, alias) {
       const cacheKey = `${name}:${alias}`;
       const cached = selections.get(cacheKey);
       if (cached) return cached;
-      const dates = new Set<string>(DATE_COLUMNS[name]);
-      const selection: Selection = mysql
-        ? COLUMNS[name].map((column) => {
-            const ref = sql.ref(`${alias}.${column}`);
-            return (dates.has(column) ? sql`cast(${ref} as char)` : ref).as(column);
-          })
-        : // Postgres and SQLite: the same list as one raw fragment, written once. Kysely compiles a
-          // raw node in one step; 28 aliased references cost about 10 µs per query to compile,
-          // which the list endpoints pay on every request.
-          [preCompiledColumns(alias, COLUMNS[name])];
+      const selection = strategy.selectColumns(alias, COLUMNS[name], new Set<string>(DATE_COLUMNS[name]));
       selections.set(cacheKey, selection);
       return selection;
     },
     toDb,
     bool,
-    async list<R>(query: Compilable<R>, name: TableName, alias: string, index: string | null) {
-      if (!mysql || index === null) return (await db.executeQuery(query)).rows;
-      const compiled = query.compile();
-      const from = `from \`${tablePrefix}${name}\` as \`${alias}\``;
-      if (!compiled.sql.includes(from)) throw new Error(`Cannot place an index hint in: ${compiled.sql}`);
-      const hinted = compiled.sql.replace(from, `${from} force index (\`${tablePrefix}${name}_${index}\`)`);
-      return (await db.executeQuery<R>({ ...compiled, sql: hinted })).rows;
-    },
     async atomic(fn) {
       if (transactional) return fn(context);
       return withLockRetry(() => runTransaction(context, fn));

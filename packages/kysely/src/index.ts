@@ -1,13 +1,21 @@
-export type { DialectKind } from "./dialect";
+export type { DialectKind } from "./dialects/types";
 export { type KyselyStorageOptions, kyselyStorage } from "./kysely-storage";
+export type {
+  HireportMigration,
+  HireportMigrationProvider,
+  HireportMigrationResult,
+  HireportMigrationResultSet,
+  HireportMigrator,
+} from "./migrations/migration-types";
 export {
   createHireportMigrator,
   hireportMigrationProvider,
   hireportMigrations,
   hireportMigrationTables,
-  type MigrationOptions,
-  type MigrationSqlOptions,
   migrateToLatest,
-  migrationSql,
-} from "./migrations";
+} from "./migrations/migrator";
+export type { MigrationOptions, MigrationSqlOptions } from "./migrations/options";
+export { installRoutines } from "./migrations/routines";
+export { migrationSql } from "./migrations/sql-printer";
+export { hardenPgPool, type PgPoolClientEvents, type PgPoolEvents } from "./pg-pool";
 export { TABLE_NAMES } from "./schema";

@@ -1,13 +1,14 @@
-import type { KeyStore, Storage, StorageStores } from "@hireport/core";
+import type { Storage, StorageStores } from "@hireport/core";
 import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
-import { type DialectKind, detectDialect } from "./dialect";
+import { strategyFor } from "./dialects/detect";
+import type { DialectKind } from "./dialects/types";
 import { createApplicationStore } from "./stores/applications";
+import { createAuditStore } from "./stores/audit";
 import { createCompanyStore } from "./stores/companies";
 import { createEventStore } from "./stores/events";
 import { createIdempotencyStore } from "./stores/idempotency";
 import { createJobStore } from "./stores/jobs";
-import { createKeyAdmission } from "./stores/key-admission";
 import { createKeyStore } from "./stores/keys";
 import { createRateLimitStore } from "./stores/rate-limits";
 import { createUsageStore } from "./stores/usage";
@@ -17,11 +18,12 @@ import { runTransaction } from "./transactions";
 export interface KyselyStorageOptions<DB> {
   /**
    * The host's Kysely instance, on Postgres (`pg`), MySQL/MariaDB (`mysql2`) or SQLite
-   * (`better-sqlite3`). hireport only touches its own tables; run `migrateToLatest` first.
+   * (`better-sqlite3`). hireport only touches its own tables and routines; run `migrateToLatest`
+   * (or your migrator and `installRoutines`) first.
    */
   db: Kysely<DB>;
   /**
-   * Prefix of every hireport table. Use the same value for the migrations.
+   * Prefix of every hireport table and routine. Use the same value for the migrations.
    * @default "hireport_"
    */
   tablePrefix?: string;
@@ -35,29 +37,27 @@ export interface KyselyStorageOptions<DB> {
    */
   durableRateLimits?: boolean;
   /**
-   * The SQL dialect, for third-party Kysely dialects that do not extend Kysely's own adapters.
-   * @default found from the Kysely instance's adapter
+   * The SQL dialect, for third-party Kysely dialects whose adapter does not extend one of Kysely's
+   * own (`PostgresAdapter`, `MysqlAdapter`, `SqliteAdapter`). When given it wins over detection.
+   * Use the same value for the migrations.
+   * @default found from the Kysely instance's adapter (an unknown adapter is an error)
    */
   dialect?: DialectKind;
 }
 
-/** Adds `findByHashAndConsume` where the dialect has it (Postgres). */
-function withKeyAdmission(ctx: StoreContext, keys: KeyStore): KeyStore {
-  const findByHashAndConsume = createKeyAdmission(ctx, keys.findByHash);
-  return findByHashAndConsume ? { ...keys, findByHashAndConsume } : keys;
-}
-
 function createStores(ctx: StoreContext): StorageStores {
+  const rateLimits = createRateLimitStore(ctx);
   return {
     companies: createCompanyStore(ctx),
-    keys: withKeyAdmission(ctx, createKeyStore(ctx)),
+    keys: createKeyStore(ctx, rateLimits),
     jobs: createJobStore(ctx),
     applications: createApplicationStore(ctx),
     events: createEventStore(ctx),
-    rateLimits: createRateLimitStore(ctx),
+    rateLimits,
     usage: createUsageStore(ctx),
     idempotency: createIdempotencyStore(ctx),
     webhooks: createWebhookStore(ctx),
+    audit: createAuditStore(ctx),
   };
 }
 
@@ -65,12 +65,13 @@ function createStores(ctx: StoreContext): StorageStores {
  * The storage contract of `@hireport/core` on a Kysely database. Every method runs on the given
  * instance; `transaction(fn)` runs `fn` with stores bound to one database transaction (on SQLite a
  * `BEGIN IMMEDIATE` transaction), committed when `fn` resolves and rolled back when it rejects.
+ * The dialect's strategy is chosen once, here: the `dialect` option, else the adapter's dialect.
  */
 export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): Storage {
   const db = options.db as unknown as Db;
   const ctx = createContext({
     db,
-    dialect: options.dialect ?? detectDialect(db),
+    strategy: strategyFor(db, options.dialect),
     tablePrefix: options.tablePrefix ?? "hireport_",
     asyncRateLimitCommit: !(options.durableRateLimits ?? false),
   });

@@ -36,6 +36,7 @@ export interface ApiKeyTable {
   scopes: string;
   hash: string;
   prefix: string;
+  suffix: string;
   created_at: DbDate;
   expires_at: DbDate | null;
   revoked_at: DbDate | null;
@@ -154,6 +155,14 @@ export interface UsageTable {
   created_at: DbDate;
 }
 
+/** The usage roll-up: requests per company, UTC day (`YYYY-MM-DD`) and status class, kept by `usage.appendMany`. */
+export interface UsageDailyTable {
+  company_id: string;
+  day: string;
+  status_class: DbNumber;
+  requests: DbNumber;
+}
+
 export interface IdempotencyTable {
   key_id: string;
   idempotency_key: string;
@@ -210,6 +219,20 @@ export interface WebhookAttemptTable {
   succeeded: DbBool;
 }
 
+/** The audit list: who changed what, when (no personal data). `details` is JSON text. */
+export interface AuditTable {
+  id: string;
+  company_id: string;
+  actor_type: string;
+  actor_id: string | null;
+  actor_name: string;
+  action: string;
+  target_type: string;
+  target_id: string | null;
+  details: string;
+  created_at: DbDate;
+}
+
 /** Every hireport table, by its name without the prefix. */
 export interface HireportDatabase {
   company: CompanyTable;
@@ -222,10 +245,12 @@ export interface HireportDatabase {
   event: EventTable;
   rate_limit: RateLimitTable;
   usage: UsageTable;
+  usage_daily: UsageDailyTable;
   idempotency: IdempotencyTable;
   webhook_endpoint: WebhookEndpointTable;
   webhook_delivery: WebhookDeliveryTable;
   webhook_attempt: WebhookAttemptTable;
+  audit: AuditTable;
 }
 
 export type TableName = keyof HireportDatabase;
@@ -242,10 +267,12 @@ export const TABLE_NAMES = [
   "event",
   "rate_limit",
   "usage",
+  "usage_daily",
   "idempotency",
   "webhook_endpoint",
   "webhook_delivery",
   "webhook_attempt",
+  "audit",
 ] as const satisfies readonly TableName[];
 
 /** Columns holding dates, per table: MySQL reads them through `CAST(… AS CHAR)`. */
@@ -260,10 +287,12 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   event: ["created_at"],
   rate_limit: ["reset_at"],
   usage: ["created_at"],
+  usage_daily: [],
   idempotency: ["created_at", "expires_at", "locked_until"],
   webhook_endpoint: ["created_at", "updated_at"],
   webhook_delivery: ["next_attempt_at", "lease_expires_at", "created_at", "updated_at"],
   webhook_attempt: ["attempted_at"],
+  audit: ["created_at"],
 };
 
 /** Every column, per table, in migration order. */
@@ -277,6 +306,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "scopes",
     "hash",
     "prefix",
+    "suffix",
     "created_at",
     "expires_at",
     "revoked_at",
@@ -354,6 +384,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
   event: ["id", "company_id", "type", "payload", "created_at"],
   rate_limit: ["bucket_key", "hits", "reset_at"],
   usage: ["id", "company_id", "key_id", "method", "route", "status", "duration_ms", "request_id", "ip", "created_at"],
+  usage_daily: ["company_id", "day", "status_class", "requests"],
   idempotency: [
     "key_id",
     "idempotency_key",
@@ -404,5 +435,17 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "response_body",
     "error",
     "succeeded",
+  ],
+  audit: [
+    "id",
+    "company_id",
+    "actor_type",
+    "actor_id",
+    "actor_name",
+    "action",
+    "target_type",
+    "target_id",
+    "details",
+    "created_at",
   ],
 };

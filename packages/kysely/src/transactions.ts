@@ -1,4 +1,3 @@
-import { sql } from "kysely";
 import type { StoreContext } from "./context";
 
 const MYSQL_RETRY_CODES = new Set(["ER_LOCK_DEADLOCK", "ER_LOCK_WAIT_TIMEOUT"]);
@@ -13,33 +12,12 @@ export function isRetryableLockError(error: unknown): boolean {
 }
 
 /**
- * Opens a transaction on the context's database (READ COMMITTED on Postgres and MySQL/MariaDB).
- * SQLite begins it `immediate`, taking the write lock at once, so that a transaction that reads
- * before it writes never fails on upgrade when another connection (another process) wrote in
- * between; the busy timeout of the connection then queues writers instead.
+ * Runs `fn` in a new transaction of the context's database, as the dialect's strategy opens it
+ * (`DialectStrategy.beginTransaction`: READ COMMITTED on Postgres and MySQL/MariaDB, `BEGIN
+ * IMMEDIATE` on SQLite), with a context bound to it.
  */
-export async function runTransaction<T>(ctx: StoreContext, fn: (ctx: StoreContext) => Promise<T>): Promise<T> {
-  if (ctx.dialect === "sqlite") {
-    return ctx.db.connection().execute(async (connection) => {
-      await sql`begin immediate`.execute(connection);
-      let result: T;
-      try {
-        result = await fn(ctx.withDb(connection, true));
-      } catch (error) {
-        await sql`rollback`.execute(connection).catch(() => undefined);
-        throw error;
-      }
-      await sql`commit`.execute(connection);
-      return result;
-    });
-  }
-  // MySQL/MariaDB default to REPEATABLE READ, whose snapshot reads and gap locks make the
-  // check-then-write steps of the stores either stale or deadlock-prone; READ COMMITTED gives the
-  // same semantics as Postgres' default.
-  const builder = ctx.db.transaction();
-  return (ctx.dialect === "mysql" ? builder.setIsolationLevel("read committed") : builder).execute((trx) =>
-    fn(ctx.withDb(trx, true)),
-  );
+export function runTransaction<T>(ctx: StoreContext, fn: (ctx: StoreContext) => Promise<T>): Promise<T> {
+  return ctx.strategy.beginTransaction(ctx.db, (trx) => fn(ctx.withDb(trx, true)));
 }
 
 /**

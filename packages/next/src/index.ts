@@ -1,5 +1,6 @@
 /**
- * `@hireport/next`: Next.js App Router route handlers for the hireport public API.
+ * `@hireport/next`: Next.js App Router route handlers for the hireport public API, and for any other
+ * hireport handler (the careers site, the console).
  *
  * ```ts
  * // app/api/public/v1/[...path]/route.ts
@@ -12,7 +13,7 @@
  *
  * The handlers take a Web `Request` (a `NextRequest` is one) and need nothing from Next at runtime.
  */
-import type { PublicApi } from "@hireport/core";
+import { type HireportHandler, type PublicApi, toWebResponse } from "@hireport/core";
 
 /** An App Router route handler. */
 export type RouteHandler = (request: Request) => Promise<Response>;
@@ -29,11 +30,13 @@ export interface NextHandlers {
 }
 
 /**
- * Route handlers for `app/api/public/v1/[...path]/route.ts` (the folder matches the `basePath` of
- * `createPublicApi`). Each method goes through `api.fetch`, which reads the body with the size limit,
- * takes the client address from `X-Forwarded-For` and the abort signal from the request.
+ * Route handlers for a catch-all route of any hireport handler: `app/api/public/v1/[...path]/route.ts`
+ * for the API (the folder matches the `basePath` of `createPublicApi`), or the careers site's and
+ * the console's routes. Each method goes through `handler.fetch`, which reads the body with the size
+ * limit (or streams it, for handlers that ask), takes the client address from `X-Forwarded-For` and
+ * the abort signal from the request.
  */
-export function toNextHandlers(api: Pick<PublicApi, "fetch">): NextHandlers {
+export function toNextHandlers(api: Pick<HireportHandler, "fetch">): NextHandlers {
   const handler: RouteHandler = (request) => api.fetch(request);
   return {
     GET: handler,
@@ -61,8 +64,7 @@ export function toNextFileHandler(api: Pick<PublicApi, "handleFile">): { GET: Ro
       signal: request.signal,
       ...(forwarded ? { ip: forwarded } : {}),
     });
-    const body = answer.body.length === 0 ? null : (answer.body as BodyInit);
-    return new Response(body, { status: answer.status, headers: answer.headers });
+    return toWebResponse(answer);
   };
   return { GET: serveFile };
 }

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { createPublicApi } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
-import { runHttpSuite } from "@hireport/core/testing";
+import { runHandlerSuite, runHttpSuite } from "@hireport/core/testing";
 import { describe, expect, it, vi } from "vitest";
 import {
   type NextHandlers,
@@ -70,7 +70,9 @@ async function serve(req: IncomingMessage, res: ServerResponse, route: (path: st
   try {
     const response = await handler(request);
     res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+    const reader = response.body?.getReader();
+    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) res.write(read.value);
+    res.end();
   } catch {
     if (!res.headersSent) res.writeHead(500);
     res.end();
@@ -95,6 +97,28 @@ runHttpSuite({
     const { port } = server.address() as AddressInfo;
     return {
       baseUrl: `http://127.0.0.1:${port}/api/public/v1`,
+      close: () =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    };
+  },
+});
+
+runHandlerSuite({
+  name: "next route handlers",
+  async mount(handler) {
+    const handlers: NextHandlers = toNextHandlers(handler);
+    const server = createServer((req, res) => {
+      void serve(req, res, (path) =>
+        path.startsWith("/site/") ? (handlers[(req.method ?? "GET") as keyof NextHandlers] ?? null) : null,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    return {
+      baseUrl: `http://127.0.0.1:${port}/site`,
       close: () =>
         new Promise<void>((resolve) => {
           server.closeAllConnections();

@@ -2,11 +2,17 @@ import { BlockList, isIP } from "node:net";
 
 /**
  * Which network addresses a webhook may connect to. Every range that reaches the host's own
- * machine, its private network or its cloud provider's internals is refused: loopback, private
- * (RFC 1918), CGNAT, link-local (and with it the metadata address 169.254.169.254), multicast,
- * broadcast, unspecified, reserved and documentation ranges, IPv6 ULA, link-local, site-local and
- * multicast. IPv6 forms that embed an IPv4 address (mapped `::ffff:a.b.c.d`, NAT64 `64:ff9b::/96`,
- * 6to4 `2002::/16`) are judged by the embedded IPv4 address.
+ * machine, its private network or its cloud provider's internals is refused, and so is every
+ * address the IANA special-purpose registries mark as not globally reachable.
+ *
+ * IPv4: loopback, private (RFC 1918), CGNAT, link-local (with the metadata address
+ * 169.254.169.254), multicast, broadcast, unspecified, reserved, documentation and benchmarking.
+ *
+ * IPv6: only global unicast (`2000::/3`) is allowed, less its special-purpose blocks; everything
+ * outside it (loopback, unspecified, the rest of `::/8`, `100::/64`, ULA, link-local, site-local,
+ * multicast, SRv6 SIDs, local-use NAT64…) is reserved or local. Forms that carry an IPv4 address
+ * are judged by that address: IPv4-mapped `::ffff:a.b.c.d`, IPv4-translated `::ffff:0:a.b.c.d`
+ * (RFC 2765), NAT64 `64:ff9b::/96` and 6to4 `2002::/16`.
  */
 
 const BLOCKED_IPV4: ReadonlyArray<readonly [string, number, string]> = [
@@ -27,12 +33,41 @@ const BLOCKED_IPV4: ReadonlyArray<readonly [string, number, string]> = [
   ["240.0.0.0", 4, "reserved / broadcast"],
 ];
 
-const BLOCKED_IPV6: ReadonlyArray<readonly [string, number, string]> = [
-  ["::", 96, "unspecified / loopback / IPv4-compatible"],
+/** An IPv6 block: its first address, prefix length and what it is. */
+type Ipv6Block = readonly [network: string, prefix: number, reason: string];
+
+/** The only IPv6 space with public hosts (IANA's IPv6 address space registry). */
+const GLOBAL_UNICAST = ["2000::", 3] as const;
+
+/**
+ * Inside global unicast: the special-purpose blocks IANA marks as not globally reachable. The
+ * first matching entry decides, so the globally reachable parts of `2001::/23` come before it.
+ */
+const SPECIAL_IN_GLOBAL: ReadonlyArray<readonly [...Ipv6Block, allowed: boolean]> = [
+  ["2001:1::1", 128, "Port Control Protocol anycast", true],
+  ["2001:1::2", 128, "TURN anycast", true],
+  ["2001:1::3", 128, "DNS-SD service registration anycast", true],
+  ["2001:3::", 32, "AMT", true],
+  ["2001:4:112::", 48, "AS112-v6", true],
+  ["2001:20::", 28, "ORCHIDv2", true],
+  ["2001:30::", 28, "drone remote ID", true],
+  ["2001::", 32, "Teredo", false],
+  ["2001:2::", 48, "benchmarking", false],
+  ["2001:10::", 28, "deprecated ORCHID", false],
+  ["2001:db8::", 32, "documentation", false],
+  ["2001::", 23, "IETF protocol assignments", false],
+  ["3fff::", 20, "documentation", false],
+];
+
+/** Outside global unicast: names for the reason of a refusal (anything else there is IETF-reserved). */
+const NAMED_OUTSIDE_GLOBAL: readonly Ipv6Block[] = [
+  ["::", 128, "unspecified"],
+  ["::1", 128, "loopback"],
+  ["::", 96, "IPv4-compatible (deprecated)"],
   ["64:ff9b:1::", 48, "local-use NAT64"],
   ["100::", 64, "discard-only"],
-  ["2001::", 23, "IETF protocol assignments"],
-  ["2001:db8::", 32, "documentation"],
+  ["100:0:0:1::", 64, "dummy prefix"],
+  ["5f00::", 16, "SRv6 SID"],
   ["fc00::", 7, "unique local (ULA)"],
   ["fe80::", 10, "link-local"],
   ["fec0::", 10, "site-local"],
@@ -81,19 +116,36 @@ function ipv4Octets(address: string): number[] | null {
   return octets.some((octet) => Number.isNaN(octet) || octet > 255) ? null : octets;
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, NAT64 well-known prefix, 6to4), if any. */
+/** The 128-bit value of an address's groups. */
+function toBits(groups: readonly number[]): bigint {
+  return groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
+}
+
+/** A block ready to match: the network's bits above the prefix, and how far to shift an address. */
+interface Matcher {
+  shift: bigint;
+  network: bigint;
+}
+
+function matcher(network: string, prefix: number): Matcher {
+  const shift = BigInt(128 - prefix);
+  return { shift, network: toBits(ipv6Groups(network) ?? []) >> shift };
+}
+
+const matches = (address: bigint, block: Matcher): boolean => address >> block.shift === block.network;
+
+/**
+ * The IPv4 address an IPv6 address carries, if any: IPv4-mapped `::ffff:0:0/96`, IPv4-translated
+ * `::ffff:0:0:0/96` (RFC 2765), the NAT64 well-known prefix `64:ff9b::/96` (RFC 6052), 6to4
+ * `2002::/16`. (IPv4-compatible `::a.b.c.d` is deprecated and refused as such.)
+ */
 function embeddedIpv4(groups: readonly number[]): string | null {
   const g = (index: number) => groups[index] ?? 0;
   const fromGroups = (high: number, low: number) => `${high >> 8}.${high & 0xff}.${low >> 8}.${low & 0xff}`;
-  // ::ffff:a.b.c.d (IPv4-mapped)
-  if (g(0) === 0 && g(1) === 0 && g(2) === 0 && g(3) === 0 && g(4) === 0 && g(5) === 0xffff) {
-    return fromGroups(g(6), g(7));
-  }
-  // 64:ff9b::a.b.c.d (NAT64 well-known prefix)
-  if (g(0) === 0x64 && g(1) === 0xff9b && g(2) === 0 && g(3) === 0 && g(4) === 0 && g(5) === 0) {
-    return fromGroups(g(6), g(7));
-  }
-  // 2002:AABB:CCDD::/48 (6to4)
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  if (zeros(0, 5) && g(5) === 0xffff) return fromGroups(g(6), g(7));
+  if (zeros(0, 4) && g(4) === 0xffff && g(5) === 0) return fromGroups(g(6), g(7));
+  if (g(0) === 0x64 && g(1) === 0xff9b && zeros(2, 6)) return fromGroups(g(6), g(7));
   if (g(0) === 0x2002) return fromGroups(g(1), g(2));
   return null;
 }
@@ -104,22 +156,15 @@ export interface AddressPolicy {
 }
 
 /**
- * The default policy: refuses every non-public range listed above. Anything that is not an IP
- * address at all is refused too (the caller must resolve names first).
+ * The default policy: refuses every range listed above. Anything that is not an IP address at all
+ * is refused too (the caller must resolve names first).
  */
 export function createAddressPolicy(): AddressPolicy {
   const v4 = new BlockList();
-  const v6 = new BlockList();
   const v4Reasons = BLOCKED_IPV4.map(([network, prefix, reason]) => {
     const list = new BlockList();
     list.addSubnet(network, prefix, "ipv4");
     v4.addSubnet(network, prefix, "ipv4");
-    return { list, reason };
-  });
-  const v6Reasons = BLOCKED_IPV6.map(([network, prefix, reason]) => {
-    const list = new BlockList();
-    list.addSubnet(network, prefix, "ipv6");
-    v6.addSubnet(network, prefix, "ipv6");
     return { list, reason };
   });
 
@@ -127,6 +172,26 @@ export function createAddressPolicy(): AddressPolicy {
     if (!v4.check(address, "ipv4")) return { allowed: true };
     const hit = v4Reasons.find(({ list }) => list.check(address, "ipv4"));
     return { allowed: false, reason: `${address} is a ${hit?.reason ?? "non-public"} address` };
+  };
+
+  const globalUnicast = matcher(...GLOBAL_UNICAST);
+  const outside = NAMED_OUTSIDE_GLOBAL.map(([network, prefix, reason]) => ({ ...matcher(network, prefix), reason }));
+  const special = SPECIAL_IN_GLOBAL.map(([network, prefix, reason, allowed]) => ({
+    ...matcher(network, prefix),
+    reason,
+    allowed,
+  }));
+
+  const checkV6 = (address: string, groups: readonly number[]): AddressVerdict => {
+    const bits = toBits(groups);
+    if (!matches(bits, globalUnicast)) {
+      const named = outside.find((block) => matches(bits, block));
+      const reason = named ? `a ${named.reason}` : "an IETF-reserved (not global unicast)";
+      return { allowed: false, reason: `${address} is ${reason} address` };
+    }
+    const hit = special.find((block) => matches(bits, block));
+    if (!hit || hit.allowed) return { allowed: true };
+    return { allowed: false, reason: `${address} is a ${hit.reason} address` };
   };
 
   return {
@@ -141,10 +206,7 @@ export function createAddressPolicy(): AddressPolicy {
         const verdict = checkV4(embedded);
         return verdict.allowed ? verdict : { allowed: false, reason: `${address} embeds ${verdict.reason}` };
       }
-      const canonical = groups.map((group) => group.toString(16)).join(":");
-      if (!v6.check(canonical, "ipv6")) return { allowed: true };
-      const hit = v6Reasons.find(({ list }) => list.check(canonical, "ipv6"));
-      return { allowed: false, reason: `${address} is a ${hit?.reason ?? "non-public"} address` };
+      return checkV6(address, groups);
     },
   };
 }

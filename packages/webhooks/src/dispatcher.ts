@@ -1,13 +1,29 @@
-import { type DeliveryAttemptRecord, type DeliveryRecord, notFound, systemClock } from "@hireport/core";
+import {
+  type ChangeOptions,
+  type DeliveryAttemptRecord,
+  type DeliveryRecord,
+  deliveryId,
+  hostActor,
+  newEvent,
+  notFound,
+  recordAudit,
+  systemClock,
+} from "@hireport/core";
 import { createAddressPolicy } from "./address-policy";
 import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "./deliveries";
 import { createDeliveryRunner, type DeliveryResult, type RunResult } from "./delivery-runner";
 import { createEndpointManager, type EndpointManager } from "./endpoints";
-import { newId, newLeaseToken } from "./ids";
 import { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
+import { newLeaseToken } from "./random-tokens";
+import {
+  createSecretBox,
+  type ReencryptOptions,
+  type ReencryptResult,
+  reencryptSecrets,
+  resolveSecretKeys,
+} from "./secret-encryption";
 import { createSender, type Sender } from "./sender";
 import { systemResolver } from "./ssrf-guard";
-import { buildTestEvent } from "./test-event";
 
 export interface RunOnceOptions {
   /** Claim passes to run; each claims up to `concurrency` deliveries and waits for them. @default 1 */
@@ -47,11 +63,17 @@ export interface WebhookDispatcher {
   /**
    * Sends a `webhook.test` event (data `{ endpoint_id }`) to the endpoint now, signed like any other,
    * and records it as a delivery with one attempt. Works on a paused endpoint too (to check a fix
-   * before resuming); it never changes the failure count.
+   * before resuming); it never changes the failure count. Audit: `webhook_endpoint.test_sent` with
+   * `options.actor` (@default "host").
    */
-  sendTest(companyId: string, endpointId: string): Promise<TestSendResult>;
+  sendTest(companyId: string, endpointId: string, options?: ChangeOptions): Promise<TestSendResult>;
   /** Deletes finished deliveries and attempts, and events no pending delivery needs, older than `before`. */
   purge(options?: PurgeOptions): Promise<{ deliveries: number; events: number }>;
+  /**
+   * Seals every endpoint's signing secrets with the first of `encryptionKeys` (plaintext ones and
+   * those under an older key), in batches; safe to run twice and beside running dispatchers.
+   */
+  reencryptSecrets(options?: ReencryptOptions): Promise<ReencryptResult>;
   /** The options in force, defaults applied. */
   readonly options: ResolvedDispatcherOptions;
 }
@@ -72,7 +94,7 @@ function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOpti
     concurrency: positiveInteger("concurrency", input.concurrency ?? 32),
     perEndpointConcurrency: positiveInteger("perEndpointConcurrency", input.perEndpointConcurrency ?? 4),
     timeoutMs: positiveInteger("timeoutMs", input.timeoutMs ?? 10_000),
-    leaseMs: positiveInteger("leaseMs", input.leaseMs ?? 60_000),
+    leaseMs: positiveInteger("leaseMs", input.leaseMs ?? 20_000),
     retrySchedule: Object.freeze([...(input.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS)]),
     pauseAfterFailures: positiveInteger("pauseAfterFailures", input.pauseAfterFailures ?? 50),
     headerPrefix: input.headerPrefix ?? "Service",
@@ -83,6 +105,7 @@ function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOpti
     rotationGraceMs: input.rotationGraceMs ?? 86_400_000,
     tls: input.tls,
     resolveHost: input.resolveHost ?? systemResolver,
+    encryptionKeys: resolveSecretKeys(input.encryptionKeys),
   };
   if (options.leaseMs <= options.timeoutMs + 5_000) {
     throw new TypeError("leaseMs must exceed timeoutMs by more than 5 seconds");
@@ -101,6 +124,11 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
   const options = resolveOptions(input);
   const { storage, clock, logger } = options;
   const policy = options.allowPrivateAddresses ? null : createAddressPolicy();
+  if (options.encryptionKeys.length === 0) {
+    logger.warn(
+      "hireport webhooks: signing secrets are stored in plaintext; pass encryptionKeys to createWebhookDispatcher to encrypt them",
+    );
+  }
 
   let sender: Sender | null = null;
   const getSender = (): Sender => {
@@ -208,15 +236,17 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       if (running) wake();
     },
 
-    async sendTest(companyId, endpointId) {
+    async sendTest(companyId, endpointId, changeOptions) {
       const endpoint = await storage.webhooks.getEndpoint(companyId, endpointId);
       if (!endpoint) throw notFound("webhook endpoint");
       const now = clock.now();
-      const event = buildTestEvent(companyId, endpointId, now);
+      // The envelope of spec 2.9, built by core as every event is; no endpoint subscribes to
+      // webhook.test, so appending it fans out nothing: its one delivery is inserted here, held.
+      const event = newEvent({ type: "webhook.test", companyId, data: { endpoint_id: endpointId }, now });
       const leaseToken = newLeaseToken();
       const leaseUntil = new Date(now.getTime() + options.leaseMs);
       const delivery: DeliveryRecord = {
-        id: newId("dlv", now),
+        id: deliveryId(event.id, endpoint.id),
         endpointId,
         companyId,
         eventId: event.id,
@@ -233,6 +263,17 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       await storage.transaction(async (tx) => {
         await tx.events.append(event);
         await tx.webhooks.insertDeliveries([delivery]);
+        await recordAudit(
+          tx,
+          {
+            companyId,
+            actor: hostActor(changeOptions),
+            action: "webhook_endpoint.test_sent",
+            target: { type: "webhook_endpoint", id: endpointId },
+            details: { delivery_id: delivery.id },
+          },
+          now,
+        );
       });
       const report = await runner.sendHeld({
         claimed: { delivery, endpoint, payload: event.payload },
@@ -244,6 +285,9 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
     },
 
     purge,
+
+    reencryptSecrets: (reencryptOptions) =>
+      reencryptSecrets(storage, createSecretBox(options.encryptionKeys), reencryptOptions),
   };
   return dispatcher;
 }

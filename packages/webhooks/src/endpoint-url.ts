@@ -12,9 +12,18 @@ export interface UrlCheckOptions {
   resolve: HostResolver;
 }
 
-function invalid(field: string, message: string): HireportError {
+/**
+ * Said after a refusal the SSRF guard makes (http:, localhost, a non-public address), in the error's
+ * message only: the developer who meets it with a local receiver learns the option that allows it,
+ * while `fields` keeps the short text a host may show its users.
+ */
+const PRIVATE_ADDRESS_HINT =
+  "for a local receiver in development, create the dispatcher with allowPrivateAddresses: true";
+
+function invalid(field: string, message: string, hint?: string): HireportError {
   const fields: FieldError[] = [{ field, message }];
-  return new HireportError("invalid", `The webhook endpoint is not valid: ${message}`, { fields });
+  const text = hint ? `${message} (${hint})` : message;
+  return new HireportError("invalid", `The webhook endpoint is not valid: ${text}`, { fields });
 }
 
 /**
@@ -35,7 +44,12 @@ export async function checkEndpointUrl(value: unknown, options: UrlCheckOptions,
   }
   const allowHttp = options.policy === null;
   if (url.protocol !== "https:" && !(allowHttp && url.protocol === "http:")) {
-    throw invalid(field, allowHttp ? "must use https: or http:" : "must use https:");
+    const guardRefusedHttp = !allowHttp && url.protocol === "http:";
+    throw invalid(
+      field,
+      allowHttp ? "must use https: or http:" : "must use https:",
+      guardRefusedHttp ? PRIVATE_ADDRESS_HINT : undefined,
+    );
   }
   if (url.username || url.password) throw invalid(field, "must not contain a user name or password");
   if (url.hash) throw invalid(field, "must not contain a fragment (#…)");
@@ -43,11 +57,13 @@ export async function checkEndpointUrl(value: unknown, options: UrlCheckOptions,
     const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
     const lower = host.toLowerCase().replace(/\.$/, "");
     if (lower === "localhost" || lower.endsWith(".localhost")) {
-      throw invalid(field, "must not point to localhost");
+      throw invalid(field, "must not point to localhost", PRIVATE_ADDRESS_HINT);
     }
     if (isIP(host) !== 0) {
       const verdict = options.policy.check(host);
-      if (!verdict.allowed) throw invalid(field, `must be a public address (${verdict.reason})`);
+      if (!verdict.allowed) {
+        throw invalid(field, `must be a public address (${verdict.reason})`, PRIVATE_ADDRESS_HINT);
+      }
     } else {
       let addresses: Array<{ address: string }> = [];
       try {
@@ -57,7 +73,9 @@ export async function checkEndpointUrl(value: unknown, options: UrlCheckOptions,
       }
       for (const { address } of addresses) {
         const verdict = options.policy.check(address);
-        if (!verdict.allowed) throw invalid(field, `must resolve to a public address (${verdict.reason})`);
+        if (!verdict.allowed) {
+          throw invalid(field, `must resolve to a public address (${verdict.reason})`, PRIVATE_ADDRESS_HINT);
+        }
       }
     }
   }

@@ -1,28 +1,18 @@
-import type { EventType, WebhookEndpointRecord, WebhookEndpointStatus } from "@hireport/core";
+import type { WebhookEndpointRecord } from "@hireport/core";
 
 /**
  * An endpoint as the dispatcher returns it to the host: the stored record without its secrets
  * (a secret is shown once, by `create` and `rotateSecret`).
  */
-export interface WebhookEndpoint {
-  /** `we_…` */
-  id: string;
-  companyId: string;
-  url: string;
-  description: string;
-  events: EventType[];
-  status: WebhookEndpointStatus;
-  /** `"failures"` when paused after failed attempts in a row, `"manual"` when paused by the host. */
-  pausedReason: "failures" | "manual" | null;
-  /** Failed attempts in a row. */
-  consecutiveFailures: number;
-  /** The first characters of the current secret (`whsec_AbCd`), to tell secrets apart. */
+export type WebhookEndpoint = Omit<WebhookEndpointRecord, "secrets"> & {
+  /**
+   * The first characters of the current secret (`whsec_AbCd…`), to tell secrets apart; empty when
+   * the secret does not open with the dispatcher's `encryptionKeys`.
+   */
   secretHint: string;
   /** While an old secret still signs beside the new one: when it stops. */
   previousSecretExpiresAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+};
 
 export function toEndpointView(record: WebhookEndpointRecord, now: Date): WebhookEndpoint {
   const current = record.secrets.find((secret) => secret.expiresAt === null) ?? record.secrets[0];
@@ -39,7 +29,7 @@ export function toEndpointView(record: WebhookEndpointRecord, now: Date): Webhoo
     status: record.status,
     pausedReason: record.pausedReason,
     consecutiveFailures: record.consecutiveFailures,
-    secretHint: current ? `${current.secret.slice(0, 10)}…` : "",
+    secretHint: current?.secret ? `${current.secret.slice(0, 10)}…` : "",
     previousSecretExpiresAt: graceEnds[0] ?? null,
     createdAt: record.createdAt,
     updatedAt: record.updatedAt,

@@ -1,17 +1,25 @@
 import {
+  type AuditInput,
+  type ChangeOptions,
   EVENT_TYPES,
   type EventType,
   HireportError,
+  hostActor,
   isStorableText,
+  newId,
   notFound,
+  recordAudit,
+  type StorageStores,
+  unknownCompany,
   type WebhookEndpointRecord,
   type WebhookSecret,
 } from "@hireport/core";
 import type { AddressPolicy } from "./address-policy";
 import { checkEndpointUrl } from "./endpoint-url";
 import { toEndpointView, type WebhookEndpoint } from "./endpoint-view";
-import { newId, newSigningSecret } from "./ids";
 import type { ResolvedDispatcherOptions } from "./options";
+import { newSigningSecret } from "./random-tokens";
+import { createSecretBox } from "./secret-encryption";
 
 /** Longest endpoint description. */
 export const MAX_DESCRIPTION_LENGTH = 500;
@@ -39,22 +47,43 @@ export interface EndpointWithSecret {
   secret: string;
 }
 
-/** Endpoint management. Every method is scoped to a company: another company's endpoint is not found. */
+/**
+ * Endpoint management. Every method is scoped to a company: another company's endpoint is not
+ * found. Every change is recorded in the company's audit list (core's `api.audit`) with
+ * `options.actor` (@default "host"), in the transaction of the change.
+ */
 export interface EndpointManager {
-  create(input: CreateEndpointInput): Promise<EndpointWithSecret>;
+  /**
+   * Adds an endpoint and makes its first secret. Audit: `webhook_endpoint.created`.
+   * @throws `invalid` (422, with `fields`) for bad input, `not_found` (404) for a company hireport
+   * does not know (register it first with `api.companies.upsert`)
+   */
+  create(input: CreateEndpointInput, options?: ChangeOptions): Promise<EndpointWithSecret>;
   /** Every endpoint of the company, as the storage orders them. */
   list(companyId: string): Promise<WebhookEndpoint[]>;
   /** Throws `not_found` when the company has no such endpoint. */
   get(companyId: string, id: string): Promise<WebhookEndpoint>;
-  update(companyId: string, id: string, input: UpdateEndpointInput): Promise<WebhookEndpoint>;
-  /** Stops deliveries; new events still queue for the endpoint. */
-  pause(companyId: string, id: string): Promise<WebhookEndpoint>;
-  /** Starts deliveries again (the queued ones go out at once) and clears the failure count. */
-  resume(companyId: string, id: string): Promise<WebhookEndpoint>;
-  /** Deletes the endpoint with its deliveries and attempts. */
-  delete(companyId: string, id: string): Promise<void>;
-  /** A new current secret; the old one keeps signing beside it for `rotationGraceMs` (24 h). */
-  rotateSecret(companyId: string, id: string): Promise<EndpointWithSecret>;
+  /** Changes the fields given. Audit: `webhook_endpoint.updated` (the names of the fields given). */
+  update(companyId: string, id: string, input: UpdateEndpointInput, options?: ChangeOptions): Promise<WebhookEndpoint>;
+  /** Stops deliveries; new events still queue for the endpoint. Audit: `webhook_endpoint.paused` (once). */
+  pause(companyId: string, id: string, options?: ChangeOptions): Promise<WebhookEndpoint>;
+  /**
+   * Starts deliveries again (the queued ones go out at once) and clears the failure count.
+   * Audit: `webhook_endpoint.resumed`.
+   */
+  resume(companyId: string, id: string, options?: ChangeOptions): Promise<WebhookEndpoint>;
+  /** Deletes the endpoint with its deliveries and attempts. Audit: `webhook_endpoint.deleted`. */
+  delete(companyId: string, id: string, options?: ChangeOptions): Promise<void>;
+  /**
+   * A new current secret; the old one keeps signing beside it for `rotationGraceMs` (24 h).
+   * Audit: `webhook_endpoint.secret_rotated`.
+   */
+  rotateSecret(companyId: string, id: string, options?: ChangeOptions): Promise<EndpointWithSecret>;
+  /**
+   * The current signing secret, for a person allowed to see it (the console shows it to owners
+   * only). Audit: `webhook_endpoint.secret_revealed`: who saw it, when.
+   */
+  revealSecret(companyId: string, id: string, options?: ChangeOptions): Promise<EndpointWithSecret>;
 }
 
 function invalid(field: string, message: string): HireportError {
@@ -107,40 +136,74 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
     return record;
   }
 
+  /** The audit entry of an endpoint's change, at `now`, through `stores` (the change's transaction). */
+  function audit(
+    stores: Pick<StorageStores, "audit">,
+    companyId: string,
+    id: string,
+    action: string,
+    now: Date,
+    options: ChangeOptions | undefined,
+    details?: AuditInput["details"],
+  ) {
+    const entry: AuditInput = {
+      companyId,
+      actor: hostActor(options),
+      action: `webhook_endpoint.${action}`,
+      target: { type: "webhook_endpoint", id },
+      ...(details ? { details } : {}),
+    };
+    return recordAudit(stores, entry, now);
+  }
+
+  /** Applies `change` and records `action`, in one transaction. */
   async function patch(
     companyId: string,
     id: string,
     change: Parameters<typeof webhooks.updateEndpoint>[2],
+    action: string,
+    options: ChangeOptions | undefined,
+    details?: AuditInput["details"],
   ): Promise<WebhookEndpointRecord> {
-    const record = await webhooks.updateEndpoint(companyId, id, change);
+    const record = await storage.transaction(async (tx) => {
+      const updated = await tx.webhooks.updateEndpoint(companyId, id, change);
+      if (updated) await audit(tx, companyId, id, action, change.updatedAt, options, details);
+      return updated;
+    });
     if (!record) throw notFound("webhook endpoint");
     return record;
   }
 
-  const view = (record: WebhookEndpointRecord) => toEndpointView(record, clock.now());
+  const secrets = createSecretBox(options.encryptionKeys);
+  const view = (record: WebhookEndpointRecord) => toEndpointView(secrets.openForView(record), clock.now());
 
   return {
-    async create(input) {
+    async create(input, changeOptions) {
       const companyId = checkCompany(input.companyId);
+      if (!(await storage.companies.get(companyId))) throw unknownCompany(companyId);
       const url = await checkEndpointUrl(input.url, urlOptions);
       const events = checkEvents(input.events);
       const description = checkDescription(input.description);
       const now = clock.now();
       const secret = newSigningSecret();
+      const id = newId("we", now);
       const record: WebhookEndpointRecord = {
-        id: newId("we", now),
+        id,
         companyId,
         url,
         description,
         events,
         status: "active",
         pausedReason: null,
-        secrets: [{ secret, expiresAt: null }],
+        secrets: [{ secret: secrets.seal(id, secret), expiresAt: null }],
         consecutiveFailures: 0,
         createdAt: now,
         updatedAt: now,
       };
-      await webhooks.insertEndpoint(record);
+      await storage.transaction(async (tx) => {
+        await tx.webhooks.insertEndpoint(record);
+        await audit(tx, companyId, record.id, "created", now, changeOptions, { events });
+      });
       return { endpoint: view(record), secret };
     },
 
@@ -152,38 +215,53 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
       return view(await load(companyId, id));
     },
 
-    async update(companyId, id, input) {
+    async update(companyId, id, input, changeOptions) {
       await load(companyId, id);
       const change: Parameters<typeof webhooks.updateEndpoint>[2] = { updatedAt: clock.now() };
       if (input.url !== undefined) change.url = await checkEndpointUrl(input.url, urlOptions);
       if (input.events !== undefined) change.events = checkEvents(input.events);
       if (input.description !== undefined) change.description = checkDescription(input.description);
-      return view(await patch(companyId, id, change));
+      const fields = (["url", "events", "description"] as const).filter((name) => change[name] !== undefined);
+      const details = { fields, ...(change.events ? { events: change.events } : {}) };
+      return view(await patch(companyId, id, change, "updated", changeOptions, details));
     },
 
-    async pause(companyId, id) {
+    async pause(companyId, id, changeOptions) {
       const record = await load(companyId, id);
       if (record.status === "paused") return view(record);
-      return view(await patch(companyId, id, { status: "paused", pausedReason: "manual", updatedAt: clock.now() }));
+      const change = { status: "paused" as const, pausedReason: "manual" as const, updatedAt: clock.now() };
+      return view(await patch(companyId, id, change, "paused", changeOptions));
     },
 
-    async resume(companyId, id) {
+    async resume(companyId, id, changeOptions) {
       await load(companyId, id);
-      const record = await patch(companyId, id, {
-        status: "active",
-        pausedReason: null,
-        consecutiveFailures: 0,
-        updatedAt: clock.now(),
-      });
+      const change = { status: "active" as const, pausedReason: null, consecutiveFailures: 0, updatedAt: clock.now() };
+      const record = await patch(companyId, id, change, "resumed", changeOptions);
       wake();
       return view(record);
     },
 
-    async delete(companyId, id) {
-      if (!(await webhooks.deleteEndpoint(companyId, id))) throw notFound("webhook endpoint");
+    async delete(companyId, id, changeOptions) {
+      const now = clock.now();
+      const deleted = await storage.transaction(async (tx) => {
+        const found = await tx.webhooks.deleteEndpoint(companyId, id);
+        if (found) await audit(tx, companyId, id, "deleted", now, changeOptions);
+        return found;
+      });
+      if (!deleted) throw notFound("webhook endpoint");
     },
 
-    async rotateSecret(companyId, id) {
+    async revealSecret(companyId, id, changeOptions) {
+      const record = await load(companyId, id);
+      // Sealed at rest when the dispatcher has encryptionKeys: opened here (a SecretKeyError names the key otherwise).
+      const opened = secrets.open(record);
+      const current = opened.find((secret) => secret.expiresAt === null) ?? opened[0];
+      if (!current) throw new Error(`hireport webhooks: endpoint ${id} has no signing secret.`);
+      await audit(storage, companyId, id, "secret_revealed", clock.now(), changeOptions);
+      return { endpoint: view(record), secret: current.secret };
+    },
+
+    async rotateSecret(companyId, id, changeOptions) {
       const record = await load(companyId, id);
       const now = clock.now();
       const graceEnds = new Date(now.getTime() + options.rotationGraceMs);
@@ -191,8 +269,8 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
       const kept: WebhookSecret[] = record.secrets
         .map((old) => (old.expiresAt === null ? { secret: old.secret, expiresAt: graceEnds } : old))
         .filter((old) => old.expiresAt !== null && old.expiresAt.getTime() > now.getTime());
-      const secrets: WebhookSecret[] = [{ secret, expiresAt: null }, ...kept];
-      const updated = await patch(companyId, id, { secrets, updatedAt: now });
+      const next: WebhookSecret[] = [{ secret: secrets.seal(id, secret), expiresAt: null }, ...kept];
+      const updated = await patch(companyId, id, { secrets: next, updatedAt: now }, "secret_rotated", changeOptions);
       return { endpoint: view(updated), secret };
     },
   };

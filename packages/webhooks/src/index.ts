@@ -1,12 +1,17 @@
+/** The `api_version` of every envelope: core's, re-exported. */
+export { API_VERSION } from "@hireport/core";
 export { type AddressPolicy, type AddressVerdict, createAddressPolicy } from "./address-policy";
 export type {
   DeliveryListOptions,
   DeliveryLog,
   DeliveryPage,
+  RecoverOptions,
+  RecoverResult,
   WebhookDelivery,
   WebhookDeliveryDetails,
   WebhookDeliveryWithAttempts,
 } from "./deliveries";
+export { buildSignatureHeader } from "./delivery-request";
 export type { DeliveryResult, RunResult } from "./delivery-runner";
 export {
   createWebhookDispatcher,
@@ -18,7 +23,11 @@ export {
 export type { WebhookEndpoint } from "./endpoint-view";
 export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
 export { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
+export {
+  type ReencryptOptions,
+  type ReencryptResult,
+  type SecretEncryptionKey,
+  SecretKeyError,
+} from "./secret-encryption";
 export { RESPONSE_BODY_LIMIT } from "./sender";
-export { buildSignatureHeader } from "./signature";
 export { BlockedAddressError, type HostResolver } from "./ssrf-guard";
-export { API_VERSION } from "./test-event";

@@ -1,5 +1,6 @@
 import type { Clock, Logger, Storage } from "@hireport/core";
 import type { WebhookEndpoint } from "./endpoint-view";
+import type { ResolvedSecretKey, SecretEncryptionKey } from "./secret-encryption";
 import type { HostResolver } from "./ssrf-guard";
 
 /** The retry delays of spec section 6 rule 4: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h. */
@@ -34,8 +35,11 @@ export interface WebhookDispatcherOptions {
   /** Time a receiver has to answer with a status, in milliseconds (spec: 10 seconds). @default 10000 */
   timeoutMs?: number;
   /**
-   * How long a claimed delivery stays reserved for this dispatcher, in milliseconds. After it, another
-   * dispatcher may claim it again (this one died). Must exceed `timeoutMs`. @default 60000
+   * How long a claimed delivery stays reserved for this dispatcher, in milliseconds. While it holds
+   * deliveries the dispatcher extends their leases every `leaseMs / 4` (a heartbeat), so a
+   * dispatcher that dies leaves them to another within `leaseMs` of its last beat. Must exceed
+   * `timeoutMs` by more than 5 s, so a request started under a fresh lease ends inside it even when
+   * the heartbeat cannot reach the storage. @default 20000
    */
   leaseMs?: number;
   /**
@@ -70,10 +74,17 @@ export interface WebhookDispatcherOptions {
    * checked one. @default node:dns lookup (getaddrinfo)
    */
   resolveHost?: HostResolver;
+  /**
+   * Keys that seal signing secrets at rest (AES-256-GCM): new secrets are sealed with the first,
+   * and a stored secret opens with the key whose id it names. To rotate, put a new key first, keep
+   * the old ones, run `reencryptSecrets()`, then drop the old ones. Without keys, secrets are
+   * stored in plaintext (the dispatcher warns once). @default none
+   */
+  encryptionKeys?: readonly SecretEncryptionKey[];
 }
 
 /** The options with every default applied, frozen. */
 export type ResolvedDispatcherOptions = Readonly<
-  Required<Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls">> &
-    Pick<WebhookDispatcherOptions, "onEndpointPaused" | "tls">
+  Required<Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls" | "encryptionKeys">> &
+    Pick<WebhookDispatcherOptions, "onEndpointPaused" | "tls"> & { encryptionKeys: readonly ResolvedSecretKey[] }
 >;

@@ -22,6 +22,8 @@ export interface SendResult {
   responseBody: string;
   /** What went wrong, or null on success. */
   error: string | null;
+  /** The answer's `Retry-After` header (a 429 or 503 may ask for a later retry), or null. */
+  retryAfter: string | null;
 }
 
 export interface SenderOptions {
@@ -106,6 +108,7 @@ export function createSender(options: SenderOptions): Sender {
           durationMs: 0,
           responseBody: "",
           error: "Refused to send: only https: addresses are allowed",
+          retryAfter: null,
         };
       }
       try {
@@ -133,7 +136,9 @@ export function createSender(options: SenderOptions): Sender {
               ? `HTTP ${statusCode}: redirects are not followed`
               : `HTTP ${statusCode}: the receiver did not answer 2xx`;
         }
-        return { succeeded, statusCode, durationMs, responseBody, error };
+        const header = response.headers["retry-after"];
+        const retryAfter = (Array.isArray(header) ? header[0] : header) ?? null;
+        return { succeeded, statusCode, durationMs, responseBody, error, retryAfter };
       } catch (error) {
         const reason = controller.signal.aborted ? controller.signal.reason : error;
         return {
@@ -142,6 +147,7 @@ export function createSender(options: SenderOptions): Sender {
           durationMs: elapsed(),
           responseBody: "",
           error: describeError(reason ?? error),
+          retryAfter: null,
         };
       } finally {
         clearTimeout(timer);

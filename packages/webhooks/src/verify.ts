@@ -2,7 +2,9 @@
  * `@hireport/webhooks/verify`: what a receiver needs to check and read hireport webhooks.
  *
  * Runs in Node 20+ and in Web runtimes (Cloudflare Workers, Deno, Bun, Vercel Edge, browsers):
- * it uses only Web Crypto (`globalThis.crypto.subtle`) and `TextEncoder`, no Node module.
+ * it imports no Node module and needs only Web Crypto (`globalThis.crypto.subtle`) and
+ * `TextEncoder`. The signature scheme itself is `./signature`, the very code the dispatcher signs
+ * with (which uses `node:crypto` where the runtime offers it, for speed).
  *
  * ```ts
  * const body = await request.text(); // the raw body, before any JSON parsing
@@ -11,6 +13,7 @@
  * ```
  */
 import type { ApplicationWire, JobWire } from "@hireport/core";
+import { signatureFromHex, signatureHeader, signatureMatches } from "./signature";
 
 /** Why a signature or a payload was refused. */
 export type WebhookVerificationErrorCode =
@@ -60,38 +63,6 @@ export interface VerifiedSignature {
   secret: string;
 }
 
-const encoder = new TextEncoder();
-
-function toBytes(payload: string | Uint8Array): Uint8Array {
-  return typeof payload === "string" ? encoder.encode(payload) : payload;
-}
-
-function signedBytes(timestamp: number, payload: string | Uint8Array): Uint8Array<ArrayBuffer> {
-  const prefix = encoder.encode(`${timestamp}.`);
-  const body = toBytes(payload);
-  const bytes = new Uint8Array(prefix.length + body.length);
-  bytes.set(prefix, 0);
-  bytes.set(body, prefix.length);
-  return bytes;
-}
-
-function hmacKey(secret: string, usage: "sign" | "verify"): Promise<CryptoKey> {
-  return globalThis.crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
-    usage,
-  ]);
-}
-
-function hexToBytes(hex: string): Uint8Array<ArrayBuffer> | null {
-  if (hex.length !== 64 || !/^[0-9a-fA-F]+$/.test(hex)) return null;
-  const bytes = new Uint8Array(32);
-  for (let index = 0; index < 32; index++) bytes[index] = Number.parseInt(hex.slice(index * 2, index * 2 + 2), 16);
-  return bytes;
-}
-
-function bytesToHex(bytes: ArrayBuffer): string {
-  return Array.from(new Uint8Array(bytes), (byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
 /** The parts of a signature header: `t` and every `v1` entry. Other schemes are ignored. */
 export function parseSignatureHeader(header: string): { timestamp: number; signatures: string[] } {
   let timestamp: number | null = null;
@@ -120,8 +91,8 @@ export function parseSignatureHeader(header: string): { timestamp: number; signa
 /**
  * Checks a webhook signature. Resolves with the signing time and the matching secret; rejects with
  * a {@link WebhookVerificationError} otherwise (never resolves to a boolean you could forget to
- * check). Each `v1` entry is compared in constant time (`crypto.subtle.verify`); `t` must be within
- * `toleranceSeconds` of now, in the past or the future.
+ * check). Each `v1` entry is compared in constant time with the signature the dispatcher's own
+ * code computes; `t` must be within `toleranceSeconds` of now, in the past or the future.
  */
 export async function verifySignature(options: VerifySignatureOptions): Promise<VerifiedSignature> {
   const { header } = options;
@@ -141,14 +112,10 @@ export async function verifySignature(options: VerifySignatureOptions): Promise<
       `The signature time is more than ${tolerance} seconds from now.`,
     );
   }
-  const data = signedBytes(timestamp, options.payload);
-  const candidates = signatures.map(hexToBytes).filter((bytes): bytes is Uint8Array<ArrayBuffer> => bytes !== null);
+  const candidates = signatures.map(signatureFromHex).filter((bytes): bytes is Uint8Array => bytes !== null);
   for (const secret of secrets) {
-    const key = await hmacKey(secret, "verify");
-    for (const candidate of candidates) {
-      if (await globalThis.crypto.subtle.verify("HMAC", key, candidate, data)) {
-        return { timestamp: new Date(timestamp * 1000), secret };
-      }
+    if (await signatureMatches(secret, timestamp, options.payload, candidates)) {
+      return { timestamp: new Date(timestamp * 1000), secret };
     }
   }
   throw new WebhookVerificationError("signature_mismatch", "No signature matches the payload.");
@@ -169,14 +136,7 @@ export interface SignPayloadOptions {
 export async function signPayload(options: SignPayloadOptions): Promise<string> {
   const secrets = typeof options.secret === "string" ? [options.secret] : [...options.secret];
   const time = options.timestamp === undefined ? Date.now() : new Date(options.timestamp).getTime();
-  const t = Math.floor(time / 1000);
-  const data = signedBytes(t, options.payload);
-  const entries: string[] = [];
-  for (const secret of secrets) {
-    const key = await hmacKey(secret, "sign");
-    entries.push(`v1=${bytesToHex(await globalThis.crypto.subtle.sign("HMAC", key, data))}`);
-  }
-  return [`t=${t}`, ...entries].join(",");
+  return signatureHeader(options.payload, secrets, Math.floor(time / 1000));
 }
 
 /** The Job object of spec 2.1, as carried by job events. */

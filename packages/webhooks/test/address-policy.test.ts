@@ -1,10 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createAddressPolicy } from "../src/address-policy";
+import { PUBLIC_IPV6, RESERVED_IPV6 } from "./support/ipv6-cases";
 
 const policy = createAddressPolicy();
 
 describe("address policy (SSRF ranges of DESIGN.md section 6)", () => {
-  it.each([
+  it.each<readonly [string, string]>([
     ["127.0.0.1", "loopback"],
     ["127.255.255.254", "loopback"],
     ["10.1.2.3", "private"],
@@ -36,6 +37,7 @@ describe("address policy (SSRF ranges of DESIGN.md section 6)", () => {
     ["::127.0.0.1", "IPv4-compatible loopback"],
     ["2001:db8::1", "documentation"],
     ["not-an-ip", "not an address"],
+    ...RESERVED_IPV6,
   ])("refuses %s (%s)", (address) => {
     expect(policy.check(address).allowed).toBe(false);
   });
@@ -49,8 +51,22 @@ describe("address policy (SSRF ranges of DESIGN.md section 6)", () => {
     "2606:4700:4700::1111",
     "::ffff:8.8.8.8",
     "64:ff9b::808:808",
+    ...PUBLIC_IPV6.map(([address]) => address),
   ])("allows the public address %s", (address) => {
     expect(policy.check(address)).toEqual({ allowed: true });
+  });
+
+  it("names the IPv4 address an IPv6 form carries, and the block of a reserved one", () => {
+    expect(policy.check("::ffff:0:7f00:1")).toEqual({
+      allowed: false,
+      reason: "::ffff:0:7f00:1 embeds 127.0.0.1 is a loopback address",
+    });
+    expect(policy.check("100::1")).toEqual({ allowed: false, reason: "100::1 is a discard-only address" });
+    expect(policy.check("2001:2::1")).toEqual({ allowed: false, reason: "2001:2::1 is a benchmarking address" });
+    expect(policy.check("4000::1")).toEqual({
+      allowed: false,
+      reason: "4000::1 is an IETF-reserved (not global unicast) address",
+    });
   });
 
   it("names the range in the reason", () => {

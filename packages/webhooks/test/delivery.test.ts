@@ -1,4 +1,4 @@
-import type { ClaimOptions, Storage } from "@hireport/core";
+import { type ClaimOptions, deliveryId, type Storage } from "@hireport/core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
 import { parseEvent, verifySignature } from "../src/verify";
@@ -102,6 +102,21 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     ]);
     const details = await f.dispatcher.deliveries.get(COMPANY, deliveryIds[0] ?? "");
     expect(details.payload).toBe(payload);
+  });
+
+  it("deliveries come from the storage's own fan-out: one per subscribed endpoint, with the derived id", async () => {
+    const r = await receiver();
+    const f = await fixture();
+    const created = await f.endpoint(`${r.origin}/created`, ["job.created"]);
+    const both = await f.endpoint(`${r.origin}/both`, ["job.created", "job.closed"]);
+    const paused = await f.endpoint(`${r.origin}/paused`, ["job.created"]);
+    await f.dispatcher.endpoints.pause(COMPANY, paused.id);
+    await f.endpoint(`${r.origin}/closed`, ["job.closed"]);
+    const { eventId, deliveryIds } = await f.emit("job.created");
+    // A paused endpoint queues events; one not subscribed to the type gets none.
+    expect(deliveryIds.sort()).toEqual([created.id, both.id, paused.id].map((we) => deliveryId(eventId, we)).sort());
+    expect(await f.dispatcher.runOnce()).toMatchObject({ claimed: 2, succeeded: 2 });
+    expect(r.requests.map((request) => request.path).sort()).toEqual(["/both", "/created"]);
   });
 
   it("uses the header prefix option", async () => {
@@ -458,7 +473,11 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
       api_version: "1.0",
       data: { endpoint_id: id },
     });
-    expect(event.id).toMatch(/^evt_/);
+    // Core's ids: the event's from newId, the delivery's derived from the event and the endpoint.
+    expect(event.id).toMatch(/^evt_[0-9a-hjkmnp-tv-z]{26}$/);
+    expect(result.delivery).toMatchObject({ id: deliveryId(event.id, id), eventId: event.id });
+    expect(result.attempt.id).toMatch(/^att_[0-9a-hjkmnp-tv-z]{26}$/);
+    expect((await f.storage.events.get(event.id))?.payload).toBe(request?.body.toString("utf8"));
     const page = await f.dispatcher.deliveries.list(COMPANY, id);
     expect(page.data.map((d) => d.id)).toEqual([result.delivery.id]);
     // The test event never counts towards pausing, and a failed one is not retried.
@@ -490,9 +509,28 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     const pending = await f.dispatcher.deliveries.list(COMPANY, id, { status: "pending" });
     expect(pending.data.map((d) => d.id)).toEqual([ids[4], ids[2], ids[0]]);
     await expect(f.dispatcher.deliveries.list(COMPANY, id, { limit: 0 })).rejects.toMatchObject({ code: "invalid" });
+    // Cursors are core's codec: one that is not a cursor, or one of another list, is refused (400).
     await expect(f.dispatcher.deliveries.list(COMPANY, id, { cursor: "nope" })).rejects.toMatchObject({
-      code: "invalid",
+      code: "bad_request",
+      status: 400,
     });
+    const other = await f.endpoint(`${r.origin}/other`);
+    for (const [endpointId, options] of [
+      [other.id, { limit: 2 }],
+      [id, { limit: 2, status: "pending" as const }],
+    ] as const) {
+      await expect(
+        f.dispatcher.deliveries.list(COMPANY, endpointId, { ...options, cursor: first.nextCursor }),
+      ).rejects.toMatchObject({ code: "bad_request" });
+    }
+    const pendingFirst = await f.dispatcher.deliveries.list(COMPANY, id, { status: "pending", limit: 1 });
+    expect(pendingFirst).toMatchObject({ hasMore: true });
+    const pendingNext = await f.dispatcher.deliveries.list(COMPANY, id, {
+      status: "pending",
+      limit: 1,
+      cursor: pendingFirst.nextCursor,
+    });
+    expect(pendingNext.data.map((d) => d.id)).toEqual([ids[2]]);
   });
 
   /** Holds every answer back; releases them one by one until `total` requests were answered. */

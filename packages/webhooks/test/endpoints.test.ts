@@ -1,12 +1,14 @@
-import { HireportError } from "@hireport/core";
+import { HireportError, isHireportError, newId, unknownCompany } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../src/index";
 import { manualClock } from "./support/clock";
 
-function setup(overrides: Partial<WebhookDispatcherOptions> = {}) {
+/** A dispatcher on a fresh memory storage where the companies co_1 and co_2 are registered. */
+async function setup(overrides: Partial<WebhookDispatcherOptions> = {}) {
   const storage = memoryStorage();
   const clock = manualClock();
+  for (const id of ["co_1", "co_2"]) await storage.companies.upsert({ id, name: id, createdAt: clock.now() });
   const dispatcher = createWebhookDispatcher({
     storage,
     clock,
@@ -26,21 +28,28 @@ function setup(overrides: Partial<WebhookDispatcherOptions> = {}) {
   return { storage, clock, dispatcher };
 }
 
-async function invalidFields(promise: Promise<unknown>): Promise<string[]> {
+async function rejectionOf(promise: Promise<unknown>): Promise<HireportError> {
   const error = await promise.then(
     () => null,
     (reason: unknown) => reason,
   );
   expect(error).toBeInstanceOf(HireportError);
-  expect((error as HireportError).code).toBe("invalid");
-  return ((error as HireportError).fields ?? []).map((field) => field.field);
+  return error as HireportError;
 }
+
+async function invalidFields(promise: Promise<unknown>): Promise<string[]> {
+  const error = await rejectionOf(promise);
+  expect(error.code).toBe("invalid");
+  return (error.fields ?? []).map((field) => field.field);
+}
+
+const PRIVATE_HINT = "(for a local receiver in development, create the dispatcher with allowPrivateAddresses: true)";
 
 const base = { companyId: "co_1", url: "https://hooks.example.com/hireport", events: ["job.created" as const] };
 
 describe("endpoints.create", () => {
   it("returns the endpoint and a whsec_ secret of 32 random bytes, shown once", async () => {
-    const { dispatcher, storage } = setup();
+    const { dispatcher, storage, clock } = await setup();
     const { endpoint, secret } = await dispatcher.endpoints.create({ ...base, description: "ATS sync" });
     expect(secret).toMatch(/^whsec_[A-Za-z0-9_-]{43}$/);
     expect(Buffer.from(secret.slice(6), "base64url")).toHaveLength(32);
@@ -52,7 +61,9 @@ describe("endpoints.create", () => {
       description: "ATS sync",
       consecutiveFailures: 0,
     });
-    expect(endpoint.id).toMatch(/^we_/);
+    // Core's newId: 10 characters of the creation time then 16 random ones, Crockford base32.
+    expect(endpoint.id).toMatch(/^we_[0-9a-hjkmnp-tv-z]{26}$/);
+    expect(endpoint.id.slice(0, 13)).toBe(newId("we", clock.now()).slice(0, 13));
     expect(JSON.stringify(endpoint)).not.toContain(secret);
     expect(JSON.stringify(await dispatcher.endpoints.list("co_1"))).not.toContain(secret);
     expect((await storage.webhooks.getEndpoint("co_1", endpoint.id))?.secrets).toEqual([{ secret, expiresAt: null }]);
@@ -78,17 +89,64 @@ describe("endpoints.create", () => {
     ["a fragment", "https://hooks.example.com/x#frag"],
     ["an empty string", ""],
   ])("refuses %s with invalid and a url field", async (_name, url) => {
-    const { dispatcher } = setup();
+    const { dispatcher } = await setup();
     expect(await invalidFields(dispatcher.endpoints.create({ ...base, url }))).toEqual(["url"]);
   });
 
+  it.each([
+    ["http:", "http://hooks.example.com/x", "must use https:"],
+    ["localhost", "https://localhost:8443/x", "must not point to localhost"],
+    ["a private literal", "https://192.168.0.10/x", "must be a public address (192.168.0.10 is a private address)"],
+    [
+      "a name resolving to the metadata address",
+      "https://meta.example.com/x",
+      "must resolve to a public address (169.254.169.254 is a link-local / cloud metadata address)",
+    ],
+  ])("names the allowPrivateAddresses option when the guard refuses %s", async (_name, url, reason) => {
+    const { dispatcher } = await setup();
+    const error = await rejectionOf(dispatcher.endpoints.create({ ...base, url }));
+    expect(error.code).toBe("invalid");
+    expect(error.message).toBe(`The webhook endpoint is not valid: ${reason} ${PRIVATE_HINT}`);
+    // The field keeps the short text a host may show its own users.
+    expect(error.fields).toEqual([{ field: "url", message: reason }]);
+  });
+
+  it("does not suggest allowPrivateAddresses where it would not help", async () => {
+    const guarded = (await setup()).dispatcher;
+    const open = (await setup({ allowPrivateAddresses: true })).dispatcher;
+    for (const [dispatcher, url] of [
+      [guarded, "ftp://hooks.example.com/x"],
+      [guarded, "https://user:pass@hooks.example.com/x"],
+      [guarded, "hooks.example.com/x"],
+      [open, "ftp://hooks.example.com/x"],
+    ] as const) {
+      const error = await rejectionOf(dispatcher.endpoints.create({ ...base, url }));
+      expect(error.code).toBe("invalid");
+      expect(error.message).not.toMatch(/allowPrivateAddresses/);
+    }
+  });
+
+  it("refuses a company hireport does not know with core's unknownCompany (404), storing nothing", async () => {
+    const { dispatcher, storage } = await setup();
+    const error = await rejectionOf(dispatcher.endpoints.create({ ...base, companyId: "co_unknown" }));
+    expect(isHireportError(error)).toBe(true);
+    expect(error).toMatchObject({ code: "not_found", status: 404, message: unknownCompany("co_unknown").message });
+    expect(error.message).toMatch(/"co_unknown".*api\.companies\.upsert/);
+    expect(await storage.webhooks.listEndpoints("co_unknown")).toEqual([]);
+    // Once registered, the same call is accepted.
+    await storage.companies.upsert({ id: "co_unknown", name: "Registered", createdAt: new Date() });
+    await expect(dispatcher.endpoints.create({ ...base, companyId: "co_unknown" })).resolves.toMatchObject({
+      endpoint: { companyId: "co_unknown" },
+    });
+  });
+
   it("accepts a name that does not resolve yet (deliveries retry until it does)", async () => {
-    const { dispatcher } = setup();
+    const { dispatcher } = await setup();
     await expect(dispatcher.endpoints.create({ ...base, url: "https://not-yet.example.com/x" })).resolves.toBeTruthy();
   });
 
   it("refuses a description with a NUL character or an unpaired surrogate (Postgres cannot store it as sent)", async () => {
-    const { dispatcher, storage } = setup();
+    const { dispatcher, storage } = await setup();
     for (const description of ["a\u0000b", "half \ud83d pair", "\udc00 low first"]) {
       expect(await invalidFields(dispatcher.endpoints.create({ ...base, description }))).toEqual(["description"]);
     }
@@ -98,7 +156,7 @@ describe("endpoints.create", () => {
   });
 
   it("refuses unknown, empty or missing event kinds", async () => {
-    const { dispatcher } = setup();
+    const { dispatcher } = await setup();
     expect(await invalidFields(dispatcher.endpoints.create({ ...base, events: [] }))).toEqual(["events"]);
     expect(
       await invalidFields(
@@ -115,7 +173,7 @@ describe("endpoints.create", () => {
   });
 
   it("keeps each event kind once", async () => {
-    const { dispatcher } = setup();
+    const { dispatcher } = await setup();
     const { endpoint } = await dispatcher.endpoints.create({
       ...base,
       events: ["job.created", "job.closed", "job.created"],
@@ -124,7 +182,7 @@ describe("endpoints.create", () => {
   });
 
   it("allows http: and local addresses with allowPrivateAddresses", async () => {
-    const { dispatcher } = setup({ allowPrivateAddresses: true });
+    const { dispatcher } = await setup({ allowPrivateAddresses: true });
     await expect(dispatcher.endpoints.create({ ...base, url: "http://127.0.0.1:9/x" })).resolves.toBeTruthy();
     await expect(dispatcher.endpoints.create({ ...base, url: "https://localhost/x" })).resolves.toBeTruthy();
     expect(await invalidFields(dispatcher.endpoints.create({ ...base, url: "http://u:p@127.0.0.1/x" }))).toEqual([
@@ -135,7 +193,7 @@ describe("endpoints.create", () => {
 
 describe("endpoint management", () => {
   it("lists, gets, updates, pauses, resumes and deletes, scoped to the company", async () => {
-    const { dispatcher } = setup();
+    const { dispatcher } = await setup();
     const { endpoint } = await dispatcher.endpoints.create(base);
     await dispatcher.endpoints.create({ ...base, companyId: "co_2" });
     expect((await dispatcher.endpoints.list("co_1")).map((e) => e.id)).toEqual([endpoint.id]);
@@ -154,6 +212,10 @@ describe("endpoint management", () => {
     expect(await invalidFields(dispatcher.endpoints.update("co_1", endpoint.id, { url: "https://10.0.0.1/" }))).toEqual(
       ["url"],
     );
+    expect(
+      (await rejectionOf(dispatcher.endpoints.update("co_1", endpoint.id, { url: "http://hooks.example.com/" })))
+        .message,
+    ).toContain(PRIVATE_HINT);
 
     expect(await dispatcher.endpoints.pause("co_1", endpoint.id)).toMatchObject({
       status: "paused",
@@ -184,7 +246,7 @@ describe("endpoint management", () => {
   });
 
   it("rotateSecret: a new secret; the old one keeps signing for 24 h, then is dropped at the next rotation", async () => {
-    const { dispatcher, storage, clock } = setup();
+    const { dispatcher, storage, clock } = await setup();
     const { endpoint, secret: first } = await dispatcher.endpoints.create(base);
     const { secret: second, endpoint: rotated } = await dispatcher.endpoints.rotateSecret("co_1", endpoint.id);
     expect(second).toMatch(/^whsec_/);
@@ -211,7 +273,7 @@ describe("endpoint management", () => {
       concurrency: 32,
       perEndpointConcurrency: 4,
       timeoutMs: 10_000,
-      leaseMs: 60_000,
+      leaseMs: 20_000,
       retrySchedule: [60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000],
       pauseAfterFailures: 50,
       headerPrefix: "Service",

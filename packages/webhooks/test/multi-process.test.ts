@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
 import { createTestCertificate, type TestCertificate } from "./support/certificate";
 import { manualClock } from "./support/clock";
-import { COMPANY } from "./support/fixture";
+import { COMPANY, registerCompany } from "./support/fixture";
 import { sqlFactories } from "./support/kysely-factories";
 import { emitEvent, sampleJob } from "./support/outbox";
 import { type Receiver, startReceiver } from "./support/receiver";
@@ -69,6 +69,7 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
     const receiver: Receiver = await startReceiver({ tls: certificate });
     closers.push(() => receiver.close());
     const clock = manualClock(new Date());
+    await registerCompany(handle.storage, COMPANY, clock.now());
     const dispatcher = createWebhookDispatcher({
       storage: handle.storage,
       clock,

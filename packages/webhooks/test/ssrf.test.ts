@@ -5,7 +5,8 @@ import { createWebhookDispatcher, type HostResolver } from "../src/index";
 import { createSender } from "../src/sender";
 import { createTestCertificate, type TestCertificate } from "./support/certificate";
 import { manualClock } from "./support/clock";
-import { COMPANY } from "./support/fixture";
+import { COMPANY, registerCompany } from "./support/fixture";
+import { PUBLIC_IPV6, RESERVED_IPV6 } from "./support/ipv6-cases";
 import { emitEvent, insertRawEndpoint, sampleJob } from "./support/outbox";
 import { type Receiver, startReceiver } from "./support/receiver";
 
@@ -25,9 +26,10 @@ afterEach(() => {
 const SECRET = "whsec_c3NyZi10ZXN0LXNlY3JldC0xMjM0NTY3ODkwMTIzNDU2Nzg5MA";
 
 /** A guarded dispatcher (the default: allowPrivateAddresses false) that trusts the test certificate. */
-function guarded(resolveHost?: HostResolver) {
+async function guarded(resolveHost?: HostResolver) {
   const storage = memoryStorage();
   const clock = manualClock();
+  await registerCompany(storage, COMPANY, clock.now());
   const dispatcher = createWebhookDispatcher({
     storage,
     clock,
@@ -42,7 +44,7 @@ function guarded(resolveHost?: HostResolver) {
 
 /** Stores the endpoint past the create-time checks (its name resolved elsewhere back then) and sends one event. */
 async function attemptTo(url: string, resolveHost?: HostResolver) {
-  const { storage, clock, dispatcher } = guarded(resolveHost);
+  const { storage, clock, dispatcher } = await guarded(resolveHost);
   try {
     await insertRawEndpoint(storage, { companyId: COMPANY, url, secret: SECRET, now: clock.now() });
     const { deliveries } = await emitEvent(storage, {
@@ -112,7 +114,7 @@ describe("SSRF guard at connect time (allowPrivateAddresses: false)", () => {
       calls++;
       return [{ address: calls === 1 ? "93.184.215.14" : "127.0.0.1", family: 4 }];
     };
-    const { storage, clock, dispatcher } = guarded(resolve);
+    const { storage, clock, dispatcher } = await guarded(resolve);
     try {
       const { endpoint } = await dispatcher.endpoints.create({
         companyId: COMPANY,
@@ -138,6 +140,7 @@ describe("SSRF guard at connect time (allowPrivateAddresses: false)", () => {
   it("allowPrivateAddresses: true turns the guard off", async () => {
     const storage = memoryStorage();
     const clock = manualClock();
+    await registerCompany(storage, COMPANY, clock.now());
     const dispatcher = createWebhookDispatcher({
       storage,
       clock,
@@ -156,6 +159,60 @@ describe("SSRF guard at connect time (allowPrivateAddresses: false)", () => {
     } finally {
       await dispatcher.stop();
     }
+  });
+});
+
+describe("reserved IPv6 blocks (IANA special-purpose registry), as literals and as DNS answers", () => {
+  /** Creates an endpoint with the guard on; resolves with the stored address or the refusal. */
+  async function create(url: string, resolveHost?: HostResolver) {
+    const { dispatcher } = await guarded(resolveHost);
+    try {
+      const { endpoint } = await dispatcher.endpoints.create({ companyId: COMPANY, url, events: ["job.created"] });
+      return { stored: endpoint.url };
+    } catch (error) {
+      return { refused: error as { code: string; fields: Array<{ field: string; message: string }> } };
+    } finally {
+      await dispatcher.stop();
+    }
+  }
+
+  const resolvingTo =
+    (address: string): HostResolver =>
+    async () => [{ address, family: 6 }];
+
+  it.each(RESERVED_IPV6)("refuses https://[%s]/ when the endpoint is created (%s)", async (address) => {
+    const { refused, stored } = await create(`https://[${address}]/hooks`);
+    expect(stored).toBeUndefined();
+    expect(refused?.code).toBe("invalid");
+    expect(refused?.fields[0]?.message).toMatch(/^must be a public address/);
+  });
+
+  it.each(RESERVED_IPV6)("refuses a name resolving to %s when the endpoint is created (%s)", async (address) => {
+    const { refused } = await create("https://hooks.example.com/", resolvingTo(address));
+    expect(refused?.fields[0]?.message).toMatch(/^must resolve to a public address/);
+  });
+
+  it.each(RESERVED_IPV6)("refuses %s at connect time, as a literal and as a DNS answer (%s)", async (address) => {
+    const literal = await attemptTo(`https://[${address}]:${receiver.port}/`);
+    expect(literal.attempt?.error).toMatch(/Refused to connect: /);
+    const resolved = await attemptTo(`https://hooks.example.com:${receiver.port}/`, resolvingTo(address));
+    expect(resolved.attempt?.error).toMatch(/Refused to connect to hooks\.example\.com: /);
+    expect(receiver.requests).toHaveLength(0);
+  });
+
+  it.each(PUBLIC_IPV6)("accepts https://[%s]/ and a name resolving to it (%s)", async (address) => {
+    expect((await create(`https://[${address}]/hooks`)).stored).toBe(new URL(`https://[${address}]/hooks`).href);
+    expect((await create("https://hooks.example.com/", resolvingTo(address))).stored).toBe(
+      "https://hooks.example.com/",
+    );
+  });
+
+  it("refuses the IPv4-translated loopback https://[::ffff:0:127.0.0.1]/, which URL parsing turns into hex", async () => {
+    expect(new URL("https://[::ffff:0:127.0.0.1]/").hostname).toBe("[::ffff:0:7f00:1]");
+    const { refused } = await create("https://[::ffff:0:127.0.0.1]/");
+    expect(refused?.fields[0]?.message).toBe(
+      "must be a public address (::ffff:0:7f00:1 embeds 127.0.0.1 is a loopback address)",
+    );
   });
 });
 

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { buildSignatureHeader } from "../src/signature";
+import { buildSignatureHeader } from "../src/delivery-request";
+import { computeSignature, computeSignatureWeb, usesNodeCrypto } from "../src/signature";
 import { parseEvent, signPayload, verifySignature, WebhookVerificationError } from "../src/verify";
 import { sampleJob } from "./support/outbox";
 
@@ -26,8 +27,8 @@ async function rejection(promise: Promise<unknown>): Promise<WebhookVerification
 }
 
 describe("verifySignature", () => {
-  it("accepts the dispatcher's node:crypto signature with Web Crypto, non-ASCII payload included", async () => {
-    const header = buildSignatureHeader(payload, [{ secret, expiresAt: null }], now);
+  it("accepts the dispatcher's signature, non-ASCII payload included", async () => {
+    const header = await buildSignatureHeader(payload, [{ secret, expiresAt: null }], now);
     const result = await verifySignature({ payload, header, secret, now });
     expect(result).toEqual({ timestamp: now, secret });
     // The same bytes given as a Uint8Array (what a receiver reading the raw body has).
@@ -42,7 +43,37 @@ describe("verifySignature", () => {
     const t = Math.floor(now.getTime() / 1000);
     const expected = createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex");
     expect(await signPayload({ payload, secret, timestamp: now })).toBe(`t=${t},v1=${expected}`);
-    expect(buildSignatureHeader(payload, [{ secret, expiresAt: null }], now)).toBe(`t=${t},v1=${expected}`);
+    expect(await buildSignatureHeader(payload, [{ secret, expiresAt: null }], now)).toBe(`t=${t},v1=${expected}`);
+  });
+
+  it("computes the same bytes on node:crypto and on Web Crypto, for text and for bytes", async () => {
+    // The fast path is on wherever Node offers process.getBuiltinModule (20.16+, 22.3+).
+    expect(usesNodeCrypto).toBe(typeof process.getBuiltinModule === "function");
+    const t = Math.floor(now.getTime() / 1000);
+    for (const body of [payload, Buffer.from(payload, "utf8"), "", "Zoë 日本語 🎉"]) {
+      const web = await computeSignatureWeb(secret, t, body);
+      expect(web).toHaveLength(32);
+      expect(Buffer.from(await computeSignature(secret, t, body))).toEqual(Buffer.from(web));
+    }
+    // Different time, payload or secret: a different signature.
+    const base = Buffer.from(await computeSignature(secret, t, payload));
+    expect(Buffer.from(await computeSignature(secret, t + 1, payload))).not.toEqual(base);
+    expect(Buffer.from(await computeSignature(other, t, payload))).not.toEqual(base);
+    expect(Buffer.from(await computeSignature(secret, t, `${payload} `))).not.toEqual(base);
+  });
+
+  it("signs with every secret still signing at the time, the current one first", async () => {
+    const t = Math.floor(now.getTime() / 1000);
+    const header = await buildSignatureHeader(
+      payload,
+      [
+        { secret, expiresAt: null },
+        { secret: other, expiresAt: new Date(now.getTime() + 1) },
+        { secret: "whsec_gone", expiresAt: now },
+      ],
+      now,
+    );
+    expect(header).toBe(await signPayload({ payload, secret: [secret, other], timestamp: t * 1000 }));
   });
 
   it("refuses a payload changed by one character, or re-encoded with \\u escapes", async () => {
@@ -105,14 +136,47 @@ describe("verifySignature", () => {
     }
   });
 
-  it("uses Web Crypto only: verify.ts imports no node: module and nothing at run time", () => {
-    const source = readFileSync(new URL("../src/verify.ts", import.meta.url), "utf8");
-    expect(source).not.toMatch(/from\s+["']node:/);
-    expect(source).not.toMatch(/require\(/);
-    // Type-only imports (the wire types of @hireport/core) are erased; nothing else may be imported.
-    expect(source).not.toMatch(/^import\s(?!type\s)/m);
+  it("loads nothing a Web runtime lacks: verify.ts and the modules it loads import no node: module and no package", () => {
+    const loaded = runtimeModules(new URL("../src/verify.ts", import.meta.url));
+    // verify.ts and the signature scheme it shares with the dispatcher, nothing more.
+    expect([...loaded.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)).sort()).toEqual([
+      "signature.ts",
+      "verify.ts",
+    ]);
+    for (const [path, source] of loaded) {
+      expect(source, path).not.toMatch(/from\s+["']node:/);
+      expect(source, path).not.toMatch(/require\(/);
+      expect(source, path).not.toMatch(/\bimport\(/);
+    }
   });
 });
+
+/** Specifiers a module loads at run time: imports and re-exports that are not `type`-only, side-effect imports. */
+function runtimeSpecifiers(source: string): string[] {
+  const fromClauses = source.matchAll(/^(?:import|export)\s+(?!type\s)[^;]*?\sfrom\s+["']([^"']+)["']/gms);
+  const bare = source.matchAll(/^import\s+["']([^"']+)["']/gm);
+  return [...fromClauses, ...bare].map((match) => match[1] ?? "");
+}
+
+/**
+ * The modules loaded at run time from `entry`, itself included, by path, with their sources.
+ * Type-only imports (the wire types of @hireport/core) are erased; anything else must be a module of
+ * this package, which is then followed.
+ */
+function runtimeModules(entry: URL): Map<string, string> {
+  const loaded = new Map<string, string>();
+  const visit = (url: URL): void => {
+    if (loaded.has(url.pathname)) return;
+    const source = readFileSync(url, "utf8");
+    loaded.set(url.pathname, source);
+    for (const specifier of runtimeSpecifiers(source)) {
+      expect(specifier, `${url.pathname} loads ${specifier} at run time`).toMatch(/^\.\.?\//);
+      visit(new URL(`${specifier}.ts`, url));
+    }
+  };
+  visit(entry);
+  return loaded;
+}
 
 describe("parseEvent", () => {
   it("parses an envelope into a typed event", () => {

@@ -2,6 +2,7 @@ import type { ApplicationRecord } from "../domain";
 import type { ApplicationPatch, ApplicationStore, NewApplication } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, pickPatch, toStored } from "./copy";
+import { appendEvent } from "./event-store";
 import { keysetPage, oldestFirst } from "./keyset";
 import type { MemoryState } from "./state";
 
@@ -29,22 +30,22 @@ function withoutJobTitle(record: NewApplication): NewApplication {
 
 export function createApplicationStore(access: StateAccess): ApplicationStore {
   return {
-    insertUnlessDuplicate: (record, options) =>
+    create: (write) =>
       access.write((state) => {
+        const { record } = write;
         const applications = state.write("applications");
         if (applications.has(record.id)) {
           throw new Error(`The memory storage already has an application with id ${record.id}.`);
         }
         const jobs = state.write("jobs");
         const job = jobs.get(record.jobId);
-        if (!job || job.companyId !== record.companyId) {
-          throw new Error(`The memory storage has no job ${record.jobId} in company ${record.companyId}.`);
+        if (!job || job.companyId !== record.companyId || job.title !== write.jobTitle) {
+          return { outcome: "job_changed" as const };
         }
-        const since = options.duplicateSince.getTime();
+        const since = write.duplicateSince.getTime();
         let existing: NewApplication | undefined;
         for (const other of applications.values()) {
           if (
-            other.companyId === record.companyId &&
             other.jobId === record.jobId &&
             other.emailNormalized === record.emailNormalized &&
             other.appliedAt.getTime() >= since &&
@@ -53,10 +54,17 @@ export function createApplicationStore(access: StateAccess): ApplicationStore {
             existing = other;
           }
         }
-        if (existing) return { inserted: false, existingId: existing.id };
+        if (existing) return { outcome: "duplicate" as const, existingId: existing.id };
+        const changes = state.write("stageChanges");
+        if (changes.has(write.initialStageChange.id)) {
+          throw new Error(`The memory storage already has a stage change ${write.initialStageChange.id}.`);
+        }
+        // The event first: it throws on a repeated id before anything else is written.
+        appendEvent(state, write.event);
         applications.set(record.id, toStored(withoutJobTitle(record)));
         jobs.set(job.id, toStored({ ...job, applicationsCount: job.applicationsCount + 1 }));
-        return { inserted: true, jobTitle: job.title };
+        changes.set(write.initialStageChange.id, toStored(write.initialStageChange));
+        return { outcome: "created" as const };
       }),
 
     get: (companyId, id) =>

@@ -1,15 +1,11 @@
-import type { ApiKeyRecord, ApiKeyWithCompany } from "../domain";
+import type { ApiKeyWithCompany } from "../domain";
+import { isKeyUsable } from "../key-admission";
 import type { KeyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
 import { newestFirst } from "./keyset";
 import { countRequest } from "./rate-limit-store";
 import type { MemoryState } from "./state";
-
-/** Whether a key can be used at `now` (neither revoked nor expired); only such keys count as active. */
-function isActive(key: ApiKeyRecord, now: Date): boolean {
-  return key.revokedAt === null && (key.expiresAt === null || key.expiresAt.getTime() > now.getTime());
-}
 
 /** The key with this hash and its company, copied out; null if none. */
 function lookUp(state: MemoryState, hash: string): ApiKeyWithCompany | null {
@@ -29,7 +25,7 @@ export function createKeyStore(access: StateAccess): KeyStore {
         if (keys.has(record.id)) throw new Error(`The memory storage already has a key with id ${record.id}.`);
         let active = 0;
         for (const key of keys.values()) {
-          if (key.companyId === record.companyId && isActive(key, options.now)) active += 1;
+          if (key.companyId === record.companyId && isKeyUsable(key, options.now)) active += 1;
         }
         if (active >= options.maxActive) return "limit_reached";
         keys.set(record.id, toStored(record));
@@ -38,13 +34,14 @@ export function createKeyStore(access: StateAccess): KeyStore {
 
     findByHash: (hash) => access.read((state) => lookUp(state, hash)),
 
-    findByHashAndConsume: (hash, windows, now) =>
+    // One state operation: the lookup and the count can never be interleaved with a revocation.
+    admit: (hash, windows, now) =>
       access.write((state) => {
         const found = lookUp(state, hash);
-        if (!found || !isActive(found.key, now)) return { found, counts: null };
+        if (!found) return null;
+        if (!isKeyUsable(found.key, now)) return { found, rate: null };
         const buckets = windows.map((window) => ({ ...window, key: `${found.key.id}${window.suffix}` }));
-        const result = countRequest(state, buckets, now);
-        return { found, counts: result.allowed ? result.counts : null };
+        return { found, rate: countRequest(state, buckets, now) };
       }),
 
     get: (companyId, id) =>

@@ -1,6 +1,7 @@
 import type { Storage, StorageStores } from "../storage";
 import type { StateAccess } from "./access";
 import { createApplicationStore } from "./application-store";
+import { createAuditStore } from "./audit-store";
 import { createCompanyStore } from "./company-store";
 import { createEventStore } from "./event-store";
 import { createIdempotencyStore } from "./idempotency-store";
@@ -30,6 +31,7 @@ function createStores(access: StateAccess): StorageStores {
     usage: createUsageStore(access),
     idempotency: createIdempotencyStore(access),
     webhooks: createWebhookStore(access),
+    audit: createAuditStore(access),
   };
 }
 

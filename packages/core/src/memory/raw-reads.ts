@@ -18,6 +18,8 @@ export interface MemoryRawReads {
   rateLimitCount(key: string): Promise<number | null>;
   /** How many usage entries the company has. */
   countUsage(companyId: string): Promise<number>;
+  /** The stored count of the usage roll-up for a company, UTC day and status class, or null when there is no row. */
+  usageDayCount(companyId: string, day: string, statusClass: number): Promise<number | null>;
   /** How many idempotency records the key has, finished or not. */
   countIdempotencyRecords(keyId: string): Promise<number>;
   /** How many deliveries reference the endpoint. */
@@ -48,6 +50,8 @@ export function createRawReads(current: () => MemoryState): MemoryRawReads {
     countKeys: async (companyId) => count(current().read("keys").values(), (row) => row.companyId === companyId),
     rateLimitCount: async (key) => current().read("rateLimits").get(key)?.count ?? null,
     countUsage: async (companyId) => count(current().read("usage").values(), (row) => row.companyId === companyId),
+    usageDayCount: async (companyId, day, statusClass) =>
+      current().read("usageDaily").get(`${companyId}\u0000${day}\u0000${statusClass}`)?.count ?? null,
     countIdempotencyRecords: async (keyId) =>
       count(current().read("idempotency").values(), (row) => row.keyId === keyId),
     countDeliveries: async (endpointId) =>

@@ -1,5 +1,6 @@
 import type {
   ApiKeyRecord,
+  AuditRecord,
   CompanyRecord,
   DeliveryAttemptRecord,
   DeliveryRecord,
@@ -11,7 +12,7 @@ import type {
   UsageRecord,
   WebhookEndpointRecord,
 } from "../domain";
-import type { NewApplication } from "../storage";
+import type { NewApplication, UsageDayCount } from "../storage";
 
 /** A rate-limit counter: one bucket of one window. */
 export interface RateLimitCounter {
@@ -45,11 +46,14 @@ export interface Tables {
   events: Map<string, EventRecord>;
   rateLimits: Map<string, RateLimitCounter>;
   usage: Map<string, UsageRecord>;
+  /** The usage roll-up. Key: `${companyId}\u0000${day}\u0000${statusClass}`. */
+  usageDaily: Map<string, UsageDayCount & { companyId: string }>;
   /** Key: `${keyId}\u0000${idempotencyKey}`. */
   idempotency: Map<string, IdempotencyEntry>;
   endpoints: Map<string, WebhookEndpointRecord>;
   deliveries: Map<string, DeliveryRecord>;
   attempts: Map<string, DeliveryAttemptRecord>;
+  audit: Map<string, AuditRecord>;
 }
 
 export type TableName = keyof Tables;
@@ -65,10 +69,12 @@ const TABLE_NAMES = [
   "events",
   "rateLimits",
   "usage",
+  "usageDaily",
   "idempotency",
   "endpoints",
   "deliveries",
   "attempts",
+  "audit",
 ] as const satisfies readonly TableName[];
 
 type ReadonlyTables = { [K in TableName]: ReadonlyMap<MapKey<Tables[K]>, MapValue<Tables[K]>> };

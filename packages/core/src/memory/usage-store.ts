@@ -1,36 +1,59 @@
+import { statusClassOf, type UsageRecord, utcDay } from "../domain";
 import type { UsageStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
 import { keysetPage } from "./keyset";
 
+function matches(entry: UsageRecord, query: Parameters<UsageStore["list"]>[0]): boolean {
+  const at = entry.createdAt.getTime();
+  return (
+    entry.companyId === query.companyId &&
+    (query.keyId === undefined || entry.keyId === query.keyId) &&
+    (query.since === undefined || at >= query.since.getTime()) &&
+    (query.until === undefined || at < query.until.getTime()) &&
+    (query.status === undefined || entry.status === query.status) &&
+    (query.statusClass === undefined || statusClassOf(entry.status) === query.statusClass) &&
+    (query.route === undefined || entry.route === query.route)
+  );
+}
+
 export function createUsageStore(access: StateAccess): UsageStore {
   return {
+    // One state operation: the entries and their counts in the roll-up are written together.
     appendMany: (entries) =>
       access.write((state) => {
         const usage = state.write("usage");
+        const daily = state.write("usageDaily");
         for (const entry of entries) {
           if (usage.has(entry.id)) throw new Error(`The memory storage already has a usage entry ${entry.id}.`);
           usage.set(entry.id, toStored(entry));
+          if (entry.companyId === null) continue;
+          const day = utcDay(entry.createdAt);
+          const statusClass = statusClassOf(entry.status);
+          const key = `${entry.companyId}\u0000${day}\u0000${statusClass}`;
+          const count = (daily.get(key)?.count ?? 0) + 1;
+          daily.set(key, toStored({ companyId: entry.companyId, day, statusClass, count }));
         }
       }),
 
     list: (query) =>
-      access.read((state) => {
-        const since = query.since?.getTime();
-        const rows = [...state.read("usage").values()].filter(
-          (entry) =>
-            entry.companyId === query.companyId &&
-            (query.keyId === undefined || entry.keyId === query.keyId) &&
-            (since === undefined || entry.createdAt.getTime() >= since),
-        );
-        return keysetPage(
-          rows,
+      access.read((state) =>
+        keysetPage(
+          [...state.read("usage").values()].filter((entry) => matches(entry, query)),
           (entry) => entry.createdAt,
           (entry) => entry.id,
           query.after,
           query.take,
-        ).map((entry) => copy(entry));
-      }),
+        ).map((entry) => copy(entry)),
+      ),
+
+    daily: (query) =>
+      access.read((state) =>
+        [...state.read("usageDaily").values()]
+          .filter((row) => row.companyId === query.companyId && row.day >= query.from && row.day <= query.to)
+          .sort((a, b) => (a.day < b.day ? -1 : a.day > b.day ? 1 : a.statusClass - b.statusClass))
+          .map(({ day, statusClass, count }) => ({ day, statusClass, count })),
+      ),
 
     purge: (before) =>
       access.write((state) => {
@@ -42,6 +65,9 @@ export function createUsageStore(access: StateAccess): UsageStore {
             removed += 1;
           }
         }
+        const lastKept = utcDay(before);
+        const daily = state.write("usageDaily");
+        for (const [key, row] of [...daily]) if (row.day < lastKept) daily.delete(key);
         return removed;
       }),
   };

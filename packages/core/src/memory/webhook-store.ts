@@ -1,4 +1,5 @@
-import type { ClaimedDelivery, DeliveryRecord, WebhookEndpointRecord } from "../domain";
+import type { ClaimedDelivery, DeliveryRecord, WebhookEndpointRecord, WebhookSecret } from "../domain";
+import { subscribesTo } from "../outbox";
 import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, pickPatch, toStored } from "./copy";
@@ -22,6 +23,18 @@ function ownEndpoint(state: MemoryState, companyId: string, id: string): Webhook
   return endpoint && endpoint.companyId === companyId ? endpoint : null;
 }
 
+/** Whether two secret lists hold the same strings and expiry times, in the same order. */
+function sameSecrets(a: readonly WebhookSecret[], b: readonly WebhookSecret[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every(
+      (secret, index) =>
+        secret.secret === b[index]?.secret &&
+        (secret.expiresAt?.getTime() ?? null) === (b[index]?.expiresAt?.getTime() ?? null),
+    )
+  );
+}
+
 /** `recordAttempt` on the state (inside one write: a batch applies entirely or not at all). */
 function recordOne(
   state: MemoryState,
@@ -32,7 +45,7 @@ function recordOne(
   const delivery = state.read("deliveries").get(deliveryId);
   if (!delivery || delivery.leaseToken === null || delivery.leaseToken !== leaseToken) {
     const endpoint = delivery ? state.read("endpoints").get(delivery.endpointId) : undefined;
-    return { recorded: false, endpoint: copy(endpoint ?? null), paused: false };
+    return { recorded: false, endpoint: copy(endpoint ?? null), paused: false, disabled: false };
   }
   const at = outcome.attempt.attemptedAt;
   const attempts = state.write("attempts");
@@ -53,9 +66,10 @@ function recordOne(
     }),
   );
   const endpoint = state.read("endpoints").get(delivery.endpointId);
-  if (!endpoint) return { recorded: true, endpoint: null, paused: false };
+  if (!endpoint) return { recorded: true, endpoint: null, paused: false, disabled: false };
   let next: WebhookEndpointRecord = endpoint;
   let paused = false;
+  let disabled = false;
   if (outcome.failureCount === "increment") {
     const failures = endpoint.consecutiveFailures + 1;
     next = { ...endpoint, consecutiveFailures: failures, updatedAt: at };
@@ -66,8 +80,24 @@ function recordOne(
   } else if (outcome.failureCount === "reset" && endpoint.consecutiveFailures !== 0) {
     next = { ...endpoint, consecutiveFailures: 0, updatedAt: at };
   }
+  if (outcome.disable && endpoint.status !== "disabled") {
+    next = { ...next, status: "disabled", pausedReason: "gone", updatedAt: at };
+    disabled = true;
+    paused = false;
+  }
   if (next !== endpoint) state.write("endpoints").set(endpoint.id, toStored(next));
-  return { recorded: true, endpoint: copy(next), paused };
+  return { recorded: true, endpoint: copy(next), paused, disabled };
+}
+
+/** A delivery made pending again, due at `now`, without a lease (`resendDelivery`, `recoverFailedDeliveries`). */
+function resent(delivery: DeliveryRecord, now: Date): DeliveryRecord {
+  return { ...delivery, status: "pending", nextAttemptAt: now, leaseExpiresAt: null, leaseToken: null, updatedAt: now };
+}
+
+/** Whether `delivery` comes strictly after the position `(at, id)` in oldest-first order. */
+function comesAfter(at: Date, id: string, delivery: DeliveryRecord): boolean {
+  const time = delivery.createdAt.getTime();
+  return time > at.getTime() || (time === at.getTime() && delivery.id > id);
 }
 
 /** Deletes deliveries matching `test` with their attempts; returns how many deliveries went. */
@@ -134,6 +164,23 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         return copy(updated);
       }),
 
+    listEndpointsAfter: (afterId, limit) =>
+      access.read((state) =>
+        [...state.read("endpoints").values()]
+          .filter((endpoint) => afterId === null || endpoint.id > afterId)
+          .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+          .slice(0, Math.max(0, limit))
+          .map((endpoint) => copy(endpoint)),
+      ),
+
+    replaceEndpointSecrets: (companyId, id, expected, secrets) =>
+      access.write((state) => {
+        const endpoint = ownEndpoint(state, companyId, id);
+        if (!endpoint || !sameSecrets(endpoint.secrets, expected)) return false;
+        state.write("endpoints").set(id, toStored({ ...endpoint, secrets: [...secrets] }));
+        return true;
+      }),
+
     deleteEndpoint: (companyId, id) =>
       access.write((state) => {
         if (!ownEndpoint(state, companyId, id)) return false;
@@ -145,11 +192,12 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
     listSubscribedEndpoints: (companyId, type) =>
       access.read((state) =>
         [...state.read("endpoints").values()]
-          .filter(
-            (endpoint) =>
-              endpoint.companyId === companyId &&
-              (endpoint.status === "active" || endpoint.status === "paused") &&
-              endpoint.events.includes(type),
+          .filter((endpoint) => endpoint.companyId === companyId && subscribesTo(endpoint, type))
+          .sort(
+            newestFirst(
+              (endpoint) => endpoint.createdAt,
+              (endpoint) => endpoint.id,
+            ),
           )
           .map((endpoint) => copy(endpoint)),
       ),
@@ -210,6 +258,20 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         return released;
       }),
 
+    extendLeases: (deliveryIds, leaseToken, leaseUntil) =>
+      access.write((state) => {
+        let extended = 0;
+        for (const id of new Set(deliveryIds)) {
+          const delivery = state.read("deliveries").get(id);
+          if (delivery?.status !== "pending" || delivery.leaseToken === null || delivery.leaseToken !== leaseToken) {
+            continue;
+          }
+          state.write("deliveries").set(id, toStored({ ...delivery, leaseExpiresAt: leaseUntil }));
+          extended += 1;
+        }
+        return extended;
+      }),
+
     recordAttempt: (deliveryId, leaseToken, outcome) =>
       access.write((state) => recordOne(state, deliveryId, leaseToken, outcome)),
 
@@ -247,20 +309,50 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
           .map((attempt) => copy(attempt));
       }),
 
+    listAttemptsOf: (companyId, deliveryIds) =>
+      access.read((state) => {
+        const wanted = new Set(deliveryIds.filter((id) => state.read("deliveries").get(id)?.companyId === companyId));
+        return [...state.read("attempts").values()]
+          .filter((attempt) => wanted.has(attempt.deliveryId))
+          .sort(oldestFirst((attempt) => attempt.attemptedAt))
+          .map((attempt) => copy(attempt));
+      }),
+
+    recoverFailedDeliveries: (query) =>
+      access.write((state) => {
+        const since = query.since.getTime();
+        const picked = [...state.read("deliveries").values()]
+          .filter(
+            (delivery) =>
+              delivery.companyId === query.companyId &&
+              delivery.endpointId === query.endpointId &&
+              delivery.status === "failed" &&
+              delivery.createdAt.getTime() >= since &&
+              (query.after === undefined || comesAfter(query.after.at, query.after.id, delivery)),
+          )
+          .sort(
+            newestFirst<DeliveryRecord>(
+              (delivery) => delivery.createdAt,
+              (delivery) => delivery.id,
+            ),
+          )
+          .reverse()
+          .slice(0, Math.max(0, query.limit));
+        const deliveries = state.write("deliveries");
+        return picked.map((delivery) => {
+          const recovered = toStored(resent(delivery, query.now));
+          deliveries.set(delivery.id, recovered);
+          return copy(recovered);
+        });
+      }),
+
     resendDelivery: (companyId, id, now) =>
       access.write((state) => {
         const delivery = state.read("deliveries").get(id);
         if (!delivery || delivery.companyId !== companyId) return null;
-        const resent: DeliveryRecord = toStored({
-          ...delivery,
-          status: "pending",
-          nextAttemptAt: now,
-          leaseExpiresAt: null,
-          leaseToken: null,
-          updatedAt: now,
-        });
-        state.write("deliveries").set(id, resent);
-        return copy(resent);
+        const record = toStored(resent(delivery, now));
+        state.write("deliveries").set(id, record);
+        return copy(record);
       }),
 
     purgeDeliveries: (before) =>

@@ -79,6 +79,10 @@ export const applicationPatchBodySchema = z
   })
   .meta({ description: "Changes to an application: only the fields sent are changed." });
 
+/** What POST /applications and `api.applications.create` accept: `job_id` and the candidate's name and e-mail required. */
+export type ApplicationCreateInput = z.input<typeof applicationCreateBodySchema>;
+/** What PATCH /applications/{id} and `api.applications.update` accept: stage, note, tags, starred, all optional. */
+export type ApplicationPatchInput = z.input<typeof applicationPatchBodySchema>;
 /** Parsed body of POST /applications, defaults applied (`source` stays undefined when not sent: the service picks `api` or `host`). */
 export type ApplicationCreateBody = z.output<typeof applicationCreateBodySchema>;
 /** Parsed body of PATCH /applications/{id}. */

@@ -125,6 +125,10 @@ export const jobPatchBodySchema = z
       "Changes to a job: only the fields sent are changed. Sending status active, draft or paused also reopens a closed job.",
   });
 
+/** What POST /jobs and `api.jobs.create` accept: the JobInput of spec 2.2, only `title` required. */
+export type JobCreateInput = z.input<typeof jobCreateBodySchema>;
+/** What PATCH /jobs/{id} and `api.jobs.update` accept: any JobInput field; null clears the clearable ones. */
+export type JobPatchInput = z.input<typeof jobPatchBodySchema>;
 /** Parsed body of POST /jobs, defaults applied. */
 export type JobCreateBody = z.output<typeof jobCreateBodySchema>;
 /** Parsed body of PATCH /jobs/{id}; absent fields are `undefined`, cleared ones `null`. */
@@ -162,5 +166,17 @@ export const jobSchema = z
     }),
     created_at: utcDateTime(),
     updated_at: utcDateTime(),
+    short_description: z
+      .string()
+      .meta({ description: "Not in the 2.1 table: every JobInput field written is returned." }),
+    preferred_skills: z.array(z.string()),
+    qualifications: z.array(z.string()),
+    responsibilities: z.array(z.string()),
+    benefits: z.array(z.string()),
+    start_date: z.iso.date().nullable(),
+    positions: z.int().min(1).nullable(),
   })
-  .meta({ description: "A job. Text fields that were never set are empty strings." });
+  .meta({
+    description:
+      "A job: the fields of spec 2.1, then the other JobInput fields (short_description to positions), so what a caller writes it can read back. Text fields that were never set are empty strings.",
+  });

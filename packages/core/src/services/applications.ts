@@ -1,27 +1,31 @@
-import { type ChangeOptions, hostActor } from "../actor";
+import { cursorScope } from "../cursor";
 import type { Actor, ApplicationRecord, ApplicationStage, NoteRecord, StageChangeRecord } from "../domain";
 import { HireportError, notFound } from "../errors";
 import { newEvent } from "../events";
 import { newId } from "../ids";
-import { announceEvents, type Runtime, runChange } from "../runtime";
-import {
-  type ApplicationCreateBody,
-  type ApplicationPatchBody,
-  applicationCreateBodySchema,
-  applicationPatchBodySchema,
-} from "../schemas/application";
-import type { ApplicationPatch, KeysetPosition, NewApplication } from "../storage";
-import { parseBody } from "../validation";
+import { type Page, pageRequest, toPage } from "../paging";
+import { announceEvents, type Runtime, runChange, type Written } from "../runtime";
+import type { ApplicationCreateBody, ApplicationPatchBody } from "../schemas/application";
+import type { ApplicationWire } from "../serialize";
+import type { ApplicationPatch, NewApplication } from "../storage";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INITIAL_STAGE: ApplicationStage = "new";
+/** Reads of the job before a create gives up because the job keeps changing under it. */
+const MAX_JOB_READS = 5;
 
-export interface ApplicationListInput {
+/** Which applications to list, and where the page starts. */
+export interface ApplicationListOptions {
+  /** Only applications to this job; a job of another company is not found (404). */
   jobId?: string;
+  /** Only applications in this stage. */
   stage?: ApplicationStage;
+  /** Only applications changed at or after this time. */
   updatedSince?: Date;
-  after?: KeysetPosition;
-  take: number;
+  /** Page size, 1 to 100. @default 25 */
+  limit?: number;
+  /** The `nextCursor` of the previous page, with the same filters. */
+  cursor?: string;
 }
 
 /** The e-mail as the duplicate rule compares it: trimmed and lower-cased. */
@@ -42,7 +46,11 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
-/** Applications: add candidates, move stages, notes, tags, stars; for HTTP handlers and host code alike. */
+/**
+ * Applications: add candidates, move stages, notes, tags, stars, behind the HTTP handlers and the
+ * host's `api.applications` alike. Inputs arrive validated; each write returns its record and the
+ * wire object it emitted, built once (one signed CV link, not two).
+ */
 export class ApplicationService {
   readonly #runtime: Runtime;
 
@@ -51,17 +59,23 @@ export class ApplicationService {
   }
 
   /**
-   * Adds a candidate to one of the company's jobs, in stage `new`, and emits application.created.
-   * Refuses with 409 duplicate when the same e-mail applied to the same job in the duplicate window,
-   * also when two identical requests race. `options.actor` names who added it (the history entry);
-   * host code passes a label such as `{ actor: "Careers page" }`. @default actor "host"
+   * Adds a candidate to one of the company's jobs, in stage `new`, and emits application.created,
+   * through the storage's one write path (`applications.create`). Refuses a closed job with 422
+   * (field `job_id`); draft and paused jobs take candidates. Refuses with 409 duplicate when
+   * the same e-mail applied to the same job in the duplicate window, also when two identical
+   * requests race. `actor` names who added it (the history entry). `source` defaults to `api` for
+   * a key and `host` otherwise.
    */
-  async create(companyId: string, input: unknown, options?: ChangeOptions): Promise<ApplicationRecord> {
-    const actor = hostActor(options);
-    const body: ApplicationCreateBody = parseBody(applicationCreateBodySchema, input);
-    const { storage, scoring, limits } = this.#runtime;
-    const job = await storage.jobs.get(companyId, body.job_id);
+  async create(
+    companyId: string,
+    body: ApplicationCreateBody,
+    actor: Actor,
+  ): Promise<Written<ApplicationRecord, ApplicationWire>> {
+    const { storage, scoring, limits, clock, serializer } = this.#runtime;
+    let job = await storage.jobs.get(companyId, body.job_id);
     if (!job) throw notFound("job");
+    // A job closed between this read and the write takes the application as if it had come first.
+    if (job.status === "closed") throw closedJob();
     const candidate = {
       name: body.candidate.name.trim(),
       email: body.candidate.email.trim(),
@@ -71,76 +85,56 @@ export class ApplicationService {
       currentTitle: body.candidate.current_title ?? "",
       skills: [...(body.candidate.skills ?? [])],
     };
-    const aiMatch = clampScore(await scoring({ job, candidate }));
-    // Numbered before the transaction, so the company's counter row is not held until commit
-    // (every application of the company would queue on it); a refused one leaves a gap.
+    // Numbered before the write, so the company's counter row is not held while the job's row is
+    // locked (every application of the company would queue on it); a refused one leaves a gap.
     const sequence = await storage.companies.nextSequence(companyId, "application");
-    const newApplication = (now: Date): NewApplication => ({
-      id: newId("app", now),
-      companyId,
-      jobId: job.id,
-      reference: `APP-${1000 + sequence}`,
-      candidate,
-      emailNormalized: normalizeEmail(candidate.email),
-      coverLetter: body.cover_letter ?? "",
-      resumeSourceUrl: body.resume_url ?? null,
-      source: body.source ?? (actor.type === "api_key" ? "api" : "host"),
-      consent: body.consent ?? null,
-      consentAt: body.consent === true ? now : null,
-      stage: INITIAL_STAGE,
-      aiMatch,
-      overallScore: null,
-      tags: [],
-      starred: false,
-      appliedAt: now,
-      updatedAt: now,
-    });
-    const duplicateSince = (now: Date) => new Date(now.getTime() - limits.duplicateWindowDays * DAY_MS);
-
-    if (storage.applications.insertWithEvent) {
-      // One atomic call: the event is built first, from the job's title as read above; the
-      // storage refuses (`job_changed`) when the locked job no longer has that title.
-      const now = this.#runtime.clock.now();
-      const record = newApplication(now);
+    for (let read = 1; ; read++) {
+      const aiMatch = clampScore(await scoring({ job, candidate }));
+      const now = clock.now();
+      const record: NewApplication = {
+        id: newId("app", now),
+        companyId,
+        jobId: job.id,
+        reference: `APP-${1000 + sequence}`,
+        candidate,
+        emailNormalized: normalizeEmail(candidate.email),
+        coverLetter: body.cover_letter ?? "",
+        resumeSourceUrl: body.resume_url ?? null,
+        source: body.source ?? (actor.type === "api_key" ? "api" : "host"),
+        consent: body.consent ?? null,
+        consentAt: body.consent === true ? now : null,
+        stage: INITIAL_STAGE,
+        aiMatch,
+        overallScore: null,
+        tags: [],
+        starred: false,
+        appliedAt: now,
+        updatedAt: now,
+      };
       const stored: ApplicationRecord = { ...record, jobTitle: job.title };
-      const data = await this.#runtime.serializer.application(stored);
-      const event = newEvent({ type: "application.created", companyId, data, now });
-      const result = await storage.applications.insertWithEvent({
+      const wire = await serializer.application(stored);
+      const event = newEvent({ type: "application.created", companyId, data: wire, now });
+      const result = await storage.applications.create({
         record,
-        duplicateSince: duplicateSince(now),
-        initialStageChange: this.#stageChange(record, null, INITIAL_STAGE, actor, now),
+        duplicateSince: new Date(now.getTime() - limits.duplicateWindowDays * DAY_MS),
+        initialStageChange: stageChange(record, null, INITIAL_STAGE, actor, now),
         event,
         jobTitle: job.title,
       });
-      if (result.outcome === "inserted") {
+      if (result.outcome === "created") {
         announceEvents(this.#runtime, [event]);
-        return stored;
+        return { record: stored, wire };
       }
       if (result.outcome === "duplicate") throw this.#duplicate(result.existingId);
-      // The job changed meanwhile: gone (404), or renamed (the transaction below reads its title
-      // under the lock).
-      if (!(await storage.jobs.get(companyId, job.id))) throw notFound("job");
+      // The job changed between the read and the write: gone (404), or renamed (the event must
+      // carry the new title): read it again and write again.
+      const again = await storage.jobs.get(companyId, job.id);
+      if (!again) throw notFound("job");
+      if (read >= MAX_JOB_READS) {
+        throw new Error(`The job ${job.id} changed ${read} times while an application was being added to it.`);
+      }
+      job = again;
     }
-
-    return runChange(this.#runtime, async (tx, emit, now) => {
-      const record = newApplication(now);
-      const initialStageChange = this.#stageChange(record, null, INITIAL_STAGE, actor, now);
-      const result = await tx.applications.insertUnlessDuplicate(record, {
-        duplicateSince: duplicateSince(now),
-        initialStageChange,
-      });
-      if (!result.inserted) throw this.#duplicate(result.existingId);
-      if (!result.stageChangeStored) await tx.applications.addStageChange(initialStageChange);
-      // Stored exactly as inserted (the storage contract's round trips): read back only when the
-      // storage did not say the job's title.
-      const stored =
-        result.jobTitle !== undefined
-          ? { ...record, jobTitle: result.jobTitle }
-          : await tx.applications.get(companyId, record.id);
-      if (!stored) throw new Error("The application just inserted could not be read back.");
-      await emit("application.created", companyId, await this.#runtime.serializer.application(stored));
-      return stored;
-    });
   }
 
   /** 409 duplicate (spec 4.8), naming the earlier application. */
@@ -157,9 +151,12 @@ export class ApplicationService {
    * note (added to the recruiter notes), tags (replaced) and starred. Emits application.updated when
    * the application changed; a move to the current stage changes nothing and emits nothing.
    */
-  async update(companyId: string, id: string, input: unknown, options?: ChangeOptions): Promise<ApplicationRecord> {
-    const actor = hostActor(options);
-    const body: ApplicationPatchBody = parseBody(applicationPatchBodySchema, input);
+  async update(
+    companyId: string,
+    id: string,
+    body: ApplicationPatchBody,
+    actor: Actor,
+  ): Promise<Written<ApplicationRecord, ApplicationWire>> {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.applications.get(companyId, id, { lock: true });
       if (!current) throw notFound("application");
@@ -168,7 +165,7 @@ export class ApplicationService {
       if (body.stage !== undefined && body.stage !== current.stage) {
         patch.stage = body.stage;
         changed = true;
-        await tx.applications.addStageChange(this.#stageChange(current, current.stage, body.stage, actor, now));
+        await tx.applications.addStageChange(stageChange(current, current.stage, body.stage, actor, now));
       }
       if (body.tags !== undefined) {
         const tags = uniqueTags(body.tags);
@@ -192,16 +189,21 @@ export class ApplicationService {
         };
         await tx.applications.addNote(note);
       }
-      if (!changed) return current;
+      if (!changed) return this.#unchanged(current);
       const updated = await tx.applications.update(companyId, id, patch);
       if (!updated) throw notFound("application");
-      await emit("application.updated", companyId, await this.#runtime.serializer.application(updated));
-      return updated;
+      const wire = await this.#runtime.serializer.application(updated);
+      await emit("application.updated", companyId, wire);
+      return { record: updated, wire };
     });
   }
 
   /** Sets `scores.overall` (0 to 100, or null to clear) and emits application.updated. */
-  async setOverallScore(companyId: string, id: string, score: number | null): Promise<ApplicationRecord> {
+  async setOverallScore(
+    companyId: string,
+    id: string,
+    score: number | null,
+  ): Promise<Written<ApplicationRecord, ApplicationWire>> {
     if (score !== null && (!Number.isFinite(score) || score < 0 || score > 100)) {
       throw new HireportError("invalid", "The overall score must be a number from 0 to 100, or null.", {
         fields: [{ field: "overall", message: "Must be a number from 0 to 100, or null." }],
@@ -210,11 +212,12 @@ export class ApplicationService {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.applications.get(companyId, id, { lock: true });
       if (!current) throw notFound("application");
-      if (current.overallScore === score) return current;
+      if (current.overallScore === score) return this.#unchanged(current);
       const updated = await tx.applications.update(companyId, id, { overallScore: score, updatedAt: now });
       if (!updated) throw notFound("application");
-      await emit("application.updated", companyId, await this.#runtime.serializer.application(updated));
-      return updated;
+      const wire = await this.#runtime.serializer.application(updated);
+      await emit("application.updated", companyId, wire);
+      return { record: updated, wire };
     });
   }
 
@@ -224,8 +227,26 @@ export class ApplicationService {
     return application;
   }
 
-  async list(companyId: string, input: ApplicationListInput): Promise<ApplicationRecord[]> {
-    return this.#runtime.storage.applications.list({ companyId, ...input });
+  /** One page of the company's applications, newest first. */
+  async list(companyId: string, options: ApplicationListOptions): Promise<Page<ApplicationRecord>> {
+    const { storage, cursors } = this.#runtime;
+    const scope = cursorScope("applications", companyId, {
+      job_id: options.jobId,
+      stage: options.stage,
+      updated_since: options.updatedSince?.toISOString(),
+    });
+    const request = await pageRequest(cursors, scope, options);
+    // A job filter names a job of the company: another company's job is not found, never an empty page.
+    if (options.jobId !== undefined && !(await storage.jobs.get(companyId, options.jobId))) throw notFound("job");
+    const rows = await storage.applications.list({
+      companyId,
+      take: request.limit + 1,
+      ...(options.jobId !== undefined ? { jobId: options.jobId } : {}),
+      ...(options.stage !== undefined ? { stage: options.stage } : {}),
+      ...(options.updatedSince ? { updatedSince: options.updatedSince } : {}),
+      ...(request.after ? { after: request.after } : {}),
+    });
+    return toPage(cursors, request, rows, (application) => application.appliedAt);
   }
 
   /** The stage history, oldest first, each move with the name of who made it. */
@@ -240,21 +261,37 @@ export class ApplicationService {
     return this.#runtime.storage.applications.listNotes(companyId, id);
   }
 
-  #stageChange(
-    application: { id: string; companyId: string },
-    from: ApplicationStage | null,
-    to: ApplicationStage,
-    actor: Actor,
-    now: Date,
-  ): StageChangeRecord {
-    return {
-      id: newId("stg", now),
-      applicationId: application.id,
-      companyId: application.companyId,
-      fromStage: from,
-      toStage: to,
-      actor,
-      createdAt: now,
-    };
+  async #unchanged(application: ApplicationRecord): Promise<Written<ApplicationRecord, ApplicationWire>> {
+    return { record: application, wire: await this.#runtime.serializer.application(application) };
   }
+}
+
+/** 422 for a closed job (DESIGN.md section 4): draft and paused jobs still take candidates. */
+function closedJob(): HireportError {
+  return new HireportError("invalid", "The request body is not valid. job_id: The job is closed.", {
+    fields: [
+      {
+        field: "job_id",
+        message: "The job is closed: reopen it (PATCH /jobs/{id} with a status) before adding candidates.",
+      },
+    ],
+  });
+}
+
+function stageChange(
+  application: { id: string; companyId: string },
+  from: ApplicationStage | null,
+  to: ApplicationStage,
+  actor: Actor,
+  now: Date,
+): StageChangeRecord {
+  return {
+    id: newId("stg", now),
+    applicationId: application.id,
+    companyId: application.companyId,
+    fromStage: from,
+    toStage: to,
+    actor,
+    createdAt: now,
+  };
 }

@@ -1,5 +1,5 @@
 import type { CompanyRecord } from "../domain";
-import { HireportError, notFound } from "../errors";
+import { HireportError, unknownCompany } from "../errors";
 import type { Runtime } from "../runtime";
 
 /** The companies hireport knows: the host registers each of its companies (tenants) once. */
@@ -29,7 +29,7 @@ export class CompanyService {
 
   async get(id: string): Promise<CompanyRecord> {
     const company = await this.#runtime.storage.companies.get(id);
-    if (!company) throw notFound("company");
+    if (!company) throw unknownCompany(id);
     return company;
   }
 }

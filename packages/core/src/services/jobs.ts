@@ -1,11 +1,12 @@
+import { cursorScope } from "../cursor";
 import type { JobFields, JobListFilter, JobRecord, JobStatus } from "../domain";
-import { HireportError, notFound } from "../errors";
+import { HireportError, notFound, unknownCompany } from "../errors";
 import { newId } from "../ids";
-import type { Runtime } from "../runtime";
-import { runChange } from "../runtime";
-import { type JobCreateBody, type JobPatchBody, jobCreateBodySchema, jobPatchBodySchema } from "../schemas/job";
-import type { JobPatch, KeysetPosition } from "../storage";
-import { parseBody } from "../validation";
+import { type Page, pageRequest, toPage } from "../paging";
+import { type Emit, type Runtime, runChange, type Written } from "../runtime";
+import type { JobCreateBody, JobPatchBody } from "../schemas/job";
+import type { JobWire } from "../serialize";
+import type { JobPatch } from "../storage";
 
 /** Storage statuses behind each value of the `status` filter of GET /jobs (DESIGN.md section 4). */
 const STATUS_FILTER: Record<JobListFilter, readonly JobStatus[] | undefined> = {
@@ -85,14 +86,23 @@ function checkSalary(job: JobFields): void {
   }
 }
 
-export interface JobListInput {
-  status: JobListFilter;
+/** Which jobs to list, and where the page starts. */
+export interface JobListOptions {
+  /** open (active), closed, draft or all (paused jobs show only under all). @default "all" */
+  status?: JobListFilter;
+  /** Only jobs changed at or after this time. */
   updatedSince?: Date;
-  after?: KeysetPosition;
-  take: number;
+  /** Page size, 1 to 100. @default 25 */
+  limit?: number;
+  /** The `nextCursor` of the previous page, with the same filters. */
+  cursor?: string;
 }
 
-/** Jobs: create, change, close, read and list, for HTTP handlers and host code alike. */
+/**
+ * Jobs: create, change, close, read and list, behind the HTTP handlers and the host's `api.jobs`
+ * alike. Inputs arrive validated (by the route table's schemas, or by the host facade); each
+ * write returns its record and the wire object it emitted, built once.
+ */
 export class JobService {
   readonly #runtime: Runtime;
 
@@ -100,11 +110,10 @@ export class JobService {
     this.#runtime = runtime;
   }
 
-  /** Creates a job (default status `draft`) and emits job.created. `input` is a JobInput of spec 2.2. */
-  async create(companyId: string, input: unknown): Promise<JobRecord> {
-    const body: JobCreateBody = parseBody(jobCreateBodySchema, input);
+  /** Creates a job (default status `draft`) and emits job.created. */
+  async create(companyId: string, body: JobCreateBody): Promise<Written<JobRecord, JobWire>> {
     const { storage } = this.#runtime;
-    if (!(await storage.companies.get(companyId))) throw notFound("company");
+    if (!(await storage.companies.get(companyId))) throw unknownCompany(companyId);
     const fields: JobFields = { ...EMPTY_JOB, ...toFields(body) };
     checkSalary(fields);
     // Numbered before the transaction, so the company's counter row is not held until commit
@@ -116,7 +125,7 @@ export class JobService {
         id: newId("job", now),
         companyId,
         reference: `JOB-${1000 + sequence}`,
-        status: body.status ?? "draft",
+        status: body.status,
         hidden: false,
         applicationsCount: 0,
         createdAt: now,
@@ -124,17 +133,15 @@ export class JobService {
         closedAt: null,
       };
       await tx.jobs.insert(job);
-      await emit("job.created", companyId, this.#runtime.serializer.job(job));
-      return job;
+      return this.#emitted(emit, "job.created", job);
     });
   }
 
   /**
-   * Changes the fields present in `input` and emits job.updated. A status moves a closed job back
+   * Changes the fields present in `body` and emits job.updated. A status moves a closed job back
    * to it (reopening). A change that changes nothing writes nothing and emits nothing.
    */
-  async update(companyId: string, id: string, input: unknown): Promise<JobRecord> {
-    const body: JobPatchBody = parseBody(jobPatchBodySchema, input);
+  async update(companyId: string, id: string, body: JobPatchBody): Promise<Written<JobRecord, JobWire>> {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.jobs.get(companyId, id, { lock: true });
       if (!current) throw notFound("job");
@@ -151,41 +158,38 @@ export class JobService {
         if (current.status === "closed") patch.closedAt = null;
         changed = true;
       }
-      if (!changed) return current;
+      if (!changed) return this.#unchanged(current);
       checkSalary({ ...current, ...patch } as JobFields);
       const job = await tx.jobs.update(companyId, id, patch);
       if (!job) throw notFound("job");
-      await emit("job.updated", companyId, this.#runtime.serializer.job(job));
-      return job;
+      return this.#emitted(emit, "job.updated", job);
     });
   }
 
   /** Closes a job and emits job.closed; closing a closed job returns it unchanged and emits nothing. */
-  async close(companyId: string, id: string): Promise<JobRecord> {
+  async close(companyId: string, id: string): Promise<Written<JobRecord, JobWire>> {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.jobs.get(companyId, id, { lock: true });
       if (!current) throw notFound("job");
-      if (current.status === "closed") return current;
+      if (current.status === "closed") return this.#unchanged(current);
       const job = await tx.jobs.update(companyId, id, { status: "closed", closedAt: now, updatedAt: now });
       if (!job) throw notFound("job");
-      await emit("job.closed", companyId, this.#runtime.serializer.job(job));
-      return job;
+      return this.#emitted(emit, "job.closed", job);
     });
   }
 
   /**
    * Hides an active job from public pages (its `public_url` becomes null) or shows it again.
-   * Emits job.updated when `public_url` changes.
+   * Emits job.updated when it changes.
    */
-  async setHidden(companyId: string, id: string, hidden: boolean): Promise<JobRecord> {
+  async setHidden(companyId: string, id: string, hidden: boolean): Promise<Written<JobRecord, JobWire>> {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.jobs.get(companyId, id, { lock: true });
       if (!current) throw notFound("job");
-      if (current.hidden === hidden) return current;
+      if (current.hidden === hidden) return this.#unchanged(current);
       const job = await tx.jobs.update(companyId, id, { hidden, updatedAt: now });
       if (!job) throw notFound("job");
-      await emit("job.updated", companyId, this.#runtime.serializer.job(job));
-      return job;
+      return this.#emitted(emit, "job.updated", job);
     });
   }
 
@@ -196,14 +200,34 @@ export class JobService {
     return job;
   }
 
-  async list(companyId: string, input: JobListInput): Promise<JobRecord[]> {
-    const statuses = STATUS_FILTER[input.status];
-    return this.#runtime.storage.jobs.list({
+  /** One page of the company's jobs, newest first. */
+  async list(companyId: string, options: JobListOptions): Promise<Page<JobRecord>> {
+    const { storage, cursors } = this.#runtime;
+    const status = options.status ?? "all";
+    const scope = cursorScope("jobs", companyId, { status, updated_since: options.updatedSince?.toISOString() });
+    const request = await pageRequest(cursors, scope, options);
+    const statuses = STATUS_FILTER[status];
+    const rows = await storage.jobs.list({
       companyId,
-      take: input.take,
+      take: request.limit + 1,
       ...(statuses ? { statuses } : {}),
-      ...(input.updatedSince ? { updatedSince: input.updatedSince } : {}),
-      ...(input.after ? { after: input.after } : {}),
+      ...(options.updatedSince ? { updatedSince: options.updatedSince } : {}),
+      ...(request.after ? { after: request.after } : {}),
     });
+    return toPage(cursors, request, rows, (job) => job.createdAt);
+  }
+
+  async #emitted(
+    emit: Emit,
+    type: "job.created" | "job.updated" | "job.closed",
+    job: JobRecord,
+  ): Promise<Written<JobRecord, JobWire>> {
+    const wire = this.#runtime.serializer.job(job);
+    await emit(type, job.companyId, wire);
+    return { record: job, wire };
+  }
+
+  #unchanged(job: JobRecord): Written<JobRecord, JobWire> {
+    return { record: job, wire: this.#runtime.serializer.job(job) };
   }
 }

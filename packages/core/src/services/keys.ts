@@ -1,6 +1,8 @@
+import { type ChangeOptions, hostActor } from "../actor";
+import { recordAudit } from "../audit-log";
 import { randomBytes, sha256Hex, toBase64Url } from "../crypto";
 import type { ApiKeyRecord, Scope } from "../domain";
-import { HireportError, notFound } from "../errors";
+import { HireportError, notFound, unknownCompany } from "../errors";
 import { newId } from "../ids";
 import type { Runtime } from "../runtime";
 import { isScope } from "../scopes";
@@ -10,6 +12,8 @@ export const KEY_PREFIX = "svc_live_";
 const KEY_RANDOM_BYTES = 32;
 /** Characters of the key kept in clear, to tell keys apart in listings. */
 const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 6;
+/** Characters of the end of the key kept in clear, shown after the prefix. */
+const SHOWN_SUFFIX_LENGTH = 4;
 
 export interface CreateKeyInput {
   companyId: string;
@@ -42,9 +46,10 @@ export class KeyService {
 
   /**
    * Creates a key and returns the secret once. Refuses (409 key_limit) when the company already has
-   * its maximum of active keys (10 by default), also under concurrent creates.
+   * its maximum of active keys (10 by default), also under concurrent creates. Records `key.created`
+   * in the audit list with `options.actor` (@default "host").
    */
-  async create(input: CreateKeyInput): Promise<CreatedKey> {
+  async create(input: CreateKeyInput, options?: ChangeOptions): Promise<CreatedKey> {
     const now = this.#runtime.clock.now();
     const fields = [];
     const name = typeof input.name === "string" ? input.name.trim() : "";
@@ -64,7 +69,7 @@ export class KeyService {
     if (fields.length > 0) throw new HireportError("invalid", "The key cannot be created as asked.", { fields });
 
     const { storage, limits } = this.#runtime;
-    if (!(await storage.companies.get(input.companyId))) throw notFound("company");
+    if (!(await storage.companies.get(input.companyId))) throw unknownCompany(input.companyId);
     const key = `${KEY_PREFIX}${toBase64Url(randomBytes(KEY_RANDOM_BYTES))}`;
     const record: ApiKeyRecord = {
       id: newId("key", now),
@@ -73,12 +78,30 @@ export class KeyService {
       scopes,
       hash: await hashKey(key),
       prefix: key.slice(0, SHOWN_PREFIX_LENGTH),
+      suffix: key.slice(-SHOWN_SUFFIX_LENGTH),
       createdAt: now,
       expiresAt,
       revokedAt: null,
       lastUsedAt: null,
     };
-    const outcome = await storage.keys.insert(record, { maxActive: limits.activeKeysPerCompany, now });
+    const actor = hostActor(options);
+    const outcome = await storage.transaction(async (tx) => {
+      const inserted = await tx.keys.insert(record, { maxActive: limits.activeKeysPerCompany, now });
+      if (inserted === "inserted") {
+        await recordAudit(
+          tx,
+          {
+            companyId: record.companyId,
+            actor,
+            action: "key.created",
+            target: { type: "key", id: record.id },
+            details: { scopes: record.scopes, expires_at: record.expiresAt?.toISOString() ?? null },
+          },
+          now,
+        );
+      }
+      return inserted;
+    });
     if (outcome === "limit_reached") {
       throw new HireportError(
         "key_limit",
@@ -88,11 +111,27 @@ export class KeyService {
     return { key, record };
   }
 
-  /** Revokes a key at once: its next request answers 401 invalid_key. Revoking twice is harmless. */
-  async revoke(companyId: string, keyId: string): Promise<ApiKeyRecord> {
-    const record = await this.#runtime.storage.keys.revoke(companyId, keyId, this.#runtime.clock.now());
-    if (!record) throw notFound("key");
-    return record;
+  /**
+   * Revokes a key at once: its next request answers 401 invalid_key. Revoking twice is harmless (and
+   * recorded once). Records `key.revoked` in the audit list with `options.actor` (@default "host").
+   */
+  async revoke(companyId: string, keyId: string, options?: ChangeOptions): Promise<ApiKeyRecord> {
+    const now = this.#runtime.clock.now();
+    return this.#runtime.storage.transaction(async (tx) => {
+      const record = await tx.keys.revoke(companyId, keyId, now);
+      if (!record) throw notFound("key");
+      // A second revoke keeps the first time: only the revoke that set it is recorded.
+      if (record.revokedAt?.getTime() === now.getTime()) {
+        const target = { type: "key", id: keyId };
+        await recordAudit(tx, { companyId, actor: hostActor(options), action: "key.revoked", target }, now);
+      }
+      return record;
+    });
+  }
+
+  /** Active (not revoked, not expired) keys a company may have at once (`limits.activeKeysPerCompany`). */
+  get maxActive(): number {
+    return this.#runtime.limits.activeKeysPerCompany;
   }
 
   /** Every key of the company, revoked ones included, newest first. Never the secrets. */

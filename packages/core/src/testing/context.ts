@@ -1,6 +1,6 @@
 import { expect } from "vitest";
-import type { Storage } from "../storage";
-import { makeCompany } from "./fixtures";
+import type { CreateApplicationResult, NewApplication, Storage, StorageStores } from "../storage";
+import { makeApplicationWrite, makeCompany } from "./fixtures";
 import type { ConformanceInspector, ConformanceInstance } from "./types";
 
 type RawRead = keyof ConformanceInspector;
@@ -36,6 +36,31 @@ export class ConformanceContext {
     const company = makeCompany({ name });
     await this.storage.companies.upsert(company);
     return company.id;
+  }
+
+  /**
+   * Adds `application` through `applications.create` on `stores` (the storage, or a transaction's
+   * stores), with its job's title as it is now, and again when a concurrent rename answered
+   * `job_changed`, as core does. The duplicate window starts at `duplicateSince` (30 days back by
+   * default, as a write of core would).
+   */
+  async createApplication(
+    application: NewApplication,
+    options: { duplicateSince?: Date; stores?: StorageStores } = {},
+  ): Promise<CreateApplicationResult> {
+    const stores = options.stores ?? this.storage;
+    for (let read = 0; read < 20; read++) {
+      const job = await stores.jobs.get(application.companyId, application.jobId);
+      if (!job) throw new Error(`No job ${application.jobId} in company ${application.companyId}.`);
+      const write = makeApplicationWrite(job, application);
+      const result = await stores.applications.create({
+        ...write,
+        record: application,
+        ...(options.duplicateSince ? { duplicateSince: options.duplicateSince } : {}),
+      });
+      if (result.outcome !== "job_changed") return result;
+    }
+    throw new Error(`applications.create kept answering job_changed for job ${application.jobId}.`);
   }
 
   /** Checks a raw read of the database when the target provides it; does nothing otherwise. */

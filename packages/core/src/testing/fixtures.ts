@@ -8,7 +8,7 @@ import type {
   UsageRecord,
   WebhookEndpointRecord,
 } from "../domain";
-import type { NewApplication } from "../storage";
+import type { NewApplication, NewApplicationWrite } from "../storage";
 
 /** Random lower-case hex, `length` characters (at most 32). */
 export function randomHex(length = 32): string {
@@ -83,6 +83,7 @@ export function makeKey(companyId: string, overrides: Partial<ApiKeyRecord> = {}
     scopes: ["jobs:read", "applications:write"],
     hash: `${randomHex(32)}${randomHex(32)}`,
     prefix: `svc_live_${secret.slice(0, 4)}`,
+    suffix: secret.slice(-4),
     createdAt: now(),
     expiresAt: null,
     revokedAt: null,
@@ -164,14 +165,51 @@ export function makeApplication(
   };
 }
 
+/**
+ * All that adding `record` to `job` writes (`applications.create`): a 30-day duplicate window, the
+ * first stage change, and an `application.created` event whose payload holds awkward JSON text.
+ */
+export function makeApplicationWrite(
+  job: { id: string; companyId: string; title: string },
+  overrides: Partial<NewApplication> = {},
+): NewApplicationWrite {
+  const record = makeApplication(job.companyId, job.id, overrides);
+  const eventId = newId("evt");
+  const payload = JSON.stringify({
+    id: eventId,
+    type: "application.created",
+    data: { title: job.title, name: record.candidate.name, quote: '"\\ \u2028 🚀', nested: [1, 2.5, null] },
+  });
+  return {
+    record,
+    duplicateSince: shift(record.appliedAt, -30 * DAY),
+    initialStageChange: {
+      id: newId("stg"),
+      applicationId: record.id,
+      companyId: job.companyId,
+      fromStage: null,
+      toStage: record.stage,
+      actor: { type: "api_key", id: newId("key"), name: "Careers site 🚀 'quoted'" },
+      createdAt: record.appliedAt,
+    },
+    event: makeEvent(job.companyId, { id: eventId, type: "application.created", payload, createdAt: record.appliedAt }),
+    jobTitle: job.title,
+  };
+}
+
+/**
+ * An outbox event. Its type defaults to `webhook.test`, to which no endpoint subscribes: appending
+ * it fans out nothing, so the delivery tests insert exactly the deliveries they need.
+ */
 export function makeEvent(companyId: string, overrides: Partial<EventRecord> = {}): EventRecord {
   const id = overrides.id ?? newId("evt");
   const createdAt = overrides.createdAt ?? now();
+  const type = overrides.type ?? "webhook.test";
   return {
     id,
     companyId,
-    type: "job.created",
-    payload: JSON.stringify({ id, type: "job.created", created_at: createdAt.toISOString(), company_id: companyId }),
+    type,
+    payload: JSON.stringify({ id, type, created_at: createdAt.toISOString(), company_id: companyId }),
     createdAt,
     ...overrides,
   };

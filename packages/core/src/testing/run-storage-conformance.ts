@@ -1,6 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe } from "vitest";
 import { ConformanceContext } from "./context";
+import { applicationCreateTests } from "./suites/application-create";
 import { applicationTests } from "./suites/applications";
+import { auditTests } from "./suites/audit";
 import { companyTests } from "./suites/companies";
 import { eventTests } from "./suites/events";
 import { idempotencyTests } from "./suites/idempotency";
@@ -11,8 +13,11 @@ import { rateLimitTests } from "./suites/rate-limits";
 import { roundTripTests } from "./suites/round-trips";
 import { transactionTests } from "./suites/transactions";
 import { usageTests } from "./suites/usage";
+import { webhookAttemptTests } from "./suites/webhook-attempts";
+import { webhookClaimTests } from "./suites/webhook-claims";
 import { webhookDeliveryTests } from "./suites/webhook-deliveries";
 import { webhookEndpointTests } from "./suites/webhook-endpoints";
+import { webhookLogTests } from "./suites/webhook-log";
 import type { ConformanceTarget } from "./types";
 
 /**
@@ -55,6 +60,7 @@ export function runStorageConformance(target: ConformanceTarget): void {
     keyTests(ctx);
     keyAdmissionTests(ctx);
     jobTests(ctx);
+    applicationCreateTests(ctx);
     applicationTests(ctx);
     transactionTests(ctx);
     eventTests(ctx);
@@ -62,6 +68,10 @@ export function runStorageConformance(target: ConformanceTarget): void {
     usageTests(ctx);
     idempotencyTests(ctx);
     webhookEndpointTests(ctx);
+    webhookClaimTests(ctx);
+    webhookAttemptTests(ctx);
     webhookDeliveryTests(ctx);
+    webhookLogTests(ctx);
+    auditTests(ctx);
   });
 }

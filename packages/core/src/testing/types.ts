@@ -19,6 +19,8 @@ export interface ConformanceInspector {
   rateLimitCount?(key: string): Promise<number | null>;
   /** Usage-log rows of the company. */
   countUsage?(companyId: string): Promise<number>;
+  /** The stored count of the usage roll-up row of a company, UTC day and status class, or null when there is no row. */
+  usageDayCount?(companyId: string, day: string, statusClass: number): Promise<number | null>;
   /** Idempotency rows of the API key, finished or not. */
   countIdempotencyRecords?(keyId: string): Promise<number>;
   /** Delivery rows that reference the endpoint. */

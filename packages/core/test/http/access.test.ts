@@ -284,6 +284,7 @@ describe.each(TRANSPORTS)("access via %s", (transport) => {
         "/jobs/{id}/close",
         "/me",
         "/openapi.json",
+        "/reference",
       ]);
       expect(answer.json).toEqual(w.api.openapi());
     });

@@ -53,6 +53,22 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
   });
 
   describe("POST /applications", () => {
+    it("refuses a closed job with 422 naming job_id, writing nothing; draft and paused jobs take candidates", async () => {
+      await w.api.jobs.close(w.acme, job.id);
+      const refused = await post(applicationBody(job.id, "late@example.com"));
+      expect(refused.status).toBe(422);
+      expect(errorOf(refused)).toMatchObject({
+        code: "invalid",
+        fields: [{ field: "job_id", message: expect.stringMatching(/^The job is closed/) }],
+      });
+      expect(await jobCount()).toBe(0);
+      for (const status of ["draft", "paused", "active"] as const) {
+        await w.api.jobs.update(w.acme, job.id, { status });
+        await apply(`${status}@example.com`);
+      }
+      expect(await jobCount()).toBe(3);
+    });
+
     it("creates an application in stage new with source api, the skills match and overall null", async () => {
       const answer = await post({
         job_id: job.id,

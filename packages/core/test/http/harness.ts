@@ -182,7 +182,7 @@ export function createClient(api: PublicApi, transport: Transport, clientOptions
           else request.body = options.body;
         }
         const response = await api.handle(request);
-        const text = typeof response.body === "string" ? response.body : new TextDecoder().decode(response.body);
+        const text = await new Response(response.body as BodyInit).text();
         return parseAnswer(response.status, response.headers, text);
       }
       const url = new URL(`${API_ORIGIN}${BASE_PATH}${path}`);
@@ -375,6 +375,14 @@ export const JOB_FIELDS = [
   "public_url",
   "created_at",
   "updated_at",
+  // Beyond the 2.1 table (DESIGN.md section 4): every JobInput field written is returned.
+  "short_description",
+  "preferred_skills",
+  "qualifications",
+  "responsibilities",
+  "benefits",
+  "start_date",
+  "positions",
 ] as const;
 
 /** The exact keys of the Application of spec 2.3, in the spec's order. */

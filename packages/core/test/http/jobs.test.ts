@@ -77,6 +77,13 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
         public_url: `${BASE_URL}/jobs/${created.id}`,
         created_at: "2026-03-02T10:00:30.000Z",
         updated_at: "2026-03-02T10:00:30.000Z",
+        short_description: "",
+        preferred_skills: [],
+        qualifications: [],
+        responsibilities: [],
+        benefits: [],
+        start_date: null,
+        positions: null,
       });
       expect(job?.created_at).toMatch(ISO_UTC);
       expect(answer.json.has_more).toBe(false);
@@ -305,6 +312,13 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
         public_url: null,
         created_at: START.toISOString(),
         updated_at: START.toISOString(),
+        short_description: "",
+        preferred_skills: [],
+        qualifications: [],
+        responsibilities: [],
+        benefits: [],
+        start_date: null,
+        positions: null,
       });
       const second = jobOf(await post("/jobs", { title: "Second" }));
       expect(second.reference).toBe("JOB-1002");
@@ -341,6 +355,16 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       expect(job.open).toBe(false);
       expect(job.public_url).toBeNull();
       expect(keysOf(job)).toEqual(sorted(JOB_FIELDS));
+      // What was written reads back over the API, beyond the fields of the 2.1 table.
+      expect(job).toMatchObject({
+        short_description: "Pipelines, briefly.",
+        preferred_skills: ["Airflow"],
+        qualifications: ["BSc"],
+        responsibilities: ["Own the ETL"],
+        benefits: ["Pension"],
+        start_date: "2026-06-01",
+        positions: 2,
+      });
       const stored = await w.api.jobs.get(w.acme, job.id);
       expect(stored).toMatchObject({
         shortDescription: "Pipelines, briefly.",

@@ -1,4 +1,4 @@
-import { HireportError, type KeyStore, type Storage } from "@hireport/core";
+import { admitInSteps, HireportError, type KeyStore, type Storage } from "@hireport/core";
 import { describe, expect, it } from "vitest";
 import {
   type Answer,
@@ -24,16 +24,19 @@ function rateHeaders(answer: Answer) {
 }
 
 /**
- * Core counts a request through `keys.findByHashAndConsume` when the storage has it (one call),
- * else through `keys.findByHash` then `rateLimits.consume` (two calls): both paths, every test.
+ * Every test runs with the storage's own `keys.admit` (one state operation in memory) and with
+ * core's portable `admitInSteps` (`findByHash`, then `rateLimits.consume`), which storages with
+ * nothing faster use.
  */
 const PATHS = [
-  ["one storage call", (storage: Storage) => storage],
-  ["two storage calls", withoutOneStepAdmission],
+  ["the storage's admit", (storage: Storage) => storage],
+  ["admitInSteps", withAdmissionInSteps],
 ] as const;
 
-function withoutOneStepAdmission(storage: Storage): Storage {
-  const keys: KeyStore = Object.create(storage.keys, { findByHashAndConsume: { value: undefined } });
+function withAdmissionInSteps(storage: Storage): Storage {
+  const keys: KeyStore = Object.create(storage.keys, {
+    admit: { value: (...args: Parameters<KeyStore["admit"]>) => admitInSteps(storage, ...args) },
+  });
   return Object.create(storage, { keys: { value: keys, enumerable: true } }) as Storage;
 }
 
@@ -85,6 +88,8 @@ describe.each(TRANSPORTS.flatMap((transport) => PATHS.map(([path, wrap]) => [tra
       // 10:01:30 to midnight UTC.
       expect(daily.headers["retry-after"]).toBe("50310");
       expect(daily.headers["x-ratelimit-remaining"]).toBe("0");
+      // X-RateLimit-Reset describes the window that refused: the day, ending at midnight UTC.
+      expect(daily.headers["x-ratelimit-reset"]).toBe(String(Date.parse("2026-03-03T00:00:00.000Z") / 1000));
       w.clock.set(new Date(Date.parse("2026-03-03T00:00:00.000Z")));
       expect((await me(w)).status).toBe(200);
     });

@@ -1,4 +1,5 @@
-import { type ApiRequest, SCOPES, type Storage } from "@hireport/core";
+import { type ApiRequest, createPublicApi, SCOPES, type Storage } from "@hireport/core";
+import { memoryStorage } from "@hireport/core/memory";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   applicationBody,
@@ -25,10 +26,6 @@ function withProperty<T extends object, K extends keyof T>(base: T, name: K, val
   // Defined, not assigned: assigning would hit the read-only property `base` has when frozen.
   return Object.create(base, { [name]: { value, enumerable: true } }) as T;
 }
-
-/** The storage without the optional one-step key lookup: core then calls findByHash and consume. */
-const withoutOneStep = (base: Storage): Storage =>
-  withProperty(base, "keys", withProperty(base.keys, "findByHashAndConsume", undefined));
 
 /** Wraps a storage so that one method of one store (`jobs.list`, …) throws. */
 const failingStorage =
@@ -245,14 +242,19 @@ describe.each(TRANSPORTS)("idempotency via %s", (transport) => {
     const inTransaction = new Promise<void>((resolve) => {
       entered = resolve;
     });
-    // Holds every transaction at a gate, so the first request is still running when the second arrives.
+    // Once the world is set up (its keys are made in transactions too), holds every transaction at a
+    // gate, so the first request is still running when the second arrives.
+    let gating = false;
     const gated = (base: Storage): Storage =>
       withProperty(base, "transaction", async (fn) => {
-        entered();
-        await gate;
+        if (gating) {
+          entered();
+          await gate;
+        }
         return base.transaction(fn);
       });
     const g = await createWorld(transport, { wrapStorage: gated });
+    gating = true;
     const send = () =>
       g.client.call("POST", "/jobs", {
         key: g.acmeKey.key,
@@ -375,12 +377,9 @@ describe.each(TRANSPORTS)("request ids, usage log and failures via %s", (transpo
     expect((await w.client.call("GET", "/me", { key: w.acmeKey.key })).status).toBe(200);
   });
 
-  it.each([
-    ["findByHash", (base: Storage) => failingStorage("keys", "findByHash")(withoutOneStep(base))],
-    ["findByHashAndConsume", failingStorage("keys", "findByHashAndConsume")],
-  ] as const)("answers 500 when authentication cannot read the key (%s)", async (_method, wrapStorage) => {
+  it("answers 500 when authentication cannot read the key (keys.admit fails)", async () => {
     const logger = memoryLogger();
-    const w = await createWorld(transport, { wrapStorage, logger });
+    const w = await createWorld(transport, { wrapStorage: failingStorage("keys", "admit"), logger });
     const answer = await w.client.call("GET", "/me", { key: w.acmeKey.key });
     expect(answer.status).toBe(500);
     expect(errorOf(answer).code).toBe("server_error");
@@ -401,17 +400,27 @@ describe.each(TRANSPORTS)("request ids, usage log and failures via %s", (transpo
 
 describe("usage log batches", () => {
   /** A storage whose usage writes each wait for `release()` and are recorded by size. */
+  /**
+   * A usage store whose writes wait at a gate. `release` opens the gates one by one, each time
+   * waiting for the write it let through to finish (the usage log starts its next write as soon as
+   * one ends), until no write is waiting.
+   */
   function gatedUsage() {
     const batches: number[] = [];
-    const gates: (() => void)[] = [];
+    const gates: { open: () => void; written: Promise<void> }[] = [];
     const wrapStorage = (base: Storage): Storage =>
       withProperty(
         base,
         "usage",
-        withProperty(base.usage, "appendMany", async (entries) => {
+        withProperty(base.usage, "appendMany", (entries) => {
           batches.push(entries.length);
-          await new Promise<void>((resolve) => gates.push(resolve));
-          await base.usage.appendMany(entries);
+          let open: () => void = () => undefined;
+          const opened = new Promise<void>((resolve) => {
+            open = resolve;
+          });
+          const written = opened.then(() => base.usage.appendMany(entries));
+          gates.push({ open, written: written.catch(() => undefined) });
+          return written;
         }),
       );
     const settle = () => new Promise((resolve) => setTimeout(resolve, 5));
@@ -420,7 +429,8 @@ describe("usage log batches", () => {
         await settle();
         const gate = gates.shift();
         if (!gate) return;
-        gate();
+        gate.open();
+        await gate.written;
       }
     };
     return { batches, wrapStorage, release };
@@ -460,15 +470,66 @@ describe("usage log batches", () => {
     expect(await w.inspect.countUsage(w.acme)).toBe(38);
   });
 
+  it('usageLog "durable": an answer leaves once its entry is written; entries of concurrent requests share a write', async () => {
+    const usage = gatedUsage();
+    const w = await createWorld("handle", { wrapStorage: usage.wrapStorage, extra: { usageLog: "durable" } });
+    const answered: number[] = [];
+    const me = () => w.client.call("GET", "/me", { key: w.acmeKey.key }).then((answer) => answered.push(answer.status));
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const first = me();
+    await settle();
+    // Its entry is being written (the write waits): no answer yet.
+    expect(usage.batches).toEqual([1]);
+    expect(answered).toEqual([]);
+    // Five more arrive meanwhile: they wait for the next write, which takes all five.
+    const more = Array.from({ length: 5 }, me);
+    await settle();
+    expect(usage.batches).toEqual([1]);
+    expect(answered).toEqual([]);
+    expect(w.api.usage.pending).toBe(5);
+    await usage.release();
+    await Promise.all([first, ...more]);
+    expect(usage.batches).toEqual([1, 5]);
+    expect(answered).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(w.api.usage.pending).toBe(0);
+    expect(await w.inspect.countUsage(w.acme)).toBe(6);
+    // flush() and close() wait for the writes under way.
+    const seventh = me();
+    await settle();
+    const closing = w.api.close();
+    await usage.release();
+    await Promise.all([seventh, closing]);
+    expect(await w.inspect.countUsage(w.acme)).toBe(7);
+  });
+
+  it('usageLog "durable": a storage that refuses the log does not hold the answer; the entry is retried', async () => {
+    const logger = memoryLogger();
+    const w = await createWorld("handle", {
+      wrapStorage: failingStorage("usage", "appendMany"),
+      logger,
+      extra: { usageLog: "durable" },
+    });
+    expect((await w.client.call("GET", "/me", { key: w.acmeKey.key })).status).toBe(200);
+    expect(w.api.usage.pending).toBe(1);
+    expect(logger.entries.some((entry) => entry.message === "hireport: writing the usage log failed; will retry")).toBe(
+      true,
+    );
+    const options = { storage: memoryStorage(), publicBaseUrl: "https://x.example", fileTokenSecret: "s".repeat(32) };
+    expect(() => createPublicApi({ ...options, usageLog: "sync" as never })).toThrow(
+      /option usageLog must be "batched" or "durable"/,
+    );
+  });
+
   it("writes a partial batch once usageFlushMs has passed", async () => {
     const usage = gatedUsage();
     const w = await createWorld("handle", {
       wrapStorage: usage.wrapStorage,
-      extra: { usageBatchSize: 100, usageFlushMs: 20 },
+      // Long enough for three requests on a loaded machine's slowest database to come in first.
+      extra: { usageBatchSize: 100, usageFlushMs: 500 },
     });
     for (let i = 0; i < 3; i++) await w.client.call("GET", "/me", { key: w.acmeKey.key });
     expect(usage.batches).toEqual([]);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    await new Promise((resolve) => setTimeout(resolve, 600));
     await usage.release();
     expect(usage.batches).toEqual([3]);
     expect(await w.inspect.countUsage(w.acme)).toBe(3);

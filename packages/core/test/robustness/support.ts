@@ -93,7 +93,7 @@ export interface Answer {
 
 export async function send(api: PublicApi, request: ApiRequest): Promise<Answer> {
   const response = await api.handle(request);
-  const text = typeof response.body === "string" ? response.body : new TextDecoder().decode(response.body);
+  const text = await new Response(response.body as BodyInit).text();
   let json: unknown;
   try {
     json = JSON.parse(text);

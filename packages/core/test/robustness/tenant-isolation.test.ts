@@ -58,12 +58,6 @@ describe("tenant isolation", () => {
       const job = (answer.json as { data: JobWire }).data;
       result.jobs.push({ id: job.id, status: job.status, updatedAt: job.updated_at });
     }
-    const closed = result.jobs[3] as Data["jobs"][number];
-    s.clock.advance(1_000);
-    const closing = await call(tenant, "POST", `/jobs/${closed.id}/close`);
-    expect(closing.status).toBe(200);
-    closed.status = "closed";
-    closed.updatedAt = (closing.json as { data: JobWire }).data.updated_at;
     // The hidden active job is still the company's (public_url null), and lists show it.
     await s.api.jobs.setHidden(companyId, (result.jobs[0] as Data["jobs"][number]).id, true);
     (result.jobs[0] as Data["jobs"][number]).updatedAt = s.clock.now().toISOString();
@@ -93,6 +87,13 @@ describe("tenant isolation", () => {
         result.applications.push({ id: application.id, jobId: job.id, stage, updatedAt });
       }
     }
+    // Closed once its applications are in: a closed job takes no new candidates.
+    const closed = result.jobs[3] as Data["jobs"][number];
+    s.clock.advance(1_000);
+    const closing = await call(tenant, "POST", `/jobs/${closed.id}/close`);
+    expect(closing.status).toBe(200);
+    closed.status = "closed";
+    closed.updatedAt = (closing.json as { data: JobWire }).data.updated_at;
     return result;
   }
 

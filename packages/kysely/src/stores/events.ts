@@ -1,10 +1,8 @@
-import type { AnyEventType, EventRecord, EventStore, EventType } from "@hireport/core";
-import type { QueryCreator } from "kysely";
+import type { AnyEventType, EventRecord, EventStore } from "@hireport/core";
 import type { StoreContext } from "../context";
-import type { EventTable, HireportDatabase } from "../schema";
+import type { EventTable } from "../schema";
 import { fromDb } from "../values";
 import { afterPosition } from "./keyset";
-import { subscribedEndpointsQuery, subscribedOf } from "./webhooks";
 
 function toEvent(row: EventTable): EventRecord {
   return {
@@ -16,37 +14,25 @@ function toEvent(row: EventTable): EventRecord {
   };
 }
 
+/** The columns of an event row (every column: the Postgres routines read them as JSON). */
 export function eventRow(ctx: StoreContext, event: EventRecord) {
-  return {
+  const row = {
     id: event.id,
     company_id: event.companyId,
     type: event.type,
     payload: event.payload,
     created_at: ctx.toDb(event.createdAt),
-  };
+  } satisfies Record<keyof EventTable, unknown>;
+  return row;
 }
 
+/**
+ * The outbox. `append` is the dialect's (`DialectStrategy.appendEvent`): the event with its fan-out
+ * in one call of the `append_event` routine on Postgres, `appendInSteps` in a transaction elsewhere.
+ */
 export function createEventStore(ctx: StoreContext): EventStore {
   return {
-    async append(event) {
-      await ctx.db.insertInto(ctx.table("event")).values(eventRow(ctx, event)).execute();
-    },
-
-    // Postgres: the insert as a data-modifying `WITH` of the endpoints' select, one round trip.
-    // Postgres runs such a `WITH` to completion even though the select does not read it.
-    ...(ctx.dialect === "postgres"
-      ? {
-          async appendAndListSubscribers(event: EventRecord) {
-            const withInsert = ctx.db.with("appended", (db) =>
-              db.insertInto(ctx.table("event")).values(eventRow(ctx, event)),
-            );
-            // The select never reads `appended`: typed as the plain database.
-            const db = withInsert as unknown as QueryCreator<HireportDatabase>;
-            const rows = await subscribedEndpointsQuery(ctx, db, event.companyId).execute();
-            return subscribedOf(rows, event.type as EventType);
-          },
-        }
-      : {}),
+    append: (event) => ctx.strategy.appendEvent(ctx, event),
 
     async get(id) {
       const row = await ctx.db
@@ -60,21 +46,17 @@ export function createEventStore(ctx: StoreContext): EventStore {
 
     async list(companyId, options) {
       let select = ctx.db
-        .selectFrom(ctx.tableAs("event", "e"))
+        .selectFrom(ctx.from("event", "e", "company_created"))
         .select(ctx.columns("event", "e"))
         .where("e.company_id", "=", companyId);
       const after = options.after;
       if (after) select = select.where((eb) => afterPosition(ctx, eb, "e.created_at", "e.id", after));
-      const rows = await ctx.list(
-        select
-          .orderBy("e.created_at", "desc")
-          .orderBy("e.id", "desc")
-          .limit(Math.max(0, options.take))
-          .$castTo<EventTable>(),
-        "event",
-        "e",
-        "company_created",
-      );
+      const rows = await select
+        .orderBy("e.created_at", "desc")
+        .orderBy("e.id", "desc")
+        .limit(Math.max(0, options.take))
+        .$castTo<EventTable>()
+        .execute();
       return rows.map(toEvent);
     },
 

@@ -38,10 +38,7 @@ export function createIdempotencyStore(ctx: StoreContext): IdempotencyStore {
       };
       for (let round = 0; round < 3; round += 1) {
         const insert = ctx.db.insertInto(table).values(row);
-        const inserted = await (ctx.dialect === "mysql"
-          ? insert.ignore()
-          : insert.onConflict((oc) => oc.columns(["key_id", "idempotency_key"]).doNothing())
-        ).executeTakeFirst();
+        const inserted = await ctx.strategy.insertIgnore(insert, ["key_id", "idempotency_key"]).executeTakeFirst();
         if (Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0) return { state: "claimed" };
 
         const now = ctx.toDb(input.now);

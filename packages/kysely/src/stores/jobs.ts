@@ -88,8 +88,7 @@ export function createJobStore(ctx: StoreContext): JobStore {
       .select(ctx.columns("job", "j"))
       .where("j.id", "=", id)
       .where("j.company_id", "=", companyId);
-    // SQLite has no row locks: its transactions begin immediate and hold the database's write lock.
-    if (options?.lock && ctx.dialect !== "sqlite") query = query.forUpdate();
+    if (options?.lock) query = ctx.strategy.forUpdate(query);
     const row = await query.$castTo<JobTable>().executeTakeFirst();
     return row ? toJob(row) : null;
   };
@@ -134,22 +133,24 @@ export function createJobStore(ctx: StoreContext): JobStore {
     get,
 
     async update(companyId, id, patch) {
-      const result = await ctx.db
+      await ctx.db
         .updateTable(ctx.table("job"))
         .set(patchColumns(ctx, patch))
         .where("id", "=", id)
         .where("company_id", "=", companyId)
-        .executeTakeFirst();
-      // MySQL counts matched rows only with CLIENT_FOUND_ROWS (mysql2's default); read back either way.
-      if (result.numUpdatedRows === 0n && ctx.dialect !== "mysql") return null;
+        .execute();
+      // Read back (null when the company has no such job): the count of updated rows would not
+      // tell, as MySQL counts matched rows only with CLIENT_FOUND_ROWS.
       return get(companyId, id);
     },
 
     async list(query) {
-      let select = ctx.db
-        .selectFrom(ctx.tableAs("job", "j"))
-        .select(ctx.columns("job", "j"))
-        .where("j.company_id", "=", query.companyId);
+      // With `updated_since` the optimizer chooses between the page-order index and the
+      // `(company_id, updated_at)` one (few rows changed since the last sync).
+      const from = query.updatedSince
+        ? ctx.tableAs("job", "j")
+        : ctx.from("job", "j", query.statuses?.length === 1 ? "company_status_created" : "company_created");
+      let select = ctx.db.selectFrom(from).select(ctx.columns("job", "j")).where("j.company_id", "=", query.companyId);
       if (query.statuses) {
         if (query.statuses.length === 0) return [];
         select =
@@ -160,18 +161,12 @@ export function createJobStore(ctx: StoreContext): JobStore {
       if (query.updatedSince) select = select.where("j.updated_at", ">=", ctx.toDb(query.updatedSince));
       const after = query.after;
       if (after) select = select.where((eb) => afterPosition(ctx, eb, "j.created_at", "j.id", after));
-      const rows = await ctx.list(
-        select
-          .orderBy("j.created_at", "desc")
-          .orderBy("j.id", "desc")
-          .limit(Math.max(0, query.take))
-          .$castTo<JobTable>(),
-        "job",
-        "j",
-        // With `updated_since` the optimizer chooses between the page-order index and the
-        // `(company_id, updated_at)` one (few rows changed since the last sync).
-        query.updatedSince ? null : query.statuses?.length === 1 ? "company_status_created" : "company_created",
-      );
+      const rows = await select
+        .orderBy("j.created_at", "desc")
+        .orderBy("j.id", "desc")
+        .limit(Math.max(0, query.take))
+        .$castTo<JobTable>()
+        .execute();
       return rows.map(toJob);
     },
   };

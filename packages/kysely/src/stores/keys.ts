@@ -1,9 +1,8 @@
-import type { ApiKeyRecord, ApiKeyWithCompany, KeyStore, Scope } from "@hireport/core";
-import { sql } from "kysely";
+import type { ApiKeyRecord, ApiKeyWithCompany, KeyStore, RateLimitStore, Scope } from "@hireport/core";
 import type { StoreContext } from "../context";
-import type { ApiKeyTable, CompanyTable } from "../schema";
+import { type ApiKeyTable, COLUMNS, type CompanyTable, DATE_COLUMNS } from "../schema";
 import { fromDb, readJson, readNumber } from "../values";
-import { bumpSequence, toCompany } from "./companies";
+import { toCompany } from "./companies";
 
 export function toKey(row: ApiKeyTable): ApiKeyRecord {
   return {
@@ -13,6 +12,7 @@ export function toKey(row: ApiKeyTable): ApiKeyRecord {
     scopes: readJson<Scope[]>(row.scopes, []),
     hash: row.hash,
     prefix: row.prefix,
+    suffix: row.suffix,
     createdAt: fromDb(row.created_at),
     expiresAt: fromDb(row.expires_at),
     revokedAt: fromDb(row.revoked_at),
@@ -26,7 +26,7 @@ const COMPANY_PREFIX = "company__";
 /** A key row joined with its company's columns, prefixed `company__`. */
 export type KeyWithCompanyRow = ApiKeyTable & Record<`${typeof COMPANY_PREFIX}${keyof CompanyTable}`, string | Date>;
 
-/** The key and its company of a joined row (`findByHash`, `findByHashAndConsume`). */
+/** The key and its company of a joined row (`findByHash`, and `keys.admit` on Postgres). */
 export function toKeyWithCompany(row: KeyWithCompanyRow): ApiKeyWithCompany {
   return {
     key: toKey(row),
@@ -38,7 +38,12 @@ export function toKeyWithCompany(row: KeyWithCompanyRow): ApiKeyWithCompany {
   };
 }
 
-export function createKeyStore(ctx: StoreContext): KeyStore {
+/**
+ * API keys. `admit` is the dialect's (`DialectStrategy.keyAdmission`), built on this store's
+ * `findByHash` and on `rateLimits`: one statement per batch of a key's requests on Postgres,
+ * `admitInSteps` elsewhere.
+ */
+export function createKeyStore(ctx: StoreContext, rateLimits: RateLimitStore): KeyStore {
   const get = async (companyId: string, id: string): Promise<ApiKeyRecord | null> => {
     const row = await ctx.db
       .selectFrom(ctx.tableAs("api_key", "k"))
@@ -50,27 +55,27 @@ export function createKeyStore(ctx: StoreContext): KeyStore {
     return row ? toKey(row) : null;
   };
 
-  const companyColumns = (["id", "name", "created_at"] as const).map((name) => {
-    const ref = sql.ref(`c.${name}`);
-    return (ctx.dialect === "mysql" && name === "created_at" ? sql`cast(${ref} as char)` : ref).as(
-      `${COMPANY_PREFIX}${name}`,
-    );
-  });
+  const companyColumns = ctx.strategy.selectColumns(
+    "c",
+    COLUMNS.company,
+    new Set<string>(DATE_COLUMNS.company),
+    (column) => `${COMPANY_PREFIX}${column}`,
+  );
 
-  return {
+  const store: KeyStore = {
+    admit: (hash, windows, now) => admit(hash, windows, now),
+
     insert: (record, options) =>
       ctx.atomic(async (tx) => {
         // The company's key counter row is the lock: concurrent inserts for one company queue on it.
-        await bumpSequence(tx, record.companyId, "key");
-        let count = tx.db
+        await tx.strategy.nextSequence(tx, record.companyId, "key");
+        const count = tx.db
           .selectFrom(tx.tableAs("api_key", "k"))
           .select((eb) => eb.fn.countAll<number | string>().as("active"))
           .where("k.company_id", "=", record.companyId)
           .where("k.revoked_at", "is", null)
           .where((eb) => eb.or([eb("k.expires_at", "is", null), eb("k.expires_at", ">", tx.toDb(options.now))]));
-        // MySQL reads a snapshot in REPEATABLE READ; a locking read sees the latest committed keys.
-        if (tx.dialect === "mysql") count = count.forUpdate();
-        const { active } = await count.executeTakeFirstOrThrow();
+        const { active } = await tx.strategy.currentRead(count).executeTakeFirstOrThrow();
         if (readNumber(active) >= options.maxActive) return "limit_reached" as const;
         await tx.db
           .insertInto(tx.table("api_key"))
@@ -81,6 +86,7 @@ export function createKeyStore(ctx: StoreContext): KeyStore {
             scopes: JSON.stringify(record.scopes),
             hash: record.hash,
             prefix: record.prefix,
+            suffix: record.suffix,
             created_at: tx.toDb(record.createdAt),
             expires_at: tx.toDb(record.expiresAt),
             revoked_at: tx.toDb(record.revokedAt),
@@ -135,4 +141,6 @@ export function createKeyStore(ctx: StoreContext): KeyStore {
         .execute();
     },
   };
+  const admit = ctx.strategy.keyAdmission(ctx, { keys: store, rateLimits });
+  return store;
 }

@@ -2,9 +2,10 @@ import { type ExpressionBuilder, sql } from "kysely";
 import type { StoreContext } from "../context";
 
 /**
- * The condition "strictly after `position` in newest-first order" for a `(time, id)` keyset,
- * written so that every dialect's planner can range-scan the `(…, time, id)` index:
- * `time <= at AND (time < at OR id < id)`.
+ * The condition "strictly after `position`" for a `(time, id)` keyset, in newest-first order
+ * (`desc`, the lists) or oldest-first order (`asc`, the recovery of deliveries), written so that
+ * every dialect's planner can range-scan the `(…, time, id)` index: for `desc`,
+ * `time <= at AND (time < at OR id < id)`; for `asc`, the same with the comparisons turned.
  */
 export function afterPosition<DB, TB extends keyof DB>(
   ctx: StoreContext,
@@ -12,12 +13,14 @@ export function afterPosition<DB, TB extends keyof DB>(
   timeColumn: string,
   idColumn: string,
   position: { at: Date; id: string },
+  order: "desc" | "asc" = "desc",
 ) {
   const at = ctx.toDb(position.at);
   const time = sql.ref(timeColumn);
   const id = sql.ref(idColumn);
+  const [orEqual, strictly] = order === "desc" ? [sql.raw("<="), sql.raw("<")] : [sql.raw(">="), sql.raw(">")];
   return eb.and([
-    sql<boolean>`${time} <= ${at}`,
-    eb.or([sql<boolean>`${time} < ${at}`, sql<boolean>`${id} < ${position.id}`]),
+    sql<boolean>`${time} ${orEqual} ${at}`,
+    eb.or([sql<boolean>`${time} ${strictly} ${at}`, sql<boolean>`${id} ${strictly} ${position.id}`]),
   ]);
 }

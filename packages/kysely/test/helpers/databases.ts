@@ -107,15 +107,14 @@ export async function connectOrSkip(dialect: TestDialect, options: DbOptions): P
   }
 }
 
-/** Drops every table of a prefix, the migration tables included, and on Postgres its functions. */
+/** Drops every table of a prefix, the migration tables included, and on Postgres its routines (of every version). */
 export async function dropTables(db: AnyDb, prefix: string): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await sql`drop function if exists ${sql.id(`${prefix}count_requests`)}(text, text[], integer[], timestamptz[], timestamptz, integer, boolean)`.execute(
+    const { rows } = await sql<{ routine: string }>`select p.oid::regprocedure::text as routine from pg_proc as p
+      where p.pronamespace = current_schema()::regnamespace and left(p.proname, length(${prefix})) = ${prefix}`.execute(
       db,
     );
-    await sql`drop function if exists ${sql.id(`${prefix}create_application`)}(jsonb, jsonb, jsonb, text, timestamptz)`.execute(
-      db,
-    );
+    for (const { routine } of rows) await sql`drop function if exists ${sql.raw(routine)}`.execute(db);
   }
   for (const name of [...TABLE_NAMES].reverse()) await db.schema.dropTable(`${prefix}${name}`).ifExists().execute();
   await db.schema.dropTable(`${prefix}migration`).ifExists().execute();

@@ -27,6 +27,11 @@ export function rawReads(db: AnyDb, prefix: string): ConformanceInspector {
       return rows[0] ? Number(rows[0].n) : null;
     },
     countUsage: (companyId) => count(sql`select count(*) as n from ${table("usage")} where company_id = ${companyId}`),
+    async usageDayCount(companyId, day, statusClass) {
+      const { rows } = await sql<{ n: number | string }>`select requests as n from ${table("usage_daily")}
+        where company_id = ${companyId} and day = ${day} and status_class = ${statusClass}`.execute(db);
+      return rows[0] ? Number(rows[0].n) : null;
+    },
     countIdempotencyRecords: (keyId) =>
       count(sql`select count(*) as n from ${table("idempotency")} where key_id = ${keyId}`),
     countDeliveries: (endpointId) =>

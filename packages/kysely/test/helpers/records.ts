@@ -1,16 +1,22 @@
-import { randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import type {
   ApiKeyRecord,
   CompanyRecord,
+  CreateApplicationResult,
   DeliveryRecord,
   EventRecord,
-  InsertWithEventInput,
   JobRecord,
   NewApplication,
+  NewApplicationWrite,
+  StorageStores,
   WebhookEndpointRecord,
 } from "@hireport/core";
 
-export const id = (prefix: string): string => `${prefix}_${randomUUID().replaceAll("-", "")}`;
+/**
+ * A new id of core's length (`evt_` and 26 characters): a delivery's id, `dlv_` and the bodies of
+ * its event's and its endpoint's ids, then fits the 64 characters of an id column.
+ */
+export const id = (prefix: string): string => `${prefix}_${randomBytes(13).toString("hex")}`;
 
 export function company(overrides: Partial<CompanyRecord> = {}): CompanyRecord {
   return { id: id("co"), name: "Acme Ltd", createdAt: new Date("2026-01-02T03:04:05.678Z"), ...overrides };
@@ -91,6 +97,7 @@ export function apiKey(companyId: string, overrides: Partial<ApiKeyRecord> = {})
     scopes: ["jobs:read", "applications:write"],
     hash: randomUUID().replaceAll("-", "") + randomUUID().replaceAll("-", ""),
     prefix: "svc_live_abcd",
+    suffix: "wXyZ",
     createdAt: new Date("2026-03-01T00:00:00.000Z"),
     expiresAt: null,
     revokedAt: null,
@@ -99,11 +106,15 @@ export function apiKey(companyId: string, overrides: Partial<ApiKeyRecord> = {})
   };
 }
 
+/**
+ * An outbox event. Its type defaults to `webhook.test`, to which no endpoint subscribes: appending
+ * it fans out nothing, so tests insert exactly the deliveries they need.
+ */
 export function event(companyId: string, overrides: Partial<EventRecord> = {}): EventRecord {
   return {
     id: id("evt"),
     companyId,
-    type: "job.created",
+    type: "webhook.test",
     payload: JSON.stringify({ hello: "wörld ✓" }),
     createdAt: new Date("2026-03-01T10:00:00.123Z"),
     ...overrides,
@@ -145,22 +156,45 @@ export function delivery(ev: EventRecord, endpointId: string, overrides: Partial
   };
 }
 
-/** What one `applications.insertWithEvent` call writes: an application of the job, its first stage change, its event. */
-export function insertWithEvent(companyId: string, jobId: string, jobTitle: string): InsertWithEventInput {
-  const record = application(companyId, jobId);
+/** What `applications.create` writes for `record`: its first stage change and its event, for a job titled `jobTitle`. */
+export function applicationWrite(
+  record: NewApplication,
+  jobTitle: string,
+  duplicateSince = new Date(0),
+): NewApplicationWrite {
   return {
     record,
-    duplicateSince: new Date(0),
+    duplicateSince,
     initialStageChange: {
       id: id("stg"),
       applicationId: record.id,
-      companyId,
+      companyId: record.companyId,
       fromStage: null,
-      toStage: "new",
+      toStage: record.stage,
       actor: { type: "host", id: null, name: "Careers page" },
       createdAt: record.appliedAt,
     },
-    event: event(companyId, { type: "application.created", createdAt: record.appliedAt }),
+    event: event(record.companyId, {
+      type: "application.created",
+      payload: JSON.stringify({ title: jobTitle, candidate: record.candidate.name }),
+      createdAt: record.appliedAt,
+    }),
     jobTitle,
   };
+}
+
+/** A new application of the job, with its write (`applicationWrite`). */
+export function newApplicationWrite(companyId: string, jobId: string, jobTitle: string): NewApplicationWrite {
+  return applicationWrite(application(companyId, jobId), jobTitle);
+}
+
+/** Adds `record` through `applications.create` on `stores`, with its job's title as it is now, as core does. */
+export async function createApplication(
+  stores: StorageStores,
+  record: NewApplication,
+  duplicateSince = new Date(0),
+): Promise<CreateApplicationResult> {
+  const job = await stores.jobs.get(record.companyId, record.jobId);
+  if (!job) throw new Error(`No job ${record.jobId} in company ${record.companyId}.`);
+  return stores.applications.create(applicationWrite(record, job.title, duplicateSince));
 }

@@ -20,7 +20,9 @@ interface Json {
 }
 
 function json(answer: ApiResponse): Json {
-  return JSON.parse(typeof answer.body === "string" ? answer.body : new TextDecoder().decode(answer.body)) as Json;
+  const { body } = answer;
+  if (typeof body !== "string" && !(body instanceof Uint8Array)) throw new Error("The API answered with a stream.");
+  return JSON.parse(typeof body === "string" ? body : new TextDecoder().decode(body)) as Json;
 }
 
 export function defineHttpTests(options: { db: () => AnyDb; others: () => AnyDb[]; prefix: string }): void {

@@ -185,45 +185,50 @@ export function definePlanTests(options: {
       }
     }, 60_000);
 
-    it("checks for a duplicate through the duplicate index alone, also when statistics think the company has none", async () => {
-      const storage = options.storage();
-      const co = make.company();
-      await storage.companies.upsert(co);
-      const job = make.job(co.id);
-      await storage.jobs.insert(job);
-      // Statistics taken while the company has nothing; then 3,000 applications arrive in the
-      // duplicate window (a new customer's first campaign).
-      await analyze();
-      const now = Date.now();
-      const apps = Array.from({ length: 3000 }, () => make.application(co.id, job.id));
-      await insertRaw(apps.map((app, i) => rawApplication(app, i, new Date(now - i * 1000), new Date(now))));
-      const seen = queries().length;
-      const again = make.application(co.id, job.id, { emailNormalized: (apps[10] as NewApplication).emailNormalized });
-      const result = await storage.applications.insertUnlessDuplicate(again, {
-        duplicateSince: new Date(now - 30 * 86_400_000),
-      });
-      expect(result).toEqual({ inserted: false, existingId: (apps[10] as NewApplication).id });
-      // The check: a select of its own, and on Postgres also the `NOT EXISTS` of the insert.
-      const checks = queries()
-        .slice(seen)
-        .filter((query) => query.sql.includes("email_normalized") && /^\s*(select|with inserted)/i.test(query.sql));
-      expect(checks.length).toBeGreaterThan(0);
-      for (const check of checks) {
-        // It filters on the duplicate index's columns only: with a `company_id` condition too, the
-        // (company_id, applied_at) index also serves it, and a planner whose statistics still see
-        // no applications for the company may pick that one and read all 3,000 (seen on Postgres
-        // with a million applications of another company in the table).
-        const where = check.sql
-          .split(/ where /i)
-          .slice(1)
-          .join(" where ");
-        expect(where).toMatch(/job_id/);
-        expect(where).not.toMatch(/company_id/);
-        const text = await plan(check, false);
-        if (process.env.HIREPORT_PRINT_PLANS) console.log(text);
-        expect(text).toMatch(/application_duplicate/);
-      }
-    }, 60_000);
+    // Postgres checks inside `create_application`: the test after this one reads that plan.
+    it.skipIf(dialect === "postgres")(
+      "checks for a duplicate through the duplicate index alone, also when statistics think the company has none",
+      async () => {
+        const storage = options.storage();
+        const co = make.company();
+        await storage.companies.upsert(co);
+        const job = make.job(co.id);
+        await storage.jobs.insert(job);
+        // Statistics taken while the company has nothing; then 3,000 applications arrive in the
+        // duplicate window (a new customer's first campaign).
+        await analyze();
+        const now = Date.now();
+        const apps = Array.from({ length: 3000 }, () => make.application(co.id, job.id));
+        await insertRaw(apps.map((app, i) => rawApplication(app, i, new Date(now - i * 1000), new Date(now))));
+        const seen = queries().length;
+        const again = make.application(co.id, job.id, {
+          emailNormalized: (apps[10] as NewApplication).emailNormalized,
+        });
+        const result = await make.createApplication(storage, again, new Date(now - 30 * 86_400_000));
+        expect(result).toEqual({ outcome: "duplicate", existingId: (apps[10] as NewApplication).id });
+        // The check: a select of its own, after the job's row lock.
+        const checks = queries()
+          .slice(seen)
+          .filter((query) => query.sql.includes("email_normalized") && /^\s*select/i.test(query.sql));
+        expect(checks.length).toBeGreaterThan(0);
+        for (const check of checks) {
+          // It filters on the duplicate index's columns only: with a `company_id` condition too, the
+          // (company_id, applied_at) index also serves it, and a planner whose statistics still see
+          // no applications for the company may pick that one and read all 3,000 (seen on Postgres
+          // with a million applications of another company in the table).
+          const where = check.sql
+            .split(/ where /i)
+            .slice(1)
+            .join(" where ");
+          expect(where).toMatch(/job_id/);
+          expect(where).not.toMatch(/company_id/);
+          const text = await plan(check, false);
+          if (process.env.HIREPORT_PRINT_PLANS) console.log(text);
+          expect(text).toMatch(/application_duplicate/);
+        }
+      },
+      60_000,
+    );
 
     it.skipIf(dialect !== "postgres")(
       "create_application checks for a duplicate through the duplicate index, with the generic plan PL/pgSQL keeps",
@@ -238,7 +243,7 @@ export function definePlanTests(options: {
         const apps = Array.from({ length: 3000 }, () => make.application(co.id, job.id));
         await insertRaw(apps.map((app, i) => rawApplication(app, i, new Date(now - i * 1000), new Date(now))));
         const earlier = apps[10] as NewApplication;
-        const input = make.insertWithEvent(co.id, job.id, "Welder");
+        const input = make.newApplicationWrite(co.id, job.id, "Welder");
         input.record = { ...input.record, emailNormalized: earlier.emailNormalized };
         input.duplicateSince = new Date(now - 30 * 86_400_000);
         // One session whose plans auto_explain sends back as notices, nested statements included,
@@ -258,7 +263,7 @@ export function definePlanTests(options: {
             await session.executeQuery(CompiledQuery.raw(setting));
           }
           const onSession = kyselyStorage({ db: session, tablePrefix: prefix });
-          expect(await onSession.applications.insertWithEvent?.(input)).toEqual({
+          expect(await onSession.applications.create(input)).toEqual({
             outcome: "duplicate",
             existingId: earlier.id,
           });

@@ -11,16 +11,22 @@ export interface DeliveryFixture {
   dispatcher: WebhookDispatcher;
   /** Creates an endpoint through the dispatcher (guard off) and returns it with its secret. */
   endpoint(url: string, events?: EventType[]): Promise<{ id: string; secret: string }>;
-  /** Emits a job.created event as core would, at the clock's time. */
+  /** Emits a job.created event as core does (the storage's `events.append` fans it out), at the clock's time. */
   emit(type?: EventType, title?: string): Promise<{ eventId: string; deliveryIds: string[]; payload: string }>;
   close(): Promise<void>;
 }
 
 export const COMPANY = "co_test";
 
+/** Registers a company, as a host does before it makes endpoints for it (`api.companies.upsert`). */
+export async function registerCompany(storage: Storage, id = COMPANY, now = new Date()): Promise<void> {
+  await storage.companies.upsert({ id, name: `Company ${id}`, createdAt: now });
+}
+
 /**
- * A dispatcher on a fresh storage with a manual clock, `allowPrivateAddresses` (the receivers are
- * on 127.0.0.1) and the test certificate trusted; short timeouts keep the runs bounded.
+ * A dispatcher on a fresh storage (with {@link COMPANY} registered) with a manual clock,
+ * `allowPrivateAddresses` (the receivers are on 127.0.0.1) and the test certificate trusted; short
+ * timeouts keep the runs bounded.
  */
 export async function deliveryFixture(
   factory: StorageFactory,
@@ -29,6 +35,7 @@ export async function deliveryFixture(
 ): Promise<DeliveryFixture> {
   const handle = await factory.create();
   const clock = manualClock();
+  await registerCompany(handle.storage, COMPANY, clock.now());
   const dispatcher = createWebhookDispatcher({
     storage: handle.storage,
     clock,

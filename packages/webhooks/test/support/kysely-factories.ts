@@ -58,6 +58,8 @@ export interface SqlStorageFactory extends StorageFactory {
   location(): SqlLocation | null;
   /** Whether the server answered (false: the dialect's tests skip). */
   available(): Promise<boolean>;
+  /** The Kysely instance under the storages, for raw reads past the storage; null before `create()`. */
+  db(): AnyDb | null;
 }
 
 function sqlFactory(dialect: SqlDialect): SqlStorageFactory {
@@ -94,6 +96,7 @@ function sqlFactory(dialect: SqlDialect): SqlStorageFactory {
       return ready;
     },
     location: () => (db ? { dialect, tablePrefix, sqliteFile } : null),
+    db: () => db,
     async create() {
       if (!(await this.available()) || !db) throw new Error(`${dialect} is not available`);
       const current = db;

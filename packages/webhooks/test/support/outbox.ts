@@ -1,68 +1,44 @@
-import { randomBytes } from "node:crypto";
-import type { DeliveryRecord, EventRecord, EventType, Storage, WebhookEndpointRecord } from "@hireport/core";
-
-function id(prefix: string): string {
-  return `${prefix}_${randomBytes(12).toString("hex")}`;
-}
+import {
+  type DeliveryRecord,
+  deliveryId,
+  type EventRecord,
+  type EventType,
+  newEvent,
+  newId,
+  type Storage,
+  type WebhookEndpointRecord,
+} from "@hireport/core";
 
 /**
- * Writes an event and its deliveries exactly as core does in the transaction of a change: the
- * envelope of spec 2.9 in the outbox, and one pending delivery, due now, per subscribed endpoint.
+ * Writes an event as core does in the transaction of a change: core's `newEvent` builds it (the
+ * envelope of spec 2.9) and the storage's own `events.append` stores it with its fan-out. Returns
+ * the deliveries the storage made, read back from it: for each endpoint of the company, the
+ * delivery with the id the contract gives it (`deliveryId(event.id, endpoint.id)`), where one exists.
  */
 export async function emitEvent(
   storage: Storage,
   input: { companyId: string; type: EventType; data: Record<string, unknown>; now: Date },
 ): Promise<{ event: EventRecord; deliveries: DeliveryRecord[] }> {
-  const eventId = id("evt");
-  const payload = JSON.stringify({
-    id: eventId,
-    type: input.type,
-    created_at: input.now.toISOString(),
-    company_id: input.companyId,
-    api_version: "1.0",
-    data: input.data,
-  });
-  const event: EventRecord = {
-    id: eventId,
-    companyId: input.companyId,
-    type: input.type,
-    payload,
-    createdAt: input.now,
-  };
-  return storage.transaction(async (tx) => {
-    await tx.events.append(event);
-    const endpoints = await tx.webhooks.listSubscribedEndpoints(input.companyId, input.type);
-    const deliveries = endpoints.map(
-      (endpoint): DeliveryRecord => ({
-        id: id("dlv"),
-        endpointId: endpoint.id,
-        companyId: input.companyId,
-        eventId,
-        eventType: input.type,
-        status: "pending",
-        attempts: 0,
-        nextAttemptAt: input.now,
-        leaseExpiresAt: null,
-        leaseToken: null,
-        createdAt: input.now,
-        updatedAt: input.now,
-      }),
-    );
-    if (deliveries.length > 0) await tx.webhooks.insertDeliveries(deliveries);
-    return { event, deliveries };
-  });
+  const event = newEvent(input);
+  await storage.transaction((tx) => tx.events.append(event));
+  const endpoints = await storage.webhooks.listEndpoints(input.companyId);
+  const found = await Promise.all(
+    endpoints.map((endpoint) => storage.webhooks.getDelivery(input.companyId, deliveryId(event.id, endpoint.id))),
+  );
+  return { event, deliveries: found.filter((delivery): delivery is DeliveryRecord => delivery !== null) };
 }
 
 /**
- * Stores an endpoint straight through the storage, past the dispatcher's address checks: an
- * address that was public when it was added and resolves elsewhere now, for the SSRF tests.
+ * Stores an endpoint straight through the storage, past the dispatcher's checks (its address, its
+ * company): an address that was public when it was added and resolves elsewhere now, for the SSRF
+ * tests.
  */
 export async function insertRawEndpoint(
   storage: Storage,
   input: { companyId: string; url: string; secret: string; now: Date; events?: EventType[] },
 ): Promise<WebhookEndpointRecord> {
   const record: WebhookEndpointRecord = {
-    id: id("we"),
+    id: newId("we", input.now),
     companyId: input.companyId,
     url: input.url,
     description: "",

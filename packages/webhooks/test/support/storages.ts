@@ -1,6 +1,5 @@
 import type { Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
-import { sqlFactories } from "./kysely-factories";
 
 /** A storage under test and how to dispose of it. */
 export interface StorageHandle {
@@ -26,7 +25,36 @@ export const memoryFactory: StorageFactory = {
   create: async () => ({ storage: memoryStorage(), close: async () => {} }),
 };
 
-/** The storages the delivery suite runs on: memory, then SQLite, Postgres and MySQL/MariaDB. */
+const STORAGE_NAMES = ["memory", "sqlite", "postgres", "mysql"] as const;
+
+/**
+ * The storages chosen by `HIREPORT_WEBHOOKS_STORAGES`, a comma-separated list of `memory`,
+ * `sqlite`, `postgres` and `mysql` (for example `memory` for a quick run); every storage when it is
+ * unset or empty. An unknown name fails the run rather than silently running fewer storages.
+ */
+function chosenStorages(): ReadonlySet<string> {
+  const value = process.env.HIREPORT_WEBHOOKS_STORAGES?.trim();
+  if (!value) return new Set(STORAGE_NAMES);
+  const names = value.split(",").map((name) => name.trim().toLowerCase());
+  for (const name of names) {
+    if (!(STORAGE_NAMES as readonly string[]).includes(name)) {
+      throw new Error(
+        `HIREPORT_WEBHOOKS_STORAGES: unknown storage ${JSON.stringify(name)} (${STORAGE_NAMES.join(", ")})`,
+      );
+    }
+  }
+  return new Set(names);
+}
+
+const chosen = chosenStorages();
+
+// `@hireport/kysely` (and the database drivers) load only when a SQL storage is chosen.
+const sql = [...chosen].some((name) => name !== "memory") ? await import("./kysely-factories") : null;
+
+/**
+ * The storages the delivery suite runs on: memory, then SQLite, Postgres and MySQL/MariaDB, or the
+ * ones `HIREPORT_WEBHOOKS_STORAGES` names.
+ */
 export function storageFactories(): StorageFactory[] {
-  return [memoryFactory, ...sqlFactories()];
+  return [memoryFactory, ...(sql?.sqlFactories() ?? [])].filter((factory) => chosen.has(factory.name));
 }

@@ -107,7 +107,7 @@ export function jobTests(ctx: ConformanceContext): void {
       const since = shift(now(), -30 * 86_400_000);
       await Promise.all([
         ...Array.from({ length: 10 }, () =>
-          ctx.storage.applications.insertUnlessDuplicate(makeApplication(companyId, job.id), { duplicateSince: since }),
+          ctx.createApplication(makeApplication(companyId, job.id), { duplicateSince: since }),
         ),
         ...Array.from({ length: 5 }, (_, i) =>
           ctx.storage.jobs.update(companyId, job.id, { title: `Title ${i}`, updatedAt: now() }),

@@ -26,7 +26,7 @@ export function roundTripTests(ctx: ConformanceContext): void {
           expect(value?.toISOString()).toBe(iso);
         }
         const application = makeApplication(companyId, job.id, { appliedAt: at, updatedAt: at, consentAt: at });
-        await ctx.storage.applications.insertUnlessDuplicate(application, { duplicateSince: at });
+        expect(await ctx.createApplication(application, { duplicateSince: at })).toEqual({ outcome: "created" });
         const app = await ctx.storage.applications.get(companyId, application.id);
         expect([app?.appliedAt, app?.updatedAt, app?.consentAt].map((d) => d?.toISOString())).toEqual([iso, iso, iso]);
       }
@@ -55,7 +55,7 @@ export function roundTripTests(ctx: ConformanceContext): void {
         candidate: { ...base.candidate, skills: reversed },
         tags: [...TRICKY_STRINGS],
       });
-      await ctx.storage.applications.insertUnlessDuplicate(application, { duplicateSince: now() });
+      expect(await ctx.createApplication(application, { duplicateSince: now() })).toEqual({ outcome: "created" });
       const app = await ctx.storage.applications.get(companyId, application.id);
       expect(app?.candidate.skills).toEqual(reversed);
       expect(app?.tags).toEqual(TRICKY_STRINGS);

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConformanceContext } from "../context";
 import {
-  DAY,
   makeApplication,
   makeCompany,
   makeDelivery,
@@ -40,7 +39,7 @@ export function transactionTests(ctx: ConformanceContext): void {
       await ctx.storage.transaction(async (tx) => {
         await tx.jobs.insert(job);
         expect(await tx.jobs.get(companyId, job.id)).toEqual(job);
-        await tx.applications.insertUnlessDuplicate(application, { duplicateSince: new Date(Date.now() - 30 * DAY) });
+        expect(await ctx.createApplication(application, { stores: tx })).toEqual({ outcome: "created" });
         expect((await tx.jobs.get(companyId, job.id, { lock: true }))?.applicationsCount).toBe(1);
         expect((await tx.applications.get(companyId, application.id, { lock: true }))?.jobTitle).toBe(job.title);
       });
@@ -51,10 +50,9 @@ export function transactionTests(ctx: ConformanceContext): void {
       const job = makeJob(companyId, { title: "Before" });
       await ctx.storage.jobs.insert(job);
       const existing = makeApplication(companyId, job.id);
-      await ctx.storage.applications.insertUnlessDuplicate(existing, {
-        duplicateSince: new Date(Date.now() - 30 * DAY),
-      });
-      const endpoint = makeEndpoint(companyId);
+      await ctx.createApplication(existing);
+      // Subscribed to nothing this test emits: its deliveries are the transaction's alone.
+      const endpoint = makeEndpoint(companyId, { events: ["job.closed"] });
       await ctx.storage.webhooks.insertEndpoint(endpoint);
       const key = makeKey(companyId);
 
@@ -71,9 +69,7 @@ export function transactionTests(ctx: ConformanceContext): void {
         await tx.keys.insert(key, { maxActive: 10, now: now() });
         await tx.jobs.insert(newJob);
         await tx.jobs.update(companyId, job.id, { title: "After", status: "closed", updatedAt: now() });
-        expect(
-          await tx.applications.insertUnlessDuplicate(application, { duplicateSince: new Date(Date.now() - 30 * DAY) }),
-        ).toMatchObject({ inserted: true });
+        expect(await ctx.createApplication(application, { stores: tx })).toEqual({ outcome: "created" });
         await tx.applications.update(companyId, existing.id, { stage: "hired", updatedAt: now() });
         await tx.applications.addStageChange({
           id: newId("stg"),
@@ -109,14 +105,20 @@ export function transactionTests(ctx: ConformanceContext): void {
       expect(await ctx.storage.jobs.get(companyId, job.id)).toEqual({ ...job, applicationsCount: 1 });
       expect(await ctx.storage.applications.get(companyId, application.id)).toBeNull();
       expect((await ctx.storage.applications.get(companyId, existing.id))?.stage).toBe("new");
-      expect(await ctx.storage.applications.listStageChanges(companyId, existing.id)).toEqual([]);
+      // Only the first entry, stored by `create` before the transaction.
+      expect((await ctx.storage.applications.listStageChanges(companyId, existing.id)).map((c) => c.toStage)).toEqual([
+        "new",
+      ]);
       expect(await ctx.storage.applications.listNotes(companyId, existing.id)).toEqual([]);
       expect(await ctx.storage.events.get(event.id)).toBeNull();
-      expect(await ctx.storage.events.list(companyId, { take: 10 })).toEqual([]);
+      expect((await ctx.storage.events.list(companyId, { take: 10 })).map((e) => e.type)).toEqual([
+        "application.created",
+      ]);
       expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toBeNull();
       expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toEqual(endpoint);
       expect(await ctx.storage.usage.list({ companyId, take: 10 })).toEqual([]);
-      await ctx.expectRaw("countEvents", [companyId], 0);
+      // The event of the application created before the transaction stays; the transaction's are gone.
+      await ctx.expectRaw("countEvents", [companyId], 1);
       await ctx.expectRaw("countKeys", [companyId], 0);
       await ctx.expectRaw("countApplications", [companyId], 1);
       await ctx.expectRaw("jobApplicationsCount", [companyId, job.id], 1);
@@ -124,12 +126,7 @@ export function transactionTests(ctx: ConformanceContext): void {
       await ctx.expectRaw("countUsage", [companyId], 0);
 
       // The rolled-back application left no trace for the duplicate rule either.
-      expect(
-        await ctx.storage.applications.insertUnlessDuplicate(
-          { ...application, id: newId("app") },
-          { duplicateSince: new Date(Date.now() - 30 * DAY) },
-        ),
-      ).toMatchObject({ inserted: true });
+      expect(await ctx.createApplication({ ...application, id: newId("app") })).toEqual({ outcome: "created" });
     });
 
     it("rethrows a thrown non-Error value unchanged", async () => {
@@ -169,8 +166,8 @@ export function transactionTests(ctx: ConformanceContext): void {
           ctx.storage.transaction(async (tx) => {
             const current = await tx.jobs.get(companyId, job.id, { lock: true });
             if (!current) throw new Error("job missing");
-            await tx.applications.insertUnlessDuplicate(makeApplication(companyId, job.id), {
-              duplicateSince: new Date(Date.now() - 30 * DAY),
+            expect(await ctx.createApplication(makeApplication(companyId, job.id), { stores: tx })).toEqual({
+              outcome: "created",
             });
             await tx.jobs.update(companyId, job.id, { title: `T${i}`, updatedAt: now() });
             await tx.events.append(makeEvent(companyId));
@@ -179,7 +176,8 @@ export function transactionTests(ctx: ConformanceContext): void {
       );
       expect((await ctx.storage.jobs.get(companyId, job.id))?.applicationsCount).toBe(10);
       await ctx.expectRaw("jobApplicationsCount", [companyId, job.id], 10);
-      await ctx.expectRaw("countEvents", [companyId], 10);
+      // Each transaction appended two events: the application's and its own.
+      await ctx.expectRaw("countEvents", [companyId], 20);
     });
   });
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { UsageRecord } from "../../domain";
-import type { KeysetPosition } from "../../storage";
+import { type UsageRecord, utcDay } from "../../domain";
+import type { KeysetPosition, UsageListQuery } from "../../storage";
 import type { ConformanceContext } from "../context";
-import { farPast, HOUR, makeUsage, newId, now, orderedIds, shift } from "../fixtures";
+import { DAY, farPast, HOUR, makeUsage, newId, now, orderedIds, shift } from "../fixtures";
 
 export function usageTests(ctx: ConformanceContext): void {
   describe("usage", () => {
@@ -74,6 +74,95 @@ export function usageTests(ctx: ConformanceContext): void {
       expect(seen).toEqual(ids(entries));
     });
 
+    it("list applies the status, status class, route and until filters together with the others", async () => {
+      const companyId = await ctx.company();
+      const t = now();
+      const keyId = newId("key");
+      const entries = [
+        makeUsage(companyId, { createdAt: t, status: 404, route: "/jobs/{id}", keyId }),
+        makeUsage(companyId, { createdAt: shift(t, -1), status: 422, route: "/jobs", keyId }),
+        makeUsage(companyId, { createdAt: shift(t, -2), status: 499, route: "/jobs/{id}" }),
+        makeUsage(companyId, { createdAt: shift(t, -3), status: 500, route: "/jobs/{id}", keyId }),
+        makeUsage(companyId, { createdAt: shift(t, -4), status: 200, route: "/jobs/{id}", keyId }),
+        makeUsage(companyId, { createdAt: shift(t, -5), status: 400, route: "/Jobs/{id}", keyId }),
+      ];
+      await ctx.storage.usage.appendMany(entries);
+      const ids = async (query: Partial<UsageListQuery>) =>
+        (await ctx.storage.usage.list({ companyId, take: 100, ...query })).map((row) => row.id);
+      const pick = (...indexes: number[]) => indexes.map((index) => entries[index]?.id);
+      expect(await ids({ statusClass: 4 })).toEqual(pick(0, 1, 2, 5));
+      expect(await ids({ status: 404 })).toEqual(pick(0));
+      expect(await ids({ route: "/jobs/{id}" })).toEqual(pick(0, 2, 3, 4));
+      expect(await ids({ statusClass: 4, route: "/jobs/{id}", keyId })).toEqual(pick(0));
+      expect(await ids({ until: shift(t, -2) })).toEqual(pick(3, 4, 5));
+      expect(await ids({ since: shift(t, -4), until: shift(t, -1) })).toEqual(pick(2, 3, 4));
+      expect(await ids({ statusClass: 4, take: 2, after: { at: shift(t, -1), id: entries[1]?.id ?? "" } })).toEqual(
+        pick(2, 5),
+      );
+    });
+
+    it("appendMany counts each entry with a company in the daily roll-up by UTC day and status class", async () => {
+      const companyId = await ctx.company();
+      const other = await ctx.company();
+      const day = new Date("2036-03-04T00:00:00.000Z");
+      const entries = [
+        makeUsage(companyId, { createdAt: day, status: 200 }),
+        makeUsage(companyId, { createdAt: shift(day, DAY - 1), status: 299 }),
+        makeUsage(companyId, { createdAt: shift(day, -1), status: 201 }),
+        makeUsage(companyId, { createdAt: shift(day, HOUR), status: 404 }),
+        makeUsage(companyId, { createdAt: shift(day, HOUR), status: 503 }),
+        makeUsage(companyId, { createdAt: shift(day, DAY), status: 302 }),
+        makeUsage(other, { createdAt: day, status: 200 }),
+        { ...makeUsage(companyId, { createdAt: day, status: 401 }), companyId: null },
+      ];
+      await ctx.storage.usage.appendMany(entries.slice(0, 4));
+      await ctx.storage.usage.appendMany(entries.slice(4));
+      expect(await ctx.storage.usage.daily({ companyId, from: "2036-03-03", to: "2036-03-05" })).toEqual([
+        { day: "2036-03-03", statusClass: 2, count: 1 },
+        { day: "2036-03-04", statusClass: 2, count: 2 },
+        { day: "2036-03-04", statusClass: 4, count: 1 },
+        { day: "2036-03-04", statusClass: 5, count: 1 },
+        { day: "2036-03-05", statusClass: 3, count: 1 },
+      ]);
+      expect(await ctx.storage.usage.daily({ companyId, from: "2036-03-04", to: "2036-03-04" })).toHaveLength(3);
+      expect(await ctx.storage.usage.daily({ companyId: other, from: "2036-03-01", to: "2036-03-31" })).toEqual([
+        { day: "2036-03-04", statusClass: 2, count: 1 },
+      ]);
+      await ctx.expectRaw("usageDayCount", [companyId, "2036-03-04", 2], 2);
+      await ctx.expectRaw("usageDayCount", [companyId, "2036-03-04", 3], null);
+    });
+
+    it("appendMany never loses a count when batches of one company and day are written at once", async () => {
+      const companyId = await ctx.company();
+      const t = new Date("2036-05-06T12:00:00.000Z");
+      const batches = Array.from({ length: 8 }, (_, b) =>
+        Array.from({ length: 25 }, (_, i) =>
+          makeUsage(companyId, { createdAt: shift(t, b * 100 + i), status: 200 + (i % 2) * 200 }),
+        ),
+      );
+      await Promise.all(batches.map((batch) => ctx.storage.usage.appendMany(batch)));
+      expect(await ctx.storage.usage.daily({ companyId, from: "2036-05-06", to: "2036-05-06" })).toEqual([
+        { day: "2036-05-06", statusClass: 2, count: 104 },
+        { day: "2036-05-06", statusClass: 4, count: 96 },
+      ]);
+      await ctx.expectRaw("countUsage", [companyId], 200);
+    });
+
+    it("appendMany stores neither an entry nor its count when the batch fails", async () => {
+      const companyId = await ctx.company();
+      const t = new Date("2036-07-08T12:00:00.000Z");
+      const first = makeUsage(companyId, { createdAt: t });
+      await ctx.storage.usage.appendMany([first]);
+      // The same id again: the batch is refused whole.
+      await expect(
+        ctx.storage.usage.appendMany([makeUsage(companyId, { createdAt: t, status: 500 }), first]),
+      ).rejects.toThrow();
+      expect(await ctx.storage.usage.daily({ companyId, from: "2036-07-08", to: "2036-07-08" })).toEqual([
+        { day: "2036-07-08", statusClass: 2, count: 1 },
+      ]);
+      await ctx.expectRaw("countUsage", [companyId], 1);
+    });
+
     it("purge deletes entries created before `before`, and only those", async () => {
       const companyId = await ctx.company();
       const x = farPast();
@@ -87,6 +176,24 @@ export function usageTests(ctx: ConformanceContext): void {
       const listed = await ctx.storage.usage.list({ companyId, take: 100 });
       expect(listed.map((row) => row.id)).toEqual([kept[1]?.id, kept[0]?.id]);
       await ctx.expectRaw("countUsage", [companyId], 2);
+    });
+
+    it("purge deletes the roll-up of days that ended at or before `before`, and only those", async () => {
+      const companyId = await ctx.company();
+      const x = new Date(Date.UTC(1991, 0, 1) + Math.floor(Math.random() * 3000) * DAY);
+      await ctx.storage.usage.appendMany([
+        makeUsage(companyId, { createdAt: shift(x, -1) }),
+        makeUsage(companyId, { createdAt: x }),
+        makeUsage(companyId, { createdAt: shift(x, DAY) }),
+      ]);
+      const days = [utcDay(shift(x, -1)), utcDay(x), utcDay(shift(x, DAY))];
+      const range = { companyId, from: days[0] ?? "", to: days[2] ?? "" };
+      // Mid-day: the day under way keeps its count, even if entries of it are deleted.
+      await ctx.storage.usage.purge(shift(x, HOUR));
+      expect((await ctx.storage.usage.daily(range)).map((row) => row.day)).toEqual([days[1], days[2]]);
+      await ctx.storage.usage.purge(shift(x, DAY));
+      expect((await ctx.storage.usage.daily(range)).map((row) => row.day)).toEqual([days[2]]);
+      expect(await ctx.storage.usage.list({ companyId, take: 10 })).toHaveLength(1);
     });
   });
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { WebhookEndpointRecord } from "../../domain";
+import { deliveryId } from "../../outbox";
 import type { ConformanceContext } from "../context";
 import { makeAttempt, makeDelivery, makeEndpoint, makeEvent, newId, now, shift } from "../fixtures";
 
@@ -68,7 +69,10 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
       expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toEqual({ ...expected, ...second });
     });
 
-    /** A company whose active and paused endpoints take job.closed, beside ones that do not. */
+    /**
+     * A company whose active and paused endpoints take job.closed, beside ones that do not: another
+     * kind, another company, and a disabled endpoint (its receiver answered 410 Gone).
+     */
     async function subscriptions() {
       const companyId = await ctx.company();
       const other = await ctx.company();
@@ -78,42 +82,129 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
         status: "paused",
         pausedReason: "failures",
       });
+      const disabled = await endpointOf(companyId, {
+        events: ["job.closed"],
+        status: "disabled",
+        pausedReason: "gone",
+      });
       await endpointOf(companyId, { events: ["job.created"] });
       await endpointOf(other, { events: ["job.closed"] });
-      return { companyId, active, paused };
+      return { companyId, active, paused, disabled };
     }
 
-    it("appendAndListSubscribers (optional) stores the event as append does and returns what listSubscribedEndpoints does", async ({
-      skip,
-    }) => {
-      const events = ctx.storage.events;
-      if (!events.appendAndListSubscribers) return skip();
-      const { companyId, active, paused } = await subscriptions();
+    it("events.append fans out: one pending delivery per subscribed endpoint, active or paused, with the derived id", async () => {
+      const { companyId, active, paused, disabled } = await subscriptions();
       const event = makeEvent(companyId, { type: "job.closed" });
-      const subscribed = await events.appendAndListSubscribers.call(events, event);
-      expect(subscribed).toEqual(await ctx.storage.webhooks.listSubscribedEndpoints(companyId, "job.closed"));
-      expect(subscribed.map((e) => e.id).sort()).toEqual([active.id, paused.id].sort());
-      expect(await events.get(event.id)).toEqual(event);
+      await ctx.storage.events.append(event);
+      expect(await ctx.storage.events.get(event.id)).toEqual(event);
+      for (const endpoint of [active, paused]) {
+        expect(await ctx.storage.webhooks.listDeliveries({ companyId, endpointId: endpoint.id, take: 10 })).toEqual([
+          {
+            id: deliveryId(event.id, endpoint.id),
+            endpointId: endpoint.id,
+            companyId,
+            eventId: event.id,
+            eventType: "job.closed",
+            status: "pending",
+            attempts: 0,
+            nextAttemptAt: event.createdAt,
+            leaseExpiresAt: null,
+            leaseToken: null,
+            createdAt: event.createdAt,
+            updatedAt: event.createdAt,
+          },
+        ]);
+      }
+      // A disabled endpoint gets nothing.
+      expect(await ctx.storage.webhooks.listDeliveries({ companyId, endpointId: disabled.id, take: 10 })).toEqual([]);
+      await ctx.expectRaw("countDeliveries", [disabled.id], 0);
+      // An event nobody subscribes to is stored alone.
       const none = makeEvent(companyId, { type: "application.updated" });
-      expect(await events.appendAndListSubscribers.call(events, none)).toEqual([]);
-      expect(await events.get(none.id)).toEqual(none);
-      // Inside a transaction it writes with the change: a rollback takes the event back.
+      await ctx.storage.events.append(none);
+      expect(await ctx.storage.events.get(none.id)).toEqual(none);
+      // Inside a transaction it writes with the change: a rollback takes the event and its deliveries back.
       const rolledBack = makeEvent(companyId, { type: "job.closed" });
       await expect(
         ctx.storage.transaction(async (tx) => {
-          expect(await tx.events.appendAndListSubscribers?.(rolledBack)).toHaveLength(2);
+          await tx.events.append(rolledBack);
           throw new Error("roll back");
         }),
       ).rejects.toThrow("roll back");
-      expect(await events.get(rolledBack.id)).toBeNull();
+      expect(await ctx.storage.events.get(rolledBack.id)).toBeNull();
+      for (const endpoint of [active, paused]) {
+        const listed = await ctx.storage.webhooks.listDeliveries({ companyId, endpointId: endpoint.id, take: 10 });
+        expect(listed.map((delivery) => delivery.eventId)).toEqual([event.id]);
+        await ctx.expectRaw("countDeliveries", [endpoint.id], 1);
+      }
     });
 
-    it("listSubscribedEndpoints returns active and paused endpoints subscribed to the type, only", async () => {
+    it("listSubscribedEndpoints returns active and paused endpoints subscribed to the type, only (never disabled ones)", async () => {
       const { companyId, active, paused } = await subscriptions();
       const subscribed = await ctx.storage.webhooks.listSubscribedEndpoints(companyId, "job.closed");
       expect(subscribed.map((e) => e.id).sort()).toEqual([active.id, paused.id].sort());
       expect(subscribed.find((e) => e.id === paused.id)).toEqual(paused);
       expect(await ctx.storage.webhooks.listSubscribedEndpoints(companyId, "application.updated")).toEqual([]);
+    });
+
+    it("listEndpointsAfter walks every company's endpoints by id, a page at a time", async () => {
+      const [first, second] = [await ctx.company(), await ctx.company()];
+      const mine = [
+        await endpointOf(first),
+        await endpointOf(second, { status: "disabled", pausedReason: "gone" }),
+        await endpointOf(first, { status: "paused", pausedReason: "manual" }),
+      ];
+      const walked: WebhookEndpointRecord[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < 1000; page += 1) {
+        const rows = await ctx.storage.webhooks.listEndpointsAfter(after, 2);
+        expect(rows.length).toBeLessThanOrEqual(2);
+        if (rows.length === 0) break;
+        walked.push(...rows);
+        after = rows[rows.length - 1]?.id ?? null;
+      }
+      const ids = walked.map((endpoint) => endpoint.id);
+      expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      expect(new Set(ids).size).toBe(ids.length);
+      for (const endpoint of mine) expect(walked.find((row) => row.id === endpoint.id)).toEqual(endpoint);
+      expect(await ctx.storage.webhooks.listEndpointsAfter(null, 0)).toEqual([]);
+    });
+
+    it("replaceEndpointSecrets writes only while the secrets are still the expected ones, and nothing else", async () => {
+      const companyId = await ctx.company();
+      const other = await ctx.company();
+      const expiresAt = new Date("2026-11-22T12:00:00.123Z");
+      const endpoint = await endpointOf(companyId, {
+        secrets: [
+          { secret: `whsec_${newId("cur")}`, expiresAt: null },
+          { secret: `whsec_${newId("old")}`, expiresAt },
+        ],
+      });
+      const sealed = [
+        { secret: `enc:v1:k1:${newId("a")}`, expiresAt: null },
+        { secret: `enc:v1:k1:${newId("b")}`, expiresAt },
+      ];
+      // Another company, a changed list, a changed expiry: nothing is written.
+      expect(await ctx.storage.webhooks.replaceEndpointSecrets(other, endpoint.id, endpoint.secrets, sealed)).toBe(
+        false,
+      );
+      expect(
+        await ctx.storage.webhooks.replaceEndpointSecrets(companyId, endpoint.id, endpoint.secrets.slice(0, 1), sealed),
+      ).toBe(false);
+      const moved = endpoint.secrets.map((secret) => ({ ...secret, expiresAt: shift(expiresAt, 1) }));
+      expect(await ctx.storage.webhooks.replaceEndpointSecrets(companyId, endpoint.id, moved, sealed)).toBe(false);
+      expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toEqual(endpoint);
+      // The expected list: written, every other field as it was.
+      expect(await ctx.storage.webhooks.replaceEndpointSecrets(companyId, endpoint.id, endpoint.secrets, sealed)).toBe(
+        true,
+      );
+      expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toEqual({ ...endpoint, secrets: sealed });
+      // Run again with the old list (a second pass, or a rotation won the race): refused.
+      expect(await ctx.storage.webhooks.replaceEndpointSecrets(companyId, endpoint.id, endpoint.secrets, sealed)).toBe(
+        false,
+      );
+      expect(await ctx.storage.webhooks.replaceEndpointSecrets(companyId, newId("we"), endpoint.secrets, sealed)).toBe(
+        false,
+      );
     });
 
     it("deleteEndpoint deletes the endpoint with its deliveries and attempts; another company's is kept", async () => {
@@ -160,7 +251,8 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
       const companyId = await ctx.company();
       const other = await ctx.company();
       const endpoint = await endpointOf(companyId);
-      const event = makeEvent(companyId, { type: "application.created" });
+      // Of a type the endpoint does not take: append fans out nothing, the delivery is the test's own.
+      const event = makeEvent(companyId, { type: "application.updated" });
       await ctx.storage.events.append(event);
       const t = now();
       const delivery = makeDelivery(endpoint, event, {

@@ -1,0 +1,244 @@
+import { allItems, type PageAnswer, type SyncOptions, SyncRun } from "./paging";
+import {
+  type Call,
+  type CallOptions,
+  type ClientOptions,
+  createTransport,
+  type PatchOptions,
+  type PostOptions,
+} from "./transport";
+import type {
+  ApiOperationId,
+  Application,
+  ApplicationInput,
+  ApplicationListParams,
+  ApplicationPatchInput,
+  Job,
+  JobInput,
+  JobListParams,
+  JobPatchInput,
+  Me,
+  operations,
+  Page,
+  paths,
+  SuccessBody,
+} from "./types";
+
+type HttpMethod = "get" | "post" | "patch";
+
+/** The path and method of `paths` whose operation is `operations[K]`: checked against the generated document. */
+type RouteOf<K extends ApiOperationId> = {
+  [P in keyof paths]: {
+    [M in HttpMethod]: paths[P][M] extends operations[K]
+      ? operations[K] extends paths[P][M]
+        ? { path: P; method: Uppercase<M> }
+        : never
+      : never;
+  }[HttpMethod];
+}[keyof paths];
+
+/** Where each operation lives. `satisfies` fails to compile when a path or method drifts from core's document. */
+const ROUTES = {
+  getMe: { path: "/me", method: "GET" },
+  listJobs: { path: "/jobs", method: "GET" },
+  createJob: { path: "/jobs", method: "POST" },
+  getJob: { path: "/jobs/{id}", method: "GET" },
+  updateJob: { path: "/jobs/{id}", method: "PATCH" },
+  closeJob: { path: "/jobs/{id}/close", method: "POST" },
+  listApplications: { path: "/applications", method: "GET" },
+  createApplication: { path: "/applications", method: "POST" },
+  getApplication: { path: "/applications/{id}", method: "GET" },
+  updateApplication: { path: "/applications/{id}", method: "PATCH" },
+} as const satisfies { [K in ApiOperationId]: RouteOf<K> };
+
+/** Options of `listAll`: the list's filters, plus the page size. */
+export type ListAllParams<P> = Omit<P, "cursor" | "limit"> & {
+  /** Page size, 1 to 100. @default 100 */
+  limit?: number | undefined;
+  /** Start after this cursor instead of at the newest record. @default none */
+  cursor?: string | undefined;
+};
+
+/** The jobs of the key's company. */
+export interface JobsResource {
+  /** One page of jobs, newest first (GET /jobs). */
+  list(params?: JobListParams, options?: CallOptions): Promise<Page<Job>>;
+  /** Every job matching `params`, all pages, newest first: `for await (const job of client.jobs.listAll())`. */
+  listAll(params?: ListAllParams<JobListParams>, options?: CallOptions): AsyncGenerator<Job, void, undefined>;
+  /** The jobs changed at or after `since` (all statuses unless `status` says otherwise); then store `nextSince`. */
+  sync(options?: SyncOptions & Pick<JobListParams, "status">, callOptions?: CallOptions): SyncRun<Job>;
+  /** One job (GET /jobs/{id}). */
+  get(id: string, options?: CallOptions): Promise<Job>;
+  /** Creates a job; only `title` is required (POST /jobs). */
+  create(input: JobInput, options?: PostOptions): Promise<Job>;
+  /** Changes the fields sent (PATCH /jobs/{id}). */
+  update(id: string, input: JobPatchInput, options?: PatchOptions): Promise<Job>;
+  /** Closes a job; closing a closed job changes nothing (POST /jobs/{id}/close). */
+  close(id: string, options?: PostOptions): Promise<Job>;
+}
+
+/** The applications of the key's company. */
+export interface ApplicationsResource {
+  /** One page of applications, newest first (GET /applications). */
+  list(params?: ApplicationListParams, options?: CallOptions): Promise<Page<Application>>;
+  /** Every application matching `params`, all pages, newest first. */
+  listAll(
+    params?: ListAllParams<ApplicationListParams>,
+    options?: CallOptions,
+  ): AsyncGenerator<Application, void, undefined>;
+  /** The applications changed at or after `since` (optionally of one job or stage); then store `nextSince`. */
+  sync(
+    options?: SyncOptions & Pick<ApplicationListParams, "job_id" | "stage">,
+    callOptions?: CallOptions,
+  ): SyncRun<Application>;
+  /** One application, with the candidate's contact details and a short-lived CV link (GET /applications/{id}). */
+  get(id: string, options?: CallOptions): Promise<Application>;
+  /** Adds a candidate to a job (POST /applications); a repeat within 30 days is a 409 `duplicate`. */
+  create(input: ApplicationInput, options?: PostOptions): Promise<Application>;
+  /** Moves an application, adds a note, sets tags or the star (PATCH /applications/{id}). */
+  update(id: string, input: ApplicationPatchInput, options?: PatchOptions): Promise<Application>;
+}
+
+/** What `createClient` returns. */
+export interface HireportClient {
+  /** The calling key, its company, its permissions and its limits (GET /me). */
+  me(options?: CallOptions): Promise<Me>;
+  jobs: JobsResource;
+  applications: ApplicationsResource;
+}
+
+function pathFor(template: string, id?: string): string {
+  if (id === undefined) return template;
+  if (typeof id !== "string" || id.length === 0) throw new TypeError("The id must be a non-empty string.");
+  return template.replace("{id}", encodeURIComponent(id));
+}
+
+function idempotencyKeyFor(options: PostOptions | undefined): string | undefined {
+  const wanted = options?.idempotencyKey;
+  if (wanted === false) return undefined;
+  if (wanted === undefined) return globalThis.crypto.randomUUID();
+  if (typeof wanted !== "string" || wanted.length === 0) {
+    throw new TypeError("idempotencyKey must be a non-empty string, or false.");
+  }
+  return wanted;
+}
+
+/**
+ * A client of the hireport public API for one key.
+ *
+ * ```ts
+ * const client = createClient({ baseUrl: "https://hr.example.com/api/public/v1", key: process.env.HIREPORT_KEY! });
+ * const job = await client.jobs.create({ title: "Backend Engineer" });
+ * ```
+ */
+export function createClient(options: ClientOptions): HireportClient {
+  const transport = createTransport(options);
+
+  async function call<K extends ApiOperationId>(
+    operation: K,
+    parts: { id?: string; query?: object | undefined; body?: unknown; options?: CallOptions | undefined },
+    extra: { idempotencyKey?: string | undefined; retryPatch?: boolean | undefined } = {},
+  ): Promise<{ body: SuccessBody<K>; headers: Headers }> {
+    const route = ROUTES[operation];
+    const request: Call = {
+      method: route.method,
+      path: pathFor(route.path, parts.id),
+      query: parts.query as Record<string, unknown> | undefined,
+      body: parts.body,
+      idempotencyKey: extra.idempotencyKey,
+      retryUnsafe:
+        route.method === "GET" ||
+        (route.method === "POST" && extra.idempotencyKey !== undefined) ||
+        (route.method === "PATCH" && (extra.retryPatch ?? transport.options.retryPatch)),
+      signal: parts.options?.signal,
+    };
+    const answer = await transport.send<SuccessBody<K>>(request);
+    return { body: answer.body, headers: answer.headers };
+  }
+
+  const data = <T>(answer: { body: { data: T } }): T => answer.body.data;
+
+  const jobs: JobsResource = {
+    async list(params, options) {
+      return (await call("listJobs", { query: params, options })).body;
+    },
+    listAll(params = {}, options) {
+      const { cursor, ...filters } = params;
+      return allItems<Job>(
+        async (next) => call("listJobs", { query: { limit: 100, ...filters, cursor: next }, options }).then(toPage),
+        cursor,
+      );
+    },
+    sync(syncOptions = {}, callOptions) {
+      const { since: _since, safetyMarginMs: _margin, limit, ...filters } = syncOptions;
+      return new SyncRun<Job>(
+        (updatedSince, cursor) =>
+          call("listJobs", {
+            query: { ...filters, limit: limit ?? 100, updated_since: updatedSince, cursor },
+            options: callOptions,
+          }).then(toPage),
+        syncOptions,
+      );
+    },
+    async get(id, options) {
+      return data(await call("getJob", { id, options }));
+    },
+    async create(input, options) {
+      return data(await call("createJob", { body: input, options }, { idempotencyKey: idempotencyKeyFor(options) }));
+    },
+    async update(id, input, options) {
+      return data(await call("updateJob", { id, body: input, options }, { retryPatch: options?.retry }));
+    },
+    async close(id, options) {
+      return data(await call("closeJob", { id, options }, { idempotencyKey: idempotencyKeyFor(options) }));
+    },
+  };
+
+  const applications: ApplicationsResource = {
+    async list(params, options) {
+      return (await call("listApplications", { query: params, options })).body;
+    },
+    listAll(params = {}, options) {
+      const { cursor, ...filters } = params;
+      return allItems<Application>(
+        async (next) =>
+          call("listApplications", { query: { limit: 100, ...filters, cursor: next }, options }).then(toPage),
+        cursor,
+      );
+    },
+    sync(syncOptions = {}, callOptions) {
+      const { since: _since, safetyMarginMs: _margin, limit, ...filters } = syncOptions;
+      return new SyncRun<Application>(
+        (updatedSince, cursor) =>
+          call("listApplications", {
+            query: { ...filters, limit: limit ?? 100, updated_since: updatedSince, cursor },
+            options: callOptions,
+          }).then(toPage),
+        syncOptions,
+      );
+    },
+    async get(id, options) {
+      return data(await call("getApplication", { id, options }));
+    },
+    async create(input, options) {
+      return data(
+        await call("createApplication", { body: input, options }, { idempotencyKey: idempotencyKeyFor(options) }),
+      );
+    },
+    async update(id, input, options) {
+      return data(await call("updateApplication", { id, body: input, options }, { retryPatch: options?.retry }));
+    },
+  };
+
+  return Object.freeze({
+    async me(options?: CallOptions) {
+      return data(await call("getMe", { options }));
+    },
+    jobs: Object.freeze(jobs),
+    applications: Object.freeze(applications),
+  });
+}
+
+function toPage<T>(answer: { body: Page<T>; headers: Headers }): PageAnswer<T> {
+  return { page: answer.body, headers: answer.headers };
+}

@@ -1,0 +1,1543 @@
+/**
+ * Generated from the OpenAPI document of @hireport/core (buildOpenApiDocument) by openapi-typescript
+ * with its default options. Do not edit: run `pnpm --filter @hireport/client generate`.
+ * test/generated-types.test.ts fails when this file drifts from core.
+ */
+
+export interface paths {
+    "/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling key, its company and its limits
+         * @description Any valid key may call it, whatever its permissions.
+         *
+         *     Permission: any valid key.
+         */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List jobs
+         * @description Newest first. When has_more is true, pass next_cursor as cursor to get the next page; cursors are opaque and only valid with the same filters. To keep a copy in step, set updated_since to the time of your last successful sync, or use webhooks.
+         *
+         *     Permission: jobs:read (or the matching write scope).
+         */
+        get: operations["listJobs"];
+        put?: never;
+        /**
+         * Create a job
+         * @description Only title is required. A job is created as a draft unless status is sent; an active job appears on the public jobs page, the search-engine listing and the job-board feed. Emits job.created.
+         *
+         *     Permission: jobs:write (or the matching write scope).
+         */
+        post: operations["createJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/jobs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a job
+         * @description Permission: jobs:read (or the matching write scope).
+         */
+        get: operations["getJob"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a job
+         * @description Only the fields sent are changed; null clears salary_min, salary_max, closing_date, start_date and positions. Sending status active, draft or paused reopens a closed job. Emits job.updated.
+         *
+         *     Permission: jobs:write (or the matching write scope).
+         */
+        patch: operations["updateJob"];
+        trace?: never;
+    };
+    "/jobs/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a job
+         * @description No body. The job leaves the public jobs page and the job-board feed; emits job.closed. Closing a closed job answers 200 with the job unchanged and emits nothing.
+         *
+         *     Permission: jobs:write (or the matching write scope).
+         */
+        post: operations["closeJob"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List applications
+         * @description Newest first. When has_more is true, pass next_cursor as cursor to get the next page; cursors are opaque and only valid with the same filters. To keep a copy in step, set updated_since to the time of your last successful sync, or use webhooks.
+         *
+         *     Permission: applications:read (or the matching write scope).
+         */
+        get: operations["listApplications"];
+        put?: never;
+        /**
+         * Add a candidate to a job
+         * @description The same e-mail address (compared trimmed and case-insensitive) may apply to the same job once every 30 days, whatever the stage of the earlier application; a repeat within 30 days answers 409 duplicate. The new application starts in stage new. Its scores.ai_match is advice for a person, never a decision. Emits application.created.
+         *
+         *     Permission: applications:write (or the matching write scope).
+         */
+        post: operations["createApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/applications/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get an application
+         * @description Includes the candidate's contact details and a short-lived link to the CV.
+         *
+         *     Permission: applications:read (or the matching write scope).
+         */
+        get: operations["getApplication"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Move an application or add a note
+         * @description Every move between the 14 stages is allowed and recorded in the history with the key's name; a PATCH to the current stage changes nothing. A note is added to the recruiter notes. Emits application.updated when something changed.
+         *
+         *     Permission: applications:write (or the matching write scope).
+         */
+        patch: operations["updateApplication"];
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This OpenAPI document
+         * @description No key needed.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/reference": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * This API's reference, as a web page
+         * @description No key needed.
+         */
+        get: operations["getApiReference"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "application.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * application.created
+         * @description A new application arrived (from the application, the public jobs page, or POST /applications). Sent as a signed POST to your https address. Verify Service-Signature (HMAC-SHA256 of `t.body` with the signing secret) and reject a t more than 5 minutes away. Events may arrive more than once or out of order: drop repeats by id, keep the newest data.updated_at.
+         */
+        post: operations["applicationCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "application.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * application.updated
+         * @description An application changed, for example its stage. Sent as a signed POST to your https address. Verify Service-Signature (HMAC-SHA256 of `t.body` with the signing secret) and reject a t more than 5 minutes away. Events may arrive more than once or out of order: drop repeats by id, keep the newest data.updated_at.
+         */
+        post: operations["applicationUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * job.created
+         * @description A job was added. Sent as a signed POST to your https address. Verify Service-Signature (HMAC-SHA256 of `t.body` with the signing secret) and reject a t more than 5 minutes away. Events may arrive more than once or out of order: drop repeats by id, keep the newest data.updated_at.
+         */
+        post: operations["jobCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * job.updated
+         * @description A job changed. Sent as a signed POST to your https address. Verify Service-Signature (HMAC-SHA256 of `t.body` with the signing secret) and reject a t more than 5 minutes away. Events may arrive more than once or out of order: drop repeats by id, keep the newest data.updated_at.
+         */
+        post: operations["jobUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "job.closed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * job.closed
+         * @description A job was closed or filled. Sent as a signed POST to your https address. Verify Service-Signature (HMAC-SHA256 of `t.body` with the signing secret) and reject a t more than 5 minutes away. Events may arrive more than once or out of order: drop repeats by id, keep the newest data.updated_at.
+         */
+        post: operations["jobClosedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /** @description A job: the fields of spec 2.1, then the other JobInput fields (short_description to positions), so what a caller writes it can read back. Text fields that were never set are empty strings. */
+        Job: {
+            /** @example job_01j9x2k3m4n5p6q7r8s9t0v1w2 */
+            id: string;
+            /**
+             * @description Readable reference, stable per company.
+             * @example JOB-1042
+             */
+            reference: string;
+            title: string;
+            /** @enum {string} */
+            status: "active" | "draft" | "paused" | "closed";
+            /** @description True when status is active. */
+            open: boolean;
+            description: string;
+            department: string;
+            location: string;
+            employment_type: string;
+            experience_level: string;
+            salary: components["schemas"]["Salary"];
+            required_skills: string[];
+            closing_date: string | null;
+            applications_count: number;
+            /** @description Address of the public job page while the job is active and not hidden; otherwise null. */
+            public_url: string | null;
+            /**
+             * Format: date-time
+             * @description UTC time, ISO 8601.
+             * @example 2026-03-31T09:30:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description UTC time, ISO 8601.
+             * @example 2026-03-31T09:30:00.000Z
+             */
+            updated_at: string;
+            /** @description Not in the 2.1 table: every JobInput field written is returned. */
+            short_description: string;
+            preferred_skills: string[];
+            qualifications: string[];
+            responsibilities: string[];
+            benefits: string[];
+            start_date: string | null;
+            positions: number | null;
+        };
+        /** @description Always present; min and max are null when not set. */
+        Salary: {
+            min: number | null;
+            max: number | null;
+            /** @example GBP */
+            currency: string;
+            /** @example year */
+            period: string;
+        };
+        /** @description An application: personal data your company controls and the service processes for you. */
+        Application: {
+            /** @example app_01j9x2k3m4n5p6q7r8s9t0v1w2 */
+            id: string;
+            /**
+             * @description Readable reference, stable per company.
+             * @example APP-20931
+             */
+            reference: string;
+            job_id: string;
+            job_title: string;
+            candidate: components["schemas"]["Candidate"];
+            cover_letter: string;
+            /** @description Short-lived link to the CV as served by the service; null when the application has no CV. */
+            resume_url: string | null;
+            /**
+             * @description Application stage. Every move between the 14 stages is allowed and recorded in the history.
+             * @enum {string}
+             */
+            stage: "new" | "applied" | "applicants" | "reviewed" | "shortlisted" | "technical" | "interview" | "interviewed" | "offered" | "offer_sent" | "hired" | "rejected" | "withdrawn" | "on_hold";
+            source: string;
+            scores: components["schemas"]["Scores"];
+            tags: string[];
+            starred: boolean;
+            /**
+             * Format: date-time
+             * @description UTC time, ISO 8601.
+             * @example 2026-03-31T09:30:00.000Z
+             */
+            applied_at: string;
+            /**
+             * Format: date-time
+             * @description UTC time, ISO 8601.
+             * @example 2026-03-31T09:30:00.000Z
+             */
+            updated_at: string;
+        };
+        Candidate: {
+            name: string;
+            email: string;
+            phone: string;
+            location: string;
+            linkedin_url: string;
+            current_title: string;
+            skills: string[];
+        };
+        /** @description Scores that help a person review; they never decide anything on their own. */
+        Scores: {
+            /** @description 0 to 100: how well the candidate's skills match the job. Advice for a person to read, never a decision: hiring decisions must involve a person, and applicants can ask for a person to review their application. */
+            ai_match: number;
+            /** @description Set by the company's team; null until then. */
+            overall: number | null;
+        };
+        /** @description A page of jobs, newest first. */
+        JobPage: {
+            /** @description Newest first. */
+            data: components["schemas"]["Job"][];
+            /** @description True when another page follows. */
+            has_more: boolean;
+            /** @description Opaque: pass it as `cursor` to get the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** @description A page of applications, newest first. */
+        ApplicationPage: {
+            /** @description Newest first. */
+            data: components["schemas"]["Application"][];
+            /** @description True when another page follows. */
+            has_more: boolean;
+            /** @description Opaque: pass it as `cursor` to get the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        JobResponse: {
+            data: components["schemas"]["Job"];
+        };
+        ApplicationResponse: {
+            data: components["schemas"]["Application"];
+        };
+        /** @description The key making the request, its company and its limits. */
+        Me: {
+            data: {
+                company: {
+                    id: string;
+                    name: string;
+                };
+                key: {
+                    id: string;
+                    name: string;
+                    /** @description The key's permissions, implied read permissions included (jobs:write includes jobs:read). */
+                    scopes: ("jobs:read" | "jobs:write" | "applications:read" | "applications:write")[];
+                };
+                limits: {
+                    /**
+                     * @description Requests per minute for this key.
+                     * @example 120
+                     */
+                    per_minute: number;
+                    /**
+                     * @description Requests per UTC day for this key.
+                     * @example 20000
+                     */
+                    per_day: number;
+                };
+            };
+        };
+        /** @description Every error answer has this shape. */
+        Error: {
+            error: {
+                /**
+                 * @description Stable, machine-readable error code (spec section 7).
+                 * @enum {string}
+                 */
+                code: "bad_request" | "missing_key" | "invalid_key" | "expired_key" | "missing_scope" | "not_found" | "method_not_allowed" | "duplicate" | "idempotency_in_progress" | "key_limit" | "payload_too_large" | "invalid" | "rate_limited" | "daily_limit" | "server_error" | "service_unavailable";
+                /** @description What went wrong and what to do, in plain English. */
+                message: string;
+                /** @description 422 invalid only: one entry per field to fix (at most 100). */
+                fields?: components["schemas"]["FieldError"][];
+                /**
+                 * @description 403 missing_scope only: the permission the key lacks.
+                 * @enum {string}
+                 */
+                required_scope?: "jobs:read" | "jobs:write" | "applications:read" | "applications:write";
+                /** @description 409 duplicate only: id of the earlier application of the same e-mail to the same job. */
+                existing_id?: string;
+            };
+        };
+        /** @description The body was JSON but broke the schema; error.fields tells what to fix. */
+        ValidationError: {
+            error: {
+                /** @constant */
+                code: "invalid";
+                /** @description What went wrong and what to do, in plain English. */
+                message: string;
+                fields: components["schemas"]["FieldError"][];
+            };
+        };
+        /** @description The key is valid but lacks the permission in error.required_scope. */
+        MissingScopeError: {
+            error: {
+                /** @constant */
+                code: "missing_scope";
+                /** @description What went wrong and what to do, in plain English. */
+                message: string;
+                /**
+                 * @description The permission the key lacks.
+                 * @enum {string}
+                 */
+                required_scope: "jobs:read" | "jobs:write" | "applications:read" | "applications:write";
+            };
+        };
+        /** @description What is wrong with one field and how to fix it. */
+        FieldError: {
+            /**
+             * @description Dotted path of the field; list items by index.
+             * @example candidate.email
+             */
+            field: string;
+            /** @example Must be a valid e-mail address, such as ada@example.com. */
+            message: string;
+        };
+        /** @description Body of a webhook delivery. Events may arrive more than once or out of order: drop repeats by id, keep the version with the newest data.updated_at. */
+        EventEnvelope: {
+            /**
+             * @description Event id; use it to drop repeats.
+             * @example evt_01j9x2k3m4n5p6q7r8s9t0v1w2
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description UTC time, ISO 8601.
+             * @example 2026-03-31T09:30:00.000Z
+             */
+            created_at: string;
+            company_id: string;
+            /** @constant */
+            api_version: "1.0";
+            /** @enum {string} */
+            type: "job.created" | "job.updated" | "job.closed";
+            data: components["schemas"]["Job"];
+        } | {
+            /**
+             * @description Event id; use it to drop repeats.
+             * @example evt_01j9x2k3m4n5p6q7r8s9t0v1w2
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description UTC time, ISO 8601.
+             * @example 2026-03-31T09:30:00.000Z
+             */
+            created_at: string;
+            company_id: string;
+            /** @constant */
+            api_version: "1.0";
+            /** @enum {string} */
+            type: "application.created" | "application.updated";
+            data: components["schemas"]["Application"];
+        };
+        TestEventEnvelope: {
+            /**
+             * @description Event id; use it to drop repeats.
+             * @example evt_01j9x2k3m4n5p6q7r8s9t0v1w2
+             */
+            id: string;
+            /**
+             * Format: date-time
+             * @description UTC time, ISO 8601.
+             * @example 2026-03-31T09:30:00.000Z
+             */
+            created_at: string;
+            company_id: string;
+            /** @constant */
+            api_version: "1.0";
+            /** @constant */
+            type: "webhook.test";
+            data: {
+                endpoint_id: string;
+            };
+        };
+    };
+    responses: {
+        /** @description A query parameter is wrong or unknown (the message names it; every endpoint refuses parameters it does not take), a cursor is not valid for the list, the body is not JSON or not application/json, or the Idempotency-Key header is not 1 to 255 visible ASCII characters. Codes: bad_request. */
+        BadRequest: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No key was sent (missing_key), the key is unknown or revoked (invalid_key), or it is past its expiry (expired_key). Codes: missing_key, invalid_key, expired_key. */
+        Unauthorized: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The key lacks the permission named in error.required_scope. Codes: missing_scope. */
+        Forbidden: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["MissingScopeError"];
+            };
+        };
+        /** @description No such record in the key's company (a record of another company answers 404 too). Codes: not_found. */
+        NotFound: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The path exists, but not with this method; the Allow header lists the methods it takes. Codes: method_not_allowed. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After. Codes: duplicate, idempotency_in_progress. */
+        Conflict: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                /** @description idempotency_in_progress only: seconds to wait before sending the request again. */
+                "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The request body is larger than 1,048,576 bytes (1 MiB). Codes: payload_too_large. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The body is JSON but breaks the schema; error.fields lists each field to fix with a dotted path (candidate.email, tags.3). Also answered when an Idempotency-Key is reused with a different request (another body or another path). Codes: invalid. */
+        ValidationFailed: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ValidationError"];
+            };
+        };
+        /** @description Too many requests: per-minute (rate_limited) or per-day (daily_limit) limit of the key. Wait the seconds in Retry-After; a refused request does not count. Codes: rate_limited, daily_limit. */
+        RateLimited: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A fault of the service; retry later. Details are logged, never sent. Codes: server_error. */
+        ServerError: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The service is shutting down (a restart or a deploy); retry shortly. Codes: service_unavailable. */
+        ServiceUnavailable: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+    };
+    parameters: {
+        /** @description The record's id. */
+        Id: string;
+        /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+        IdempotencyKey: string;
+    };
+    requestBodies: {
+        /** @description A new job. Only title is required; a job is created as a draft unless status says otherwise. */
+        JobInput: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Job title.
+                     * @example Senior Backend Engineer
+                     */
+                    title: string;
+                    /**
+                     * @description Full description shown on the job page.
+                     * @default
+                     */
+                    description?: string;
+                    /**
+                     * @description One or two lines for listings.
+                     * @default
+                     */
+                    short_description?: string;
+                    /**
+                     * @default
+                     * @example Engineering
+                     */
+                    department?: string;
+                    /**
+                     * @default
+                     * @example London
+                     */
+                    location?: string;
+                    /**
+                     * @description For example full_time, part_time, contract.
+                     * @default
+                     * @example full_time
+                     */
+                    employment_type?: string;
+                    /**
+                     * @default
+                     * @example senior
+                     */
+                    experience_level?: string;
+                    /** @default null */
+                    salary_min?: number | null;
+                    /** @default null */
+                    salary_max?: number | null;
+                    /**
+                     * @description Currency code.
+                     * @default GBP
+                     * @example GBP
+                     */
+                    salary_currency?: string;
+                    /**
+                     * @description For example year, month, hour.
+                     * @default year
+                     * @example year
+                     */
+                    salary_period?: string;
+                    /**
+                     * @description Up to 100 items of 1 to 200 characters each.
+                     * @default []
+                     */
+                    required_skills?: string[];
+                    /**
+                     * @description Up to 100 items of 1 to 200 characters each.
+                     * @default []
+                     */
+                    preferred_skills?: string[];
+                    /**
+                     * @description Up to 100 items of 1 to 200 characters each.
+                     * @default []
+                     */
+                    qualifications?: string[];
+                    /**
+                     * @description Up to 100 items of 1 to 200 characters each.
+                     * @default []
+                     */
+                    responsibilities?: string[];
+                    /**
+                     * @description Up to 100 items of 1 to 200 characters each.
+                     * @default []
+                     */
+                    benefits?: string[];
+                    /** @default null */
+                    closing_date?: string | null;
+                    /** @default null */
+                    start_date?: string | null;
+                    /** @default null */
+                    positions?: number | null;
+                    /**
+                     * @description active: shown on the public jobs page, the search-engine listing and the job-board feed (unless hidden by the company). draft and paused: not public. Closing is POST /jobs/{id}/close.
+                     * @default draft
+                     * @enum {string}
+                     */
+                    status?: "active" | "draft" | "paused";
+                };
+            };
+        };
+        /** @description Changes to a job: only the fields sent are changed. Sending status active, draft or paused also reopens a closed job. */
+        JobPatchInput: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Job title.
+                     * @example Senior Backend Engineer
+                     */
+                    title?: string;
+                    /** @description Full description shown on the job page. */
+                    description?: string;
+                    /** @description One or two lines for listings. */
+                    short_description?: string;
+                    /** @example Engineering */
+                    department?: string;
+                    /** @example London */
+                    location?: string;
+                    /**
+                     * @description For example full_time, part_time, contract.
+                     * @example full_time
+                     */
+                    employment_type?: string;
+                    /** @example senior */
+                    experience_level?: string;
+                    salary_min?: number | null;
+                    salary_max?: number | null;
+                    /**
+                     * @description Currency code.
+                     * @example GBP
+                     */
+                    salary_currency?: string;
+                    /**
+                     * @description For example year, month, hour.
+                     * @example year
+                     */
+                    salary_period?: string;
+                    /** @description Up to 100 items of 1 to 200 characters each. */
+                    required_skills?: string[];
+                    /** @description Up to 100 items of 1 to 200 characters each. */
+                    preferred_skills?: string[];
+                    /** @description Up to 100 items of 1 to 200 characters each. */
+                    qualifications?: string[];
+                    /** @description Up to 100 items of 1 to 200 characters each. */
+                    responsibilities?: string[];
+                    /** @description Up to 100 items of 1 to 200 characters each. */
+                    benefits?: string[];
+                    closing_date?: string | null;
+                    start_date?: string | null;
+                    positions?: number | null;
+                    /**
+                     * @description active: shown on the public jobs page, the search-engine listing and the job-board feed (unless hidden by the company). draft and paused: not public. Closing is POST /jobs/{id}/close.
+                     * @enum {string}
+                     */
+                    status?: "active" | "draft" | "paused";
+                };
+            };
+        };
+        /** @description Adds a candidate to one of your jobs. The same e-mail address may apply to the same job once every 30 days; a repeat answers 409 duplicate. */
+        ApplicationInput: {
+            content: {
+                "application/json": {
+                    /** @description A job of your company. */
+                    job_id: string;
+                    /** @description The person applying. name and email are required. */
+                    candidate: {
+                        /** @example Ada Lovelace */
+                        name: string;
+                        /**
+                         * Format: email
+                         * @example ada@example.com
+                         */
+                        email: string;
+                        /**
+                         * @default
+                         * @example +44 20 7946 0000
+                         */
+                        phone?: string;
+                        /** @default  */
+                        location?: string;
+                        /** @default  */
+                        linkedin_url?: "" | string;
+                        /** @default  */
+                        current_title?: string;
+                        /**
+                         * @description Up to 100 items of 1 to 200 characters each.
+                         * @default []
+                         */
+                        skills?: string[];
+                    };
+                    /** @default  */
+                    cover_letter?: string;
+                    /**
+                     * @description An https link to the CV that the company's team can open. It is never returned as sent: the application's resume_url is a short-lived link served by the service.
+                     * @default null
+                     */
+                    resume_url?: string | null;
+                    /**
+                     * @description Where the candidate came from, free text. Left out: api.
+                     * @example careers-site
+                     */
+                    source?: string;
+                    /**
+                     * @description True when the candidate agreed to their data being sent; stored with its time.
+                     * @default null
+                     */
+                    consent?: boolean | null;
+                };
+            };
+        };
+        /** @description Changes to an application: only the fields sent are changed. */
+        ApplicationPatchInput: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description Application stage. Every move between the 14 stages is allowed and recorded in the history.
+                     * @enum {string}
+                     */
+                    stage?: "new" | "applied" | "applicants" | "reviewed" | "shortlisted" | "technical" | "interview" | "interviewed" | "offered" | "offer_sent" | "hired" | "rejected" | "withdrawn" | "on_hold";
+                    /** @description Added to the recruiter notes with the key's name. */
+                    note?: string;
+                    /** @description Replaces the tags. */
+                    tags?: string[];
+                    starred?: boolean;
+                };
+            };
+        };
+    };
+    headers: {
+        /** @description Identifier of this request; quote it when asking for help. Also stored in the usage log. */
+        "X-Request-Id": string;
+        /** @description Requests allowed per minute for this key. */
+        "X-RateLimit-Limit": number;
+        /** @description Requests left in the current minute window. */
+        "X-RateLimit-Remaining": number;
+        /** @description When the current minute window ends, in unix seconds. */
+        "X-RateLimit-Reset": number;
+        /** @description Seconds to wait before the next request. */
+        "Retry-After": number;
+        /** @description The methods the path takes, comma-separated. */
+        Allow: string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listJobs: {
+        parameters: {
+            query?: {
+                /** @description open: active jobs; closed; draft; all (paused jobs appear only under all). */
+                status?: "open" | "closed" | "draft" | "all";
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description The next_cursor of the previous page, unchanged. Cursors are opaque. */
+                cursor?: string;
+                /** @description Only records changed at or after this time: a date (YYYY-MM-DD, midnight UTC) or a date-time with Z or an offset (converted to UTC). Set it to the time of your last successful sync to keep a copy in step. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["JobInput"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateJob: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["JobPatchInput"];
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeJob: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApplications: {
+        parameters: {
+            query?: {
+                /** @description Only applications to this job; a job of another company answers 404. */
+                job_id?: string;
+                /** @description Only applications in this stage. */
+                stage?: "new" | "applied" | "applicants" | "reviewed" | "shortlisted" | "technical" | "interview" | "interviewed" | "offered" | "offer_sent" | "hired" | "rejected" | "withdrawn" | "on_hold";
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description The next_cursor of the previous page, unchanged. Cursors are opaque. */
+                cursor?: string;
+                /** @description Only records changed at or after this time: a date (YYYY-MM-DD, midnight UTC) or a date-time with Z or an offset (converted to UTC). Set it to the time of your last successful sync to keep a copy in step. */
+                updated_since?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApplication: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ApplicationInput"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateApplication: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["ApplicationPatchInput"];
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApplicationResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document of this API. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": Record<string, never>;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiReference: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every operation, parameter, body field, response and error of this document, as one HTML page that loads nothing else. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    applicationCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type: application.created. */
+                "Service-Event": string;
+                /** @description Identifier of this delivery. */
+                "Service-Delivery": string;
+                /** @description `t=<unix_seconds>,v1=<hex_signature>`; during a secret rotation two v1 entries. */
+                "Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Answer within 10 seconds; anything else is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    applicationUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type: application.updated. */
+                "Service-Event": string;
+                /** @description Identifier of this delivery. */
+                "Service-Delivery": string;
+                /** @description `t=<unix_seconds>,v1=<hex_signature>`; during a secret rotation two v1 entries. */
+                "Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Answer within 10 seconds; anything else is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type: job.created. */
+                "Service-Event": string;
+                /** @description Identifier of this delivery. */
+                "Service-Delivery": string;
+                /** @description `t=<unix_seconds>,v1=<hex_signature>`; during a secret rotation two v1 entries. */
+                "Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Answer within 10 seconds; anything else is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type: job.updated. */
+                "Service-Event": string;
+                /** @description Identifier of this delivery. */
+                "Service-Delivery": string;
+                /** @description `t=<unix_seconds>,v1=<hex_signature>`; during a secret rotation two v1 entries. */
+                "Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Answer within 10 seconds; anything else is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    jobClosedWebhook: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event type: job.closed. */
+                "Service-Event": string;
+                /** @description Identifier of this delivery. */
+                "Service-Delivery": string;
+                /** @description `t=<unix_seconds>,v1=<hex_signature>`; during a secret rotation two v1 entries. */
+                "Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["EventEnvelope"];
+            };
+        };
+        responses: {
+            /** @description Delivered. Answer within 10 seconds; anything else is retried after 1 min, 5 min, 30 min, 2 h, 6 h and 12 h. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+}

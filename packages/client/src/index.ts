@@ -1,0 +1,22 @@
+/**
+ * @hireport/client: a typed client of the hireport public Jobs and Applications API (v1), on
+ * `fetch` only (Node 20+, Deno, Bun, Workers). Types come from the API's own OpenAPI document.
+ */
+export {
+  type ApplicationsResource,
+  createClient,
+  type HireportClient,
+  type JobsResource,
+  type ListAllParams,
+} from "./client";
+export { type CallDescription, HireportApiError, HireportNetworkError } from "./errors";
+export { type SyncOptions, SyncRun } from "./paging";
+export type {
+  CallOptions,
+  ClientOptions,
+  PatchOptions,
+  PostOptions,
+  ResponseEvent,
+  RetryEvent,
+} from "./transport";
+export type * from "./types";

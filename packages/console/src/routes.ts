@@ -1,0 +1,83 @@
+/** The console's pages and changes: one table, matched by `create-console.ts`. */
+import type { ApiResponse } from "@hireport/core";
+import type { Call } from "./call";
+import { showAudit } from "./handlers/audit";
+import { confirmRevoke, createKey, revokeKey, showKeys } from "./handlers/keys";
+import { exportUsage, showUsage } from "./handlers/usage";
+import {
+  confirmDelete,
+  createEndpoint,
+  deleteEndpoint,
+  pauseEndpoint,
+  recoverDeliveries,
+  resendDelivery,
+  resumeEndpoint,
+  revealSecret,
+  rotateSecret,
+  sendTest,
+  showEndpoint,
+  showWebhooks,
+  updateEndpoint,
+} from "./handlers/webhooks";
+
+/** Who may send a route's POST: owners and admins, or owners only. */
+export type Needs = "change" | "secrets";
+
+export interface ConsoleRoute {
+  method: "GET" | "POST";
+  /** `/keys/:id/revoke`: segments starting with `:` are parameters (no `/` inside). */
+  path: string;
+  handle(call: Call): Promise<ApiResponse>;
+  /** For POST: the role it needs. */
+  needs?: Needs;
+}
+
+export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
+  { method: "GET", path: "/keys", handle: showKeys },
+  { method: "POST", path: "/keys", handle: createKey, needs: "change" },
+  { method: "GET", path: "/keys/:id/revoke", handle: confirmRevoke },
+  { method: "POST", path: "/keys/:id/revoke", handle: revokeKey, needs: "change" },
+  { method: "GET", path: "/usage", handle: showUsage },
+  { method: "GET", path: "/usage/export.csv", handle: exportUsage },
+  { method: "GET", path: "/webhooks", handle: showWebhooks },
+  { method: "POST", path: "/webhooks", handle: createEndpoint, needs: "change" },
+  { method: "GET", path: "/webhooks/:id", handle: showEndpoint },
+  { method: "POST", path: "/webhooks/:id", handle: updateEndpoint, needs: "change" },
+  { method: "GET", path: "/webhooks/:id/delete", handle: confirmDelete },
+  { method: "POST", path: "/webhooks/:id/delete", handle: deleteEndpoint, needs: "change" },
+  { method: "POST", path: "/webhooks/:id/pause", handle: pauseEndpoint, needs: "change" },
+  { method: "POST", path: "/webhooks/:id/resume", handle: resumeEndpoint, needs: "change" },
+  { method: "POST", path: "/webhooks/:id/reveal", handle: revealSecret, needs: "secrets" },
+  { method: "POST", path: "/webhooks/:id/rotate", handle: rotateSecret, needs: "change" },
+  { method: "POST", path: "/webhooks/:id/test", handle: sendTest, needs: "change" },
+  { method: "POST", path: "/webhooks/:id/recover", handle: recoverDeliveries, needs: "change" },
+  { method: "POST", path: "/webhooks/:id/deliveries/:delivery/resend", handle: resendDelivery, needs: "change" },
+  { method: "GET", path: "/audit", handle: showAudit },
+];
+
+/** The routes of a path and the parameters it gave, or an empty list. */
+export function matchRoutes(path: string): { route: ConsoleRoute; params: Record<string, string> }[] {
+  const segments = path.split("/").filter(Boolean);
+  const found: { route: ConsoleRoute; params: Record<string, string> }[] = [];
+  for (const route of CONSOLE_ROUTES) {
+    const pattern = route.path.split("/").filter(Boolean);
+    if (pattern.length !== segments.length) continue;
+    const params: Record<string, string> = {};
+    const matches = pattern.every((part, index) => {
+      const segment = segments[index] ?? "";
+      if (part.startsWith(":")) {
+        let value: string;
+        try {
+          value = decodeURIComponent(segment);
+        } catch {
+          return false;
+        }
+        params[part.slice(1)] = value;
+        return value !== "";
+      }
+      return part === segment;
+    });
+    if (matches) found.push({ route, params });
+  }
+  return found;
+}

@@ -1,0 +1,116 @@
+/**
+ * Portal links and the console sessions they open, for hosts that embed the console in an iframe
+ * (or send people to it from another app): a link carries a short-lived signed token (JWT, HS256,
+ * jose) naming the principal; opening it sets a session cookie scoped to the console's path and
+ * redirects to a URL without the token.
+ */
+import type { ApiRequest } from "@hireport/core";
+import { jwtVerify, SignJWT } from "jose";
+import type { ConsolePrincipal, ResolvedConsoleOptions } from "./options";
+import { cookie } from "./request";
+
+/** The cookie of a console session. */
+export const SESSION_COOKIE = "hireport_console";
+const ISSUER = "hireport-console";
+const LINK_AUDIENCE = "hireport-console:link";
+const SESSION_AUDIENCE = "hireport-console:session";
+
+/** What `console.portalLink` takes. */
+export interface PortalLinkInput extends ConsolePrincipal {
+  /** Seconds the link can be opened in (not the session's length: `sessionTtlSeconds`). 10 to 3600. @default 300 */
+  expiresIn?: number;
+}
+
+function key(secret: string): Uint8Array {
+  return new TextEncoder().encode(`hireport-console-jwt:${secret}`);
+}
+
+function isPrincipal(value: unknown): value is ConsolePrincipal {
+  const candidate = value as Partial<ConsolePrincipal> | null;
+  if (!candidate || typeof candidate !== "object") return false;
+  const { companyId, role, actor } = candidate;
+  const actorOk =
+    typeof actor === "string" ||
+    (typeof actor === "object" &&
+      actor !== null &&
+      typeof actor.name === "string" &&
+      (actor.id === null || typeof actor.id === "string"));
+  return typeof companyId === "string" && companyId !== "" && typeof role === "string" && actorOk;
+}
+
+async function sign(
+  options: ResolvedConsoleOptions,
+  principal: ConsolePrincipal,
+  audience: string,
+  seconds: number,
+): Promise<string> {
+  const now = Math.floor(options.clock.now().getTime() / 1000);
+  const claims = { companyId: principal.companyId, role: principal.role, actor: principal.actor };
+  return new SignJWT({ hp: claims })
+    .setProtectedHeader({ alg: "HS256" })
+    .setIssuer(ISSUER)
+    .setAudience(audience)
+    .setIssuedAt(now)
+    .setExpirationTime(now + seconds)
+    .sign(key(options.secret));
+}
+
+async function verify(
+  options: ResolvedConsoleOptions,
+  token: string,
+  audience: string,
+): Promise<ConsolePrincipal | null> {
+  try {
+    const { payload } = await jwtVerify(token, key(options.secret), {
+      algorithms: ["HS256"],
+      issuer: ISSUER,
+      audience,
+      currentDate: options.clock.now(),
+    });
+    return isPrincipal(payload.hp) ? payload.hp : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The path and query of a portal link: `{basePath}/portal?token=…`. */
+export async function portalLink(options: ResolvedConsoleOptions, input: PortalLinkInput): Promise<string> {
+  if (!isPrincipal(input)) throw new TypeError("portalLink needs { companyId, role, actor }");
+  const expiresIn = input.expiresIn ?? 300;
+  if (!Number.isInteger(expiresIn) || expiresIn < 10 || expiresIn > 3600) {
+    throw new TypeError("portalLink: expiresIn must be 10 to 3600 seconds");
+  }
+  const token = await sign(options, input, LINK_AUDIENCE, expiresIn);
+  return `${options.basePath}/portal?token=${encodeURIComponent(token)}`;
+}
+
+/** The principal of a portal link's token, or null (expired, forged, a session token). */
+export function openPortalLink(options: ResolvedConsoleOptions, token: string): Promise<ConsolePrincipal | null> {
+  return verify(options, token, LINK_AUDIENCE);
+}
+
+/** Whether the console is framed by other origins than its own: its cookie must then cross sites. */
+export function embeddedElsewhere(options: ResolvedConsoleOptions): boolean {
+  return options.frameAncestors.some((source) => source !== "'self'" && source !== "'none'");
+}
+
+/** The `Set-Cookie` value of a new console session for `principal`. */
+export async function sessionCookie(options: ResolvedConsoleOptions, principal: ConsolePrincipal): Promise<string> {
+  const token = await sign(options, principal, SESSION_AUDIENCE, options.sessionTtlSeconds);
+  const attributes = [
+    `${SESSION_COOKIE}=${token}`,
+    `Path=${options.basePath || "/"}`,
+    `Max-Age=${options.sessionTtlSeconds}`,
+    "HttpOnly",
+    // In a frame of another site the cookie is a third-party one: SameSite=None (Secure required),
+    // partitioned by the top-level site (CHIPS) so that browsers that block third-party cookies keep it.
+    ...(embeddedElsewhere(options) ? ["Secure", "SameSite=None", "Partitioned"] : ["SameSite=Lax"]),
+  ];
+  return attributes.join("; ");
+}
+
+/** The principal of the request's console session cookie, or null. */
+export function sessionOf(options: ResolvedConsoleOptions, request: ApiRequest): Promise<ConsolePrincipal | null> {
+  const token = cookie(request, SESSION_COOKIE);
+  return token ? verify(options, token, SESSION_AUDIENCE) : Promise.resolve(null);
+}

@@ -1,0 +1,390 @@
+/**
+ * The console through a real Express app on SQLite, with Node's fetch as the browser: sign-in,
+ * roles, the CSRF and origin checks, security headers, company isolation, keys, usage and CSV,
+ * webhooks and the audit list. The browser test (`console-browser.test.ts`) drives the same pages
+ * in Chromium.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BASE_PATH, COMPANY_A, COMPANY_B, csrfOf, startHost, type TestHost, userCookie } from "./support/host";
+
+let host: TestHost;
+
+beforeAll(async () => {
+  host = await startHost();
+});
+
+afterAll(async () => {
+  await host?.close();
+});
+
+interface Sent {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+async function get(path: string, cookie = userCookie("owner")): Promise<Sent> {
+  const response = await fetch(`${host.consoleUrl}${path}`, { headers: { cookie }, redirect: "manual" });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+/** A form POST as a browser sends it from a console page: same origin, with the page's CSRF token. */
+async function post(
+  path: string,
+  fields: Record<string, string | string[]>,
+  options: { cookie?: string; csrf?: string | null; origin?: string | null; site?: string; base?: string } = {},
+): Promise<Sent> {
+  const cookie = options.cookie ?? userCookie("owner");
+  const body = new URLSearchParams();
+  for (const [name, value] of Object.entries(fields)) {
+    for (const item of Array.isArray(value) ? value : [value]) body.append(name, item);
+  }
+  let csrf = options.csrf;
+  if (csrf === undefined) csrf = csrfOf((await get("/webhooks", cookie)).text);
+  if (csrf !== null) body.set("_csrf", csrf);
+  const headers: Record<string, string> = { cookie, "content-type": "application/x-www-form-urlencoded" };
+  const origin = options.origin === undefined ? host.origin : options.origin;
+  if (origin !== null) headers.origin = origin;
+  if (options.site) headers["sec-fetch-site"] = options.site;
+  const response = await fetch(`${options.base ?? host.consoleUrl}${path}`, {
+    method: "POST",
+    headers,
+    body,
+    redirect: "manual",
+  });
+  return { status: response.status, headers: response.headers, text: await response.text() };
+}
+
+async function createKey(name: string, cookie = userCookie("owner")): Promise<{ key: string; id: string }> {
+  const sent = await post("/keys", { name, scopes: ["jobs:read", "jobs:write"] }, { cookie });
+  expect(sent.status).toBe(200);
+  const key = /<code id="new-key">([^<]+)<\/code>/.exec(sent.text)?.[1];
+  if (!key) throw new Error(`no key shown:\n${sent.text}`);
+  const record = (await host.api.keys.list(cookie.includes(COMPANY_B) ? COMPANY_B : COMPANY_A)).find(
+    (candidate) => candidate.name === name,
+  );
+  return { key, id: record?.id ?? "" };
+}
+
+function callApi(key: string, path = "/jobs"): Promise<Response> {
+  return fetch(`${host.apiUrl}${path}`, { headers: { authorization: `Bearer ${key}` } });
+}
+
+describe("sign-in and the answers' headers", () => {
+  it("answers 401 to a request the host does not sign in, with no data", async () => {
+    const sent = await get("/keys", "");
+    expect(sent.status).toBe(401);
+    expect(sent.text).toContain("Sign in first");
+    expect(sent.headers.get("cache-control")).toBe("no-store");
+  });
+
+  it("serves every page with no-store, a nonce-only CSP, framing rules, nosniff and same-origin referrers", async () => {
+    for (const path of ["/keys", "/usage", "/webhooks", "/audit"]) {
+      const sent = await get(path);
+      expect(sent.status, path).toBe(200);
+      expect(sent.headers.get("content-type")).toBe("text/html; charset=utf-8");
+      expect(sent.headers.get("cache-control")).toBe("no-store");
+      expect(sent.headers.get("x-frame-options")).toBe("SAMEORIGIN");
+      expect(sent.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(sent.headers.get("referrer-policy")).toBe("same-origin");
+      const csp = sent.headers.get("content-security-policy") ?? "";
+      const nonce = /script-src 'nonce-([^']+)'/.exec(csp)?.[1];
+      expect(nonce).toBeTruthy();
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("frame-ancestors 'self'");
+      expect(csp).toContain("form-action 'self'");
+      expect(csp).not.toContain("unsafe-inline");
+      // Every inline script and style carries the nonce; no inline event handler or style attribute.
+      expect(sent.text.match(/<script(?![^>]*nonce=)/g)).toBeNull();
+      expect(sent.text.match(/<style(?![^>]*nonce=)/g)).toBeNull();
+      expect(sent.text).toContain(`nonce="${nonce}"`);
+      expect(sent.text).not.toMatch(/\son[a-z]+=|\sstyle="/);
+      expect(sent.text).toMatch(/^<!doctype html><html lang="en">/);
+      expect(sent.text).toContain("<main>");
+      expect(sent.text).toContain('<nav aria-label="API and webhooks">');
+    }
+  });
+
+  it("redirects the root to the keys page, answers 404 for unknown pages and 405 for wrong methods", async () => {
+    const root = await get("/");
+    expect(root.status).toBe(303);
+    expect(root.headers.get("location")).toBe(`${BASE_PATH}/keys`);
+    expect((await get("/nothing-here")).status).toBe(404);
+    const wrong = await post("/usage", {});
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get("allow")).toBe("GET");
+  });
+});
+
+describe("keys", () => {
+  it("creates a key shown once in the answer to the POST, which the API accepts; revoking it makes the next call 401", async () => {
+    const { key, id } = await createKey("Careers site");
+    expect(key).toMatch(/^svc_live_/);
+    expect((await callApi(key)).status).toBe(200);
+    const list = await get("/keys");
+    expect(list.text).not.toContain(key);
+    expect(list.text).toContain(`${key.slice(0, 15)}…${key.slice(-4)}`);
+    expect(list.text).toMatch(/\d+ of 10 active keys/);
+
+    const confirm = await get(`/keys/${id}/revoke`);
+    expect(confirm.status).toBe(200);
+    expect(confirm.text).toContain("Revoke the key");
+    const revoked = await post(`/keys/${id}/revoke`, {});
+    expect(revoked.status).toBe(303);
+    expect(revoked.headers.get("location")).toBe(`${BASE_PATH}/keys?done=key-revoked`);
+    expect((await callApi(key)).status).toBe(401);
+    expect((await get("/keys?done=key-revoked")).text).toContain("The key was revoked");
+  });
+
+  it("shows a refusal beside the form (422) and keeps what was typed", async () => {
+    const sent = await post("/keys", { name: "No scopes <b>bold</b>" });
+    expect(sent.status).toBe(422);
+    expect(sent.text).toContain("The key was not created");
+    // Escaped by construction: the name is text, never markup.
+    expect(sent.text).toContain("No scopes &lt;b>bold&lt;/b>");
+    expect(sent.text).not.toContain("<b>bold</b>");
+  });
+
+  it("reads a form the host's express.urlencoded() already parsed", async () => {
+    const cookie = userCookie("owner");
+    const csrf = csrfOf((await get("/webhooks", cookie)).text);
+    const sent = await post(
+      "/keys",
+      { name: "Parsed by the host", scopes: "applications:read" },
+      { csrf, base: `${host.origin}/parsed${BASE_PATH}` },
+    );
+    expect(sent.status).toBe(200);
+    expect(sent.text).toMatch(/<code id="new-key">svc_live_/);
+  });
+});
+
+describe("forged and refused changes", () => {
+  it("refuses a form without its CSRF token, with another person's token, or a stale one", async () => {
+    const before = (await host.api.keys.list(COMPANY_A)).length;
+    expect((await post("/keys", { name: "x", scopes: "jobs:read" }, { csrf: null })).status).toBe(403);
+    const otherToken = csrfOf((await get("/webhooks", userCookie("owner", COMPANY_A, "someone-else"))).text);
+    expect((await post("/keys", { name: "x", scopes: "jobs:read" }, { csrf: otherToken })).status).toBe(403);
+    expect((await post("/keys", { name: "x", scopes: "jobs:read" }, { csrf: "1.abc" })).status).toBe(403);
+    expect((await host.api.keys.list(COMPANY_A)).length).toBe(before);
+  });
+
+  it("refuses a form from another origin, a cross-site fetch, and one that names no origin at all", async () => {
+    const before = (await host.api.keys.list(COMPANY_A)).length;
+    const fields = { name: "forged", scopes: "jobs:read" };
+    expect((await post("/keys", fields, { origin: "https://evil.example" })).status).toBe(403);
+    expect((await post("/keys", fields, { origin: "null" })).status).toBe(403);
+    expect((await post("/keys", fields, { site: "cross-site" })).status).toBe(403);
+    expect((await post("/keys", fields, { origin: null })).status).toBe(403);
+    // Sec-Fetch-Site alone, same-origin, is enough (a browser that leaves Origin out).
+    expect(
+      (await post("/keys", { ...fields, name: "same-origin" }, { origin: null, site: "same-origin" })).status,
+    ).toBe(200);
+    expect((await host.api.keys.list(COMPANY_A)).length).toBe(before + 1);
+  });
+
+  it("lets a member read but change nothing (403), and shows members no forms", async () => {
+    const member = userCookie("member");
+    const page = await get("/keys", member);
+    expect(page.status).toBe(200);
+    expect(page.text).not.toContain("Create a key");
+    expect(page.text).not.toContain("Revoke…");
+    // A member's pages have no form: a token is made the way the console makes its own.
+    const { id } = await createKey("For the member test");
+    const memberToken = await tokenFor(member);
+    expect(
+      (await post("/keys", { name: "m", scopes: "jobs:read" }, { cookie: member, csrf: memberToken })).status,
+    ).toBe(403);
+    expect((await post(`/keys/${id}/revoke`, {}, { cookie: member, csrf: memberToken })).status).toBe(403);
+    expect((await host.api.keys.get(COMPANY_A, id)).revokedAt).toBeNull();
+  });
+
+  it("answers 404 for another company's key and endpoint, and changes nothing", async () => {
+    const { key, id } = await createKey("Company A's key");
+    const { endpoint } = await host.dispatcher.endpoints.create({
+      companyId: COMPANY_A,
+      url: host.receiver.url,
+      events: ["job.created"],
+    });
+    const other = userCookie("owner", COMPANY_B, "bob");
+    expect((await get(`/keys/${id}/revoke`, other)).status).toBe(404);
+    expect((await post(`/keys/${id}/revoke`, {}, { cookie: other })).status).toBe(404);
+    expect((await get(`/webhooks/${endpoint.id}`, other)).status).toBe(404);
+    expect((await post(`/webhooks/${endpoint.id}/pause`, {}, { cookie: other })).status).toBe(404);
+    expect((await post(`/webhooks/${endpoint.id}/reveal`, {}, { cookie: other })).status).toBe(404);
+    expect((await callApi(key)).status).toBe(200);
+    expect((await host.dispatcher.endpoints.get(COMPANY_A, endpoint.id)).status).toBe("active");
+    expect((await get("/keys", other)).text).not.toContain("Company A&#39;s key");
+    await host.dispatcher.endpoints.delete(COMPANY_A, endpoint.id);
+  });
+});
+
+/** A CSRF token for a principal whose pages have no form (a member): read from a page's hidden field is impossible. */
+async function tokenFor(cookie: string): Promise<string> {
+  const { csrfToken } = await import("../src/csrf");
+  const { testAuthorize, SECRET } = await import("./support/host");
+  const principal = testAuthorize({ headers: { cookie } });
+  if (!principal) throw new Error("no principal");
+  return csrfToken(SECRET, principal, new Date());
+}
+
+describe("usage", () => {
+  it("draws requests per day as an SVG with a title, a description and a table, lists them with filters, and pages", async () => {
+    const { key } = await createKey("Usage key");
+    for (let i = 0; i < 3; i++) expect((await callApi(key)).status).toBe(200);
+    expect((await callApi(key, "/jobs/job_missing")).status).toBe(404);
+    const page = await get("/usage");
+    expect(page.status).toBe(200);
+    expect(page.text).toMatch(
+      /<svg class="chart"[^>]*role="img"[^>]*aria-labelledby="usage-chart-title usage-chart-desc"/,
+    );
+    expect(page.text).toContain('<title id="usage-chart-title">Requests per day for the last 30 days');
+    expect(page.text).toMatch(/<desc id="usage-chart-desc">\d+ requests from /);
+    expect(page.text).toContain('<th scope="col">Day (UTC)</th>');
+    expect(page.text).toContain("<code>/jobs/{id}</code>");
+    expect(page.text).toContain("Usage key");
+
+    const notFound = await get("/usage?status=4xx");
+    expect(notFound.text).toContain("<td>404</td>");
+    expect(notFound.text).not.toContain("<td>200</td>");
+    const byRoute = await get(`/usage?route=${encodeURIComponent("/jobs")}&status=200`);
+    expect(byRoute.text).toContain("<td>200</td>");
+    expect(byRoute.text).not.toContain("<code>/jobs/{id}</code>");
+    const bad = await get("/usage?status=abc");
+    expect(bad.status).toBe(400);
+    expect(bad.text).toContain("Check the filters");
+  });
+
+  it("exports the filtered requests as a streamed CSV that a spreadsheet cannot run as formulas", async () => {
+    const { key } = await createKey('=HYPERLINK("https://evil.example","click")');
+    expect((await callApi(key)).status).toBe(200);
+    const response = await fetch(`${host.consoleUrl}/usage/export.csv?status=2xx`, {
+      headers: { cookie: userCookie("member") },
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(response.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="usage-\d{4}-\d{2}-\d{2}\.csv"$/,
+    );
+    expect(response.headers.get("cache-control")).toBe("no-store");
+    const text = await response.text();
+    const lines = text.trim().split("\r\n");
+    expect(lines[0]).toBe("time,key_id,key_name,method,route,status,duration_ms,request_id,ip");
+    expect(lines.length).toBeGreaterThan(1);
+    expect(text).toContain(`"'=HYPERLINK(""https://evil.example"",""click"")"`);
+    expect(text).not.toMatch(/(^|,)=HYPERLINK/m);
+    expect(lines.slice(1).every((line) => /,2\d\d,/.test(line))).toBe(true);
+  });
+});
+
+describe("webhooks", () => {
+  it("creates, edits, pauses (a notice on every page), resumes, tests, rotates and deletes an endpoint; secrets for owners only", async () => {
+    const created = await post("/webhooks", {
+      url: host.receiver.url,
+      description: "ATS",
+      events: ["job.created", "application.created"],
+    });
+    expect(created.status).toBe(303);
+    const location = created.headers.get("location") ?? "";
+    const id = /\/webhooks\/(we_[^?]+)\?done=endpoint-created$/.exec(location)?.[1] ?? "";
+    expect(id).not.toBe("");
+    expect(created.text).not.toContain("whsec_");
+
+    const edited = await post(`/webhooks/${id}`, {
+      url: host.receiver.url,
+      description: "ATS sync",
+      events: "job.created",
+    });
+    expect(edited.status).toBe(303);
+    expect((await host.dispatcher.endpoints.get(COMPANY_A, id)).events).toEqual(["job.created"]);
+    const invalid = await post(`/webhooks/${id}`, { url: "ftp://nope", events: "job.created" });
+    expect(invalid.status).toBe(422);
+    expect(invalid.text).toContain("The endpoint was not changed");
+
+    expect((await post(`/webhooks/${id}/pause`, {})).status).toBe(303);
+    for (const path of ["/keys", "/usage", "/audit", `/webhooks/${id}`]) {
+      const page = await get(path, userCookie("member"));
+      expect(page.text, path).toMatch(
+        /class="notice">The webhook endpoint <a [^>]+>[^<]+<\/a> is <strong>paused<\/strong>/,
+      );
+    }
+    expect((await post(`/webhooks/${id}/resume`, {})).status).toBe(303);
+    expect((await get("/keys")).text).not.toContain('class="notice"');
+
+    const tested = await post(`/webhooks/${id}/test`, {});
+    expect(tested.headers.get("location")).toBe(`${BASE_PATH}/webhooks/${id}?done=test-succeeded`);
+    const detail = await get(`/webhooks/${id}`);
+    expect(detail.text).toContain("webhook.test");
+    expect(detail.text).toContain("<pre>ok, thanks</pre>");
+
+    // Admins rotate but never see a secret; owners reveal it (POST answer only, never a URL).
+    const admin = userCookie("admin");
+    const adminPage = await get(`/webhooks/${id}`, admin);
+    expect(adminPage.text).not.toContain("Reveal signing secret");
+    expect((await post(`/webhooks/${id}/reveal`, {}, { cookie: admin })).status).toBe(403);
+    const rotated = await post(`/webhooks/${id}/rotate`, {}, { cookie: admin });
+    expect(rotated.status).toBe(303);
+    expect(rotated.headers.get("location")).not.toContain("whsec_");
+    expect(rotated.text).not.toContain("whsec_");
+    const member = userCookie("member");
+    expect((await get(`/webhooks/${id}`, member)).text).not.toMatch(/whsec_[A-Za-z0-9_-]{20}/);
+    const revealed = await post(`/webhooks/${id}/reveal`, {});
+    expect(revealed.status).toBe(200);
+    const secret = /<code id="signing-secret">(whsec_[^<]+)<\/code>/.exec(revealed.text)?.[1];
+    expect(secret).toBe((await host.dispatcher.endpoints.revealSecret(COMPANY_A, id)).secret);
+
+    const confirm = await get(`/webhooks/${id}/delete`);
+    expect(confirm.text).toContain("Delete the endpoint");
+    expect((await post(`/webhooks/${id}/delete`, {})).headers.get("location")).toBe(
+      `${BASE_PATH}/webhooks?done=endpoint-deleted`,
+    );
+    expect((await get(`/webhooks/${id}`)).status).toBe(404);
+
+    const audit = await get("/audit");
+    for (const action of [
+      "webhook_endpoint.created",
+      "webhook_endpoint.updated",
+      "webhook_endpoint.paused",
+      "webhook_endpoint.resumed",
+      "webhook_endpoint.test_sent",
+      "webhook_endpoint.secret_rotated",
+      "webhook_endpoint.secret_revealed",
+      "webhook_endpoint.deleted",
+      "key.created",
+      "key.revoked",
+    ]) {
+      expect(audit.text, action).toContain(`<code>${action}</code>`);
+    }
+    expect(audit.text).not.toContain("whsec_");
+  });
+});
+
+describe("portal links", () => {
+  it("signs the opener in with a cookie scoped to the console's path and drops the token from the address", async () => {
+    const link = await host.console.portalLink({
+      companyId: COMPANY_A,
+      role: "admin",
+      actor: { id: "user_9", name: "Ada (portal)" },
+      expiresIn: 60,
+    });
+    expect(link).toMatch(new RegExp(`^${BASE_PATH}/portal\\?token=`));
+    const opened = await fetch(`${host.origin}${link}`, { redirect: "manual" });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get("location")).toBe(`${BASE_PATH}/keys`);
+    const setCookie = opened.headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(/^hireport_console=[^;]+; Path=\/settings\/api; Max-Age=3600; HttpOnly; SameSite=Lax$/);
+    const session = setCookie.split(";")[0] ?? "";
+    const page = await get("/keys", session);
+    expect(page.status).toBe(200);
+    expect(page.text).toContain("signed in as Ada (portal) (admin)");
+
+    // A link is no session, and a session is no link.
+    expect(
+      (await get("/keys", `hireport_console=${new URL(link, host.origin).searchParams.get("token")}`)).status,
+    ).toBe(401);
+    const reused = await fetch(`${host.origin}${BASE_PATH}/portal?token=${session.split("=")[1]}`, {
+      redirect: "manual",
+    });
+    expect(reused.status).toBe(401);
+    expect((await fetch(`${host.origin}${BASE_PATH}/portal?token=forged`, { redirect: "manual" })).status).toBe(401);
+  });
+});

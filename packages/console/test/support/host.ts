@@ -1,0 +1,156 @@
+/**
+ * A host app as a test needs it: Express with the public API, the console mounted under
+ * `/settings/api`, a webhook dispatcher, all on an SQLite file migrated by `@hireport/kysely`, and a
+ * local webhook receiver. The host's "sign-in" is a cookie the test sets: `test_user=role:company:name`
+ * (a real host reads its own session instead).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createPublicApi, type PublicApi } from "@hireport/core";
+import { hireportExpress } from "@hireport/express";
+import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
+import SQLite from "better-sqlite3";
+import express from "express";
+import { Kysely, SqliteDialect } from "kysely";
+import { type ConsoleOptions, type ConsolePrincipal, createConsole, type HireportConsole } from "../../src/index";
+
+export const BASE_PATH = "/settings/api";
+export const SECRET = "console-test-secret-0123456789-abcdefghij";
+export const COMPANY_A = "co_acme";
+export const COMPANY_B = "co_other";
+
+/** The test host's sign-in: the `test_user` cookie, `role:company:name`. */
+export function testAuthorize(request: { headers: unknown }): ConsolePrincipal | null {
+  const headers = request.headers as Record<string, string | undefined> | Headers;
+  const cookieHeader =
+    typeof (headers as Headers).get === "function"
+      ? (headers as Headers).get("cookie")
+      : (headers as Record<string, string>).cookie;
+  const match = /(?:^|;\s*)test_user=([^;]+)/.exec(cookieHeader ?? "");
+  if (!match?.[1]) return null;
+  const [role, companyId, name] = decodeURIComponent(match[1]).split(":");
+  if (!role || !companyId) return null;
+  return { companyId, role, actor: { id: `user_${name ?? role}`, name: name ?? role } };
+}
+
+export function userCookie(role: string, companyId = COMPANY_A, name = role): string {
+  return `test_user=${encodeURIComponent(`${role}:${companyId}:${name}`)}`;
+}
+
+/** A local webhook receiver whose answer the test sets. */
+export interface TestReceiver {
+  url: string;
+  /** The status it answers with (200 by default) and the body. */
+  answer: { status: number; body: string };
+  received: number;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(): Promise<TestReceiver> {
+  const receiver: TestReceiver = {
+    url: "",
+    answer: { status: 200, body: "ok, thanks" },
+    received: 0,
+    close: async () => {},
+  };
+  const server = createServer((request: IncomingMessage, response: ServerResponse) => {
+    request.resume();
+    request.on("end", () => {
+      receiver.received++;
+      response.writeHead(receiver.answer.status, { "content-type": "text/plain" }).end(receiver.answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver.close = () => new Promise((resolve) => server.close(() => resolve()));
+  return receiver;
+}
+
+export interface TestHost {
+  origin: string;
+  /** `origin + BASE_PATH`. */
+  consoleUrl: string;
+  apiUrl: string;
+  api: PublicApi;
+  dispatcher: WebhookDispatcher;
+  console: HireportConsole;
+  receiver: TestReceiver;
+  close(): Promise<void>;
+}
+
+export async function startHost(overrides: Partial<ConsoleOptions> = {}): Promise<TestHost> {
+  const dir = mkdtempSync(join(tmpdir(), "hireport-console-"));
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, "test.sqlite")) }) });
+  const migration = await migrateToLatest(db);
+  if (migration.error) throw migration.error;
+  const storage = kyselyStorage({ db });
+  const dispatcher = createWebhookDispatcher({
+    storage,
+    allowPrivateAddresses: true,
+    pollIntervalMs: 100,
+    timeoutMs: 2_000,
+    leaseMs: 30_000,
+    // No retries: a failed attempt fails the delivery at once (recovery and resend are what is tested).
+    retrySchedule: [],
+  });
+  const api = createPublicApi({
+    storage,
+    publicBaseUrl: "https://careers.example.com",
+    fileTokenSecret: SECRET,
+    onEvent: () => dispatcher.notify(),
+    usageFlushMs: 20,
+  });
+  for (const [id, name] of [
+    [COMPANY_A, "Acme Ltd"],
+    [COMPANY_B, "Other Ltd"],
+  ] as const) {
+    await api.companies.upsert({ id, name });
+  }
+  const receiver = await startReceiver();
+  const consoleHandler = createConsole({
+    api,
+    dispatcher,
+    authorize: testAuthorize,
+    basePath: BASE_PATH,
+    secret: SECRET,
+    ...overrides,
+  });
+  const app = express();
+  app.use("/api/public/v1", hireportExpress(api));
+  // The same console again, behind the host's own form parser: the body arrives parsed.
+  app.use("/parsed/settings/api", express.urlencoded({ extended: false }), hireportExpress(consoleHandler));
+  app.use(BASE_PATH, hireportExpress(consoleHandler));
+  const server: Server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  dispatcher.start();
+  return {
+    origin,
+    consoleUrl: `${origin}${BASE_PATH}`,
+    apiUrl: `${origin}/api/public/v1`,
+    api,
+    dispatcher,
+    console: consoleHandler,
+    receiver,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await api.close();
+      await dispatcher.stop();
+      await receiver.close();
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The CSRF token of the first form of a page. */
+export function csrfOf(html: string): string {
+  const match = /name="_csrf" value="([^"]+)"/.exec(html);
+  if (!match?.[1]) throw new Error("no CSRF token on the page");
+  return match[1];
+}

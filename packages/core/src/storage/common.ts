@@ -1,0 +1,17 @@
+/** Types every store of the contract shares. */
+
+/** A keyset position: rows strictly after it in the list's order (newest first). */
+export interface KeysetPosition {
+  /** The sort time of the last row of the previous page (`createdAt` for jobs, `appliedAt` for applications). */
+  at: Date;
+  /** The id of that row: ties on time are broken by id, descending. */
+  id: string;
+}
+
+export interface GetOptions {
+  /**
+   * Lock the row until the transaction ends (`FOR UPDATE` where the database has it), so that two
+   * concurrent changes of one record run one after the other. Only meaningful inside a transaction.
+   */
+  lock?: boolean;
+}

@@ -1,0 +1,232 @@
+import type {
+  ClaimedDelivery,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  DeliveryStatus,
+  EventType,
+  WebhookEndpointRecord,
+  WebhookEndpointStatus,
+  WebhookSecret,
+  WebhookStopReason,
+} from "../domain";
+import type { KeysetPosition } from "./common";
+
+export interface EndpointPatch {
+  url?: string;
+  description?: string;
+  events?: EventType[];
+  status?: WebhookEndpointStatus;
+  pausedReason?: WebhookStopReason | null;
+  secrets?: WebhookEndpointRecord["secrets"];
+  consecutiveFailures?: number;
+  updatedAt: Date;
+}
+
+export interface DeliveryListQuery {
+  /** The company of the endpoint: another company's endpoint lists nothing. */
+  companyId: string;
+  endpointId: string;
+  status?: DeliveryStatus;
+  /** `at` is `createdAt`. */
+  after?: KeysetPosition;
+  take: number;
+}
+
+export interface ClaimOptions {
+  now: Date;
+  /** Most deliveries to return. */
+  limit: number;
+  /** The lease each claimed delivery gets; another dispatcher may claim it once it has passed. */
+  leaseUntil: Date;
+  /** A new random token per claim, written to every claimed delivery. */
+  leaseToken: string;
+  /** Deliveries of endpoints to leave out (they are at their concurrency limit in this dispatcher). */
+  excludeEndpointIds?: readonly string[];
+  /**
+   * Most deliveries of any one endpoint to return from this call (the dispatcher passes its free
+   * slots per endpoint), so that one claim never over-fills one endpoint. A limit per call: what
+   * this or another dispatcher already holds does not count. Undefined: no limit per endpoint.
+   */
+  maxPerEndpoint?: number;
+}
+
+export interface AttemptOutcome {
+  attempt: DeliveryAttemptRecord;
+  /** The delivery's state after the attempt. */
+  status: DeliveryStatus;
+  nextAttemptAt: Date | null;
+  /** `reset` after a success, `increment` after a failure, `none` for test sends. */
+  failureCount: "reset" | "increment" | "none";
+  /** Pause the endpoint when its consecutive failures reach this number. */
+  pauseAfter: number;
+  /**
+   * Disable the endpoint (`status: "disabled"`, `pausedReason: "gone"`): its receiver answered 410
+   * Gone. @default false
+   */
+  disable?: boolean;
+}
+
+/** What {@link WebhookStore.recoverFailedDeliveries} picks: failed deliveries of one endpoint. */
+export interface RecoverQuery {
+  /** The company of the endpoint: another company's deliveries are never touched. */
+  companyId: string;
+  endpointId: string;
+  /** Only deliveries with `createdAt >= since`. */
+  since: Date;
+  /** Only deliveries strictly after this position in oldest-first order (`createdAt`, then `id`, ascending). */
+  after?: KeysetPosition;
+  /** The time they become due at (and their `updatedAt`). */
+  now: Date;
+  /** Most deliveries to recover in this call. */
+  limit: number;
+}
+
+/** One attempt for {@link WebhookStore.recordAttempts}: the arguments of `recordAttempt`. */
+export interface AttemptToRecord {
+  deliveryId: string;
+  leaseToken: string;
+  outcome: AttemptOutcome;
+}
+
+/** What {@link WebhookStore.recordAttempt} did. */
+export interface RecordAttemptResult {
+  /** False when the caller no longer held the lease: nothing was written. */
+  recorded: boolean;
+  /** The endpoint after the change (for a stale token: as it is, or null when it was deleted). */
+  endpoint: WebhookEndpointRecord | null;
+  /**
+   * True when this attempt paused the endpoint (it was active and its failure count reached
+   * `pauseAfter`); false otherwise, also when it was paused already. At most one attempt gets true
+   * per pause, also when several are recorded at once. False for the attempt that disabled it.
+   */
+  paused: boolean;
+  /**
+   * True when this attempt disabled the endpoint (`outcome.disable` on an endpoint not disabled
+   * yet); at most one attempt gets true per disabling, also when several are recorded at once.
+   */
+  disabled: boolean;
+}
+
+export interface WebhookStore {
+  insertEndpoint(record: WebhookEndpointRecord): Promise<void>;
+  getEndpoint(companyId: string, id: string): Promise<WebhookEndpointRecord | null>;
+  /** Newest first. */
+  listEndpoints(companyId: string): Promise<WebhookEndpointRecord[]>;
+  updateEndpoint(companyId: string, id: string, patch: EndpointPatch): Promise<WebhookEndpointRecord | null>;
+  /**
+   * Every company's endpoints, for host-wide upkeep (re-encrypting their secrets): those whose id
+   * is greater than `afterId` (all when null), by id ascending in binary order, at most `limit`.
+   */
+  listEndpointsAfter(afterId: string | null, limit: number): Promise<WebhookEndpointRecord[]>;
+  /**
+   * Replaces the endpoint's secrets with `secrets` only while they are still exactly `expected`
+   * (the same strings and expiry times, in the same order), in one statement or transaction: a
+   * compare-and-set, so that a rotation made meanwhile is never overwritten. MUST leave every
+   * other field, `updatedAt` included, as it was. Returns whether it wrote; another company's
+   * endpoint is never written.
+   */
+  replaceEndpointSecrets(
+    companyId: string,
+    id: string,
+    expected: readonly WebhookSecret[],
+    secrets: readonly WebhookSecret[],
+  ): Promise<boolean>;
+  /** MUST delete the endpoint with its deliveries and attempts. */
+  deleteEndpoint(companyId: string, id: string): Promise<boolean>;
+  /**
+   * Active and paused endpoints of the company subscribed to `type` (paused ones queue events),
+   * newest first: core's `subscribesTo`. Disabled endpoints MUST NOT be returned.
+   */
+  listSubscribedEndpoints(companyId: string, type: EventType): Promise<WebhookEndpointRecord[]>;
+  /**
+   * Called in the transaction of the event: one pending delivery per subscribed endpoint. MUST
+   * store every field as given, the lease fields included: a delivery inserted with a
+   * `leaseToken` and a `leaseExpiresAt` is held under that token (no claim returns it before the
+   * lease passes, and `recordAttempt` and `releaseDeliveries` accept the token), as `sendTest` needs.
+   */
+  insertDeliveries(records: readonly DeliveryRecord[]): Promise<void>;
+  /**
+   * MUST return pending deliveries due at `now` (`nextAttemptAt <= now`) of active endpoints whose
+   * lease is empty or has passed, by `nextAttemptAt` then `createdAt` ascending, and set their
+   * lease (`leaseToken`, `leaseExpiresAt: leaseUntil`). Two concurrent claims MUST NOT return the
+   * same delivery (`FOR UPDATE SKIP LOCKED` or a compare-and-set on the lease). MUST return at most
+   * `limit` deliveries and, when `maxPerEndpoint` is given, at most that many of any one endpoint
+   * (per call, whatever other claims run at the same time); the deliveries of an endpoint left out
+   * for that reason MUST NOT be leased, and the claim goes on with other endpoints' deliveries.
+   * A claim MAY return fewer than it could while other claims hold rows.
+   */
+  claimDueDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
+  /**
+   * Gives deliveries back without an attempt: MUST clear the lease (`leaseToken` and
+   * `leaseExpiresAt` become null) of those of `deliveryIds` still held under `leaseToken`, so that
+   * the next claim may return them at once, and MUST leave every other field as it was (they stay
+   * pending and due as they were). Deliveries held under another token, finished or missing ones
+   * are left alone. Returns how many were released. MUST accept an empty list.
+   */
+  releaseDeliveries(deliveryIds: readonly string[], leaseToken: string): Promise<number>;
+  /**
+   * The dispatcher's heartbeat for the deliveries it still holds: MUST set `leaseExpiresAt` to
+   * `leaseUntil` on those of `deliveryIds` that are pending and still held under `leaseToken`, and
+   * MUST leave every other field, and every other delivery (held under another token, released,
+   * finished, missing), as it was. Returns how many were extended. MUST accept an empty list.
+   */
+  extendLeases(deliveryIds: readonly string[], leaseToken: string, leaseUntil: Date): Promise<number>;
+  /**
+   * Records an attempt and moves the delivery to its next state, clearing the lease, only while the
+   * caller still holds the lease (`leaseToken` matches); returns `recorded: false` otherwise
+   * (nothing written). When recorded: MUST store the attempt, MUST add 1 to the delivery's
+   * `attempts`, MUST set its `status` and `nextAttemptAt` from `outcome`, and MUST update the
+   * endpoint's failure count (`increment`: + 1, `reset`: 0, `none`: unchanged), pausing it
+   * (`status: "paused"`, `pausedReason: "failures"`) when an increment makes the count reach
+   * `pauseAfter` while it is active, all in one transaction. With `outcome.disable`, after the
+   * count, MUST disable the endpoint (`status: "disabled"`, `pausedReason: "gone"`) unless it is
+   * disabled already, whatever its status was. The delivery's and the endpoint's `updatedAt`
+   * become `attempt.attemptedAt`. See {@link RecordAttemptResult} for what it returns.
+   */
+  recordAttempt(deliveryId: string, leaseToken: string, outcome: AttemptOutcome): Promise<RecordAttemptResult>;
+  /**
+   * Records several attempts at once (the dispatcher flushes finished attempts in small batches).
+   * MUST have, for every item, exactly the effects and the result {@link recordAttempt} would have
+   * if the items were recorded one after another in the order given, and MUST return one result
+   * per item in that order (`endpoint` as that item left it). MUST write all of them in one transaction: all commit or none (it
+   * rejects then). An item whose lease is no longer held gets `recorded: false` and writes nothing,
+   * without affecting the others; a delivery given twice is recorded once (the later items of it
+   * get `recorded: false`, its lease having been cleared by the first). Failure counts follow the
+   * order of the items, so a batch that takes an endpoint to `pauseAfter` pauses it once and
+   * exactly one item gets `paused: true`. SHOULD use a few statements for the whole batch rather
+   * than a few per item. MUST accept an empty list.
+   */
+  recordAttempts(items: readonly AttemptToRecord[]): Promise<RecordAttemptResult[]>;
+  getDelivery(companyId: string, id: string): Promise<DeliveryRecord | null>;
+  /** An endpoint's deliveries, newest first (`createdAt`, then id). MUST be scoped to `companyId`. */
+  listDeliveries(query: DeliveryListQuery): Promise<DeliveryRecord[]>;
+  /** A delivery's attempts, oldest first. MUST be scoped to the company: another company's delivery has none. */
+  listAttempts(companyId: string, deliveryId: string): Promise<DeliveryAttemptRecord[]>;
+  /**
+   * The attempts of several deliveries in one read (a page of the delivery log): for each of
+   * `deliveryIds`, exactly what {@link listAttempts} returns for it, in the same order (oldest
+   * first); the deliveries follow one another in any order. MUST be scoped to the company: another
+   * company's deliveries, and unknown ids, contribute nothing. MUST accept an empty list, and ids
+   * given twice (their attempts are returned once).
+   */
+  listAttemptsOf(companyId: string, deliveryIds: readonly string[]): Promise<DeliveryAttemptRecord[]>;
+  /**
+   * Makes a delivery pending again, due at `now`, whatever its state; keeps `attempts`. MUST clear
+   * the lease (`leaseToken` and `leaseExpiresAt` null): a dispatcher still sending it can no longer
+   * record its attempt, and the next claim returns it.
+   */
+  resendDelivery(companyId: string, id: string, now: Date): Promise<DeliveryRecord | null>;
+  /**
+   * One batch of a recovery: the first `limit` deliveries, in oldest-first order (`createdAt`,
+   * then `id`, ascending), of the company's endpoint `endpointId` whose status is `failed`,
+   * created at or after `since` and after `after`, each made pending again as
+   * {@link resendDelivery} does (due at `now`, lease cleared, `updatedAt` now, `attempts` kept),
+   * all in one transaction. Returns them as changed, in that order. Concurrent calls MUST never
+   * both recover one delivery (a delivery is failed when it is picked), and a delivery that is no
+   * longer failed is left alone, so a second run over the same range finds nothing to do. MUST
+   * touch nothing of another company or endpoint.
+   */
+  recoverFailedDeliveries(query: RecoverQuery): Promise<DeliveryRecord[]>;
+  /** Deletes finished deliveries and their attempts created before `before`. Returns how many. */
+  purgeDeliveries(before: Date): Promise<number>;
+}

@@ -1,0 +1,59 @@
+import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../../domain";
+import type { AttemptOutcome, ClaimOptions } from "../../storage";
+import type { ConformanceContext } from "../context";
+import { MINUTE, makeAttempt, makeDelivery, makeEndpoint, makeEvent, newId, now, SECOND, shift } from "../fixtures";
+
+/** A lease that no claim of the delivery suites reaches, for deliveries leased at insert time. */
+export const FAR_LEASE = new Date("2037-01-01T00:00:00.000Z");
+
+/** Helpers the webhook delivery suites share: endpoints, events, claims and leased deliveries. */
+export function deliveryHelpers(ctx: ConformanceContext) {
+  async function endpointOf(companyId: string, overrides: Partial<WebhookEndpointRecord> = {}) {
+    const endpoint = makeEndpoint(companyId, overrides);
+    await ctx.storage.webhooks.insertEndpoint(endpoint);
+    ctx.defer(() => ctx.storage.webhooks.deleteEndpoint(companyId, endpoint.id));
+    return endpoint;
+  }
+
+  async function eventOf(companyId: string, createdAt = now()): Promise<EventRecord> {
+    const event = makeEvent(companyId, { createdAt });
+    await ctx.storage.events.append(event);
+    return event;
+  }
+
+  function claim(at: Date, overrides: Partial<ClaimOptions> = {}) {
+    return ctx.storage.webhooks.claimDueDeliveries({
+      now: at,
+      limit: 100,
+      leaseUntil: shift(at, 30 * SECOND),
+      leaseToken: newId("lease"),
+      ...overrides,
+    });
+  }
+
+  function failure(delivery: Pick<DeliveryRecord, "id" | "endpointId">, at: Date): AttemptOutcome {
+    return {
+      attempt: makeAttempt(delivery, { attemptedAt: at }),
+      status: "pending",
+      nextAttemptAt: shift(at, MINUTE),
+      failureCount: "increment",
+      pauseAfter: 50,
+    };
+  }
+
+  /** A pending delivery that already holds a lease (as if claimed), never due for a claim test. */
+  async function leasedDelivery(endpoint: WebhookEndpointRecord, overrides: Partial<DeliveryRecord> = {}) {
+    const event = await eventOf(endpoint.companyId);
+    const token = newId("lease");
+    const delivery = makeDelivery(endpoint, event, {
+      nextAttemptAt: now(),
+      leaseToken: token,
+      leaseExpiresAt: FAR_LEASE,
+      ...overrides,
+    });
+    await ctx.storage.webhooks.insertDeliveries([delivery]);
+    return { delivery, token };
+  }
+
+  return { endpointOf, eventOf, claim, failure, leasedDelivery };
+}

@@ -1,0 +1,79 @@
+/**
+ * Postgres (pg): READ COMMITTED transactions, row locks with `FOR UPDATE OF`, `RETURNING`, and the
+ * business writes in one statement each through hireport's PL/pgSQL routines.
+ */
+import {
+  DummyDriver,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  type SelectQueryBuilder,
+  sql,
+} from "kysely";
+import { consumeWithCountRequests } from "./postgres/count-requests";
+import { postgresKeyAdmission } from "./postgres/key-admission";
+import { installPostgresRoutines, postgresRoutineStatements } from "./postgres/routines";
+import {
+  appendEventByRoutine,
+  createApplicationByRoutine,
+  insertUsageUnnested,
+  nextSequenceRelaxed,
+} from "./postgres/writes";
+import { onConflictDoNothing, onConflictUpdate, preCompiledColumns } from "./shared";
+import type { DialectStrategy } from "./types";
+
+/** `FOR UPDATE`, of the table `of` alone when given (the query may join others). */
+function lockRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, of?: TB & string) {
+  return of === undefined ? query.forUpdate() : query.forUpdate(of);
+}
+
+export const postgresStrategy: DialectStrategy = {
+  kind: "postgres",
+  rowLocks: true,
+
+  toDb: (date) => date.toISOString(),
+  bool: (value) => value,
+  dateParam: (date) => sql`cast(${date === null ? null : date.toISOString()} as timestamptz)`,
+  selectColumns: (alias, columns, _dates, rename) => preCompiledColumns(alias, columns, rename),
+
+  forUpdate: lockRows,
+  forUpdateSkipLocked: (query, of) => lockRows(query, of).skipLocked(),
+  // Each statement takes a fresh snapshot under READ COMMITTED.
+  currentRead: (query) => query,
+  // The planner range-scans the keyset bound of the `(company_id, …, time, id)` indexes unhinted.
+  fromIndex: (table, alias) => (alias === null ? table : `${table} as ${alias}`),
+
+  insertIgnore: onConflictDoNothing,
+  upsert: onConflictUpdate,
+
+  // The server's default isolation, READ COMMITTED.
+  beginTransaction: (db, fn) => db.transaction().execute(fn),
+
+  keyAdmission: postgresKeyAdmission,
+  createApplication: createApplicationByRoutine,
+  appendEvent: appendEventByRoutine,
+  consumeRateLimit: consumeWithCountRequests,
+  insertUsage: insertUsageUnnested,
+  nextSequence: nextSequenceRelaxed,
+
+  columnTypes: {
+    id: (length = 64) => sql.raw(`varchar(${length}) collate "C"`),
+    text: (length) => sql.raw(`varchar(${length})`),
+    long: () => "text",
+    date: () => sql.raw("timestamptz(3)"),
+    bool: () => "boolean",
+    double: () => "double precision",
+    int: () => "integer",
+  },
+  tableOptions: (builder) => builder,
+  sequenceColumn: (builder) => builder.addColumn("seq", "bigserial", (column) => column.primaryKey()),
+  compileOnly: () => ({
+    createAdapter: () => new PostgresAdapter(),
+    createDriver: () => new DummyDriver(),
+    createIntrospector: (db) => new PostgresIntrospector(db),
+    createQueryCompiler: () => new PostgresQueryCompiler(),
+  }),
+
+  installRoutines: installPostgresRoutines,
+  routineStatements: postgresRoutineStatements,
+};

@@ -1,0 +1,96 @@
+/**
+ * hireport's migrations, as code held in memory (no folder is read at run time, so they survive
+ * bundling), and the helpers that run them. The migrations hold the schema (tables and indexes);
+ * the routines the storage calls on Postgres are installed after them (`installRoutines`).
+ */
+import type { Kysely } from "kysely";
+import { initialMigration } from "./initial";
+import {
+  type HireportMigration,
+  type HireportMigrationProvider,
+  type HireportMigrationResultSet,
+  type HireportMigrator,
+  loadMigrator,
+} from "./migration-types";
+import { DEFAULT_PREFIX, type MigrationOptions } from "./options";
+import { installRoutines } from "./routines";
+
+// biome-ignore lint/suspicious/noExplicitAny: migrations never see the app's types.
+type AnyDb = Kysely<any>;
+
+/** The migrations of hireport, by name, in order. */
+export function hireportMigrations(options: MigrationOptions = {}): Record<string, HireportMigration> {
+  const prefix = options.tablePrefix ?? DEFAULT_PREFIX;
+  return {
+    "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
+  };
+}
+
+/** A `MigrationProvider` holding hireport's migrations in memory, for a host's own `Migrator`. */
+export function hireportMigrationProvider(options: MigrationOptions = {}): HireportMigrationProvider {
+  const migrations = hireportMigrations(options);
+  return { getMigrations: async () => migrations };
+}
+
+/** The names of hireport's migration table and its lock table for a prefix. */
+export function hireportMigrationTables(options: Pick<MigrationOptions, "tablePrefix"> = {}): {
+  migrationTableName: string;
+  migrationLockTableName: string;
+} {
+  const prefix = options.tablePrefix ?? DEFAULT_PREFIX;
+  return { migrationTableName: `${prefix}migration`, migrationLockTableName: `${prefix}migration_lock` };
+}
+
+/**
+ * A Kysely `Migrator` for hireport's migrations, with hireport's own migration tables (for
+ * `migrateDown` and the like). Kysely 0.28 and 0.29 alike: the class is loaded from where the
+ * installed version keeps it.
+ */
+export async function createHireportMigrator<DB>(
+  db: Kysely<DB>,
+  options: MigrationOptions = {},
+): Promise<HireportMigrator> {
+  const Migrator = await loadMigrator();
+  return new Migrator({
+    db: db as unknown as AnyDb,
+    provider: hireportMigrationProvider(options),
+    ...hireportMigrationTables(options),
+  });
+}
+
+/** Tries of a migration run that fails before any migration ran. */
+const MIGRATE_TRIES = 4;
+
+/**
+ * Runs every pending hireport migration, then installs this version's routines (`installRoutines`):
+ * what a host runs on every deploy, before serving. Never throws: the outcome, error included, is
+ * in the returned result set (`{ error, results }`), as with Kysely's own `migrateToLatest`; a
+ * failed routine installation is the `error` of a result set whose migrations succeeded.
+ *
+ * A run that fails before any migration ran (no `results`) is tried again, up to 4 times: Kysely's
+ * migrator reads the list of every table of the database first, and on Postgres that read fails
+ * when another table of the database is dropped at the same moment (kysely-org/kysely#1313). Nothing
+ * was applied then, so trying again is safe; a failing migration itself is never retried.
+ */
+export async function migrateToLatest<DB>(
+  db: Kysely<DB>,
+  options: MigrationOptions = {},
+): Promise<HireportMigrationResultSet> {
+  let outcome: HireportMigrationResultSet = { error: new Error("hireport: the migrations did not run") };
+  for (let attempt = 1; attempt <= MIGRATE_TRIES; attempt++) {
+    try {
+      outcome = await (await createHireportMigrator(db, options)).migrateToLatest();
+    } catch (error) {
+      outcome = { error };
+    }
+    if (outcome.error === undefined || outcome.results !== undefined) break;
+    if (attempt < MIGRATE_TRIES) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** attempt));
+  }
+  if (outcome.error !== undefined) return outcome;
+  try {
+    await installRoutines(db, options);
+  } catch (error) {
+    return { ...outcome, error };
+  }
+  return outcome;
+}

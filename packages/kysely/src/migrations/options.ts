@@ -1,0 +1,34 @@
+import type { DialectKind } from "../dialects/types";
+
+/** Options shared by the migration helpers and `installRoutines`. */
+export interface MigrationOptions {
+  /**
+   * Prefix of every hireport table and routine, of the migration table (`{prefix}migration`) and of
+   * its lock table (`{prefix}migration_lock`). Use the same value as for `kyselyStorage`.
+   * @default "hireport_"
+   */
+  tablePrefix?: string;
+  /**
+   * The SQL dialect, for third-party Kysely dialects whose adapter does not extend one of Kysely's
+   * own (`PostgresAdapter`, `MysqlAdapter`, `SqliteAdapter`). Use the same value as for `kyselyStorage`.
+   * @default found from the Kysely instance's adapter (an unknown adapter is an error)
+   */
+  dialect?: DialectKind;
+}
+
+/** Options of {@link migrationSql}. */
+export interface MigrationSqlOptions {
+  /**
+   * Prefix of every hireport table and routine.
+   * @default "hireport_"
+   */
+  tablePrefix?: string;
+  /**
+   * Print the SQL that sets the schema up (the migrations, then the routines), or the SQL that
+   * takes it down (the routines dropped, then the migrations' `down` in reverse order).
+   * @default "up"
+   */
+  direction?: "up" | "down";
+}
+
+export const DEFAULT_PREFIX = "hireport_";

@@ -1,0 +1,20 @@
+import type { Kysely } from "kysely";
+import { strategyFor } from "../dialects/detect";
+import type { AnyKysely } from "../dialects/types";
+import { DEFAULT_PREFIX, type MigrationOptions } from "./options";
+
+/**
+ * Installs the routines (stored functions) this version of @hireport/kysely calls: on Postgres
+ * `{prefix}count_requests_…`, `{prefix}append_event_…` and `{prefix}create_application_…`, each
+ * named with a digest of its definition; nothing on MySQL/MariaDB and SQLite. It creates only the
+ * ones missing, so running it on every deploy costs one query; routines of earlier versions stay,
+ * for processes of the previous version still running during a rolling deploy.
+ *
+ * `migrateToLatest` calls it after the migrations. Hosts that run hireport's migrations with their
+ * own migrator (`hireportMigrationProvider`) call it after theirs, on every deploy. Inside a
+ * transaction (`db` a Kysely transaction) it runs in it.
+ */
+export async function installRoutines<DB>(db: Kysely<DB>, options: MigrationOptions = {}): Promise<void> {
+  const strategy = strategyFor(db, options.dialect);
+  await strategy.installRoutines(db as unknown as AnyKysely, options.tablePrefix ?? DEFAULT_PREFIX);
+}

@@ -1,0 +1,120 @@
+/** Applications, stage changes and notes: rows to records and records to rows. */
+import type {
+  Actor,
+  ApplicationRecord,
+  ApplicationStage,
+  NewApplication,
+  NoteRecord,
+  StageChangeRecord,
+} from "@hireport/core";
+import type { StoreContext } from "../context";
+import type { ActorColumns, ApplicationTable, NoteTable, StageChangeTable } from "../schema";
+import { fromDb, readBool, readJson, readNumber } from "../values";
+
+export type ApplicationRow = ApplicationTable & { job_title: string };
+
+export function toApplication(row: ApplicationRow): ApplicationRecord {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    jobId: row.job_id,
+    jobTitle: row.job_title,
+    reference: row.reference,
+    candidate: {
+      name: row.candidate_name,
+      email: row.candidate_email,
+      phone: row.candidate_phone,
+      location: row.candidate_location,
+      linkedinUrl: row.candidate_linkedin_url,
+      currentTitle: row.candidate_current_title,
+      skills: readJson<string[]>(row.candidate_skills, []),
+    },
+    emailNormalized: row.email_normalized,
+    coverLetter: row.cover_letter,
+    resumeSourceUrl: row.resume_source_url,
+    source: row.source,
+    consent: readBool(row.consent),
+    consentAt: fromDb(row.consent_at),
+    stage: row.stage as ApplicationStage,
+    aiMatch: readNumber(row.ai_match),
+    overallScore: readNumber(row.overall_score),
+    tags: readJson<string[]>(row.tags, []),
+    starred: readBool(row.starred),
+    appliedAt: fromDb(row.applied_at),
+    updatedAt: fromDb(row.updated_at),
+  };
+}
+
+function toActor(row: ActorColumns): Actor {
+  return { type: row.actor_type as Actor["type"], id: row.actor_id, name: row.actor_name };
+}
+
+export function toStageChange(row: StageChangeTable): StageChangeRecord {
+  return {
+    id: row.id,
+    applicationId: row.application_id,
+    companyId: row.company_id,
+    fromStage: row.from_stage as ApplicationStage | null,
+    toStage: row.to_stage as ApplicationStage,
+    actor: toActor(row),
+    createdAt: fromDb(row.created_at),
+  };
+}
+
+export function toNote(row: NoteTable): NoteRecord {
+  return {
+    id: row.id,
+    applicationId: row.application_id,
+    companyId: row.company_id,
+    body: row.body,
+    actor: toActor(row),
+    createdAt: fromDb(row.created_at),
+  };
+}
+
+/** The columns of an application row, as every dialect stores them (every column: the Postgres routine reads them as JSON). */
+export function applicationRow(ctx: StoreContext, record: NewApplication) {
+  const row = {
+    id: record.id,
+    company_id: record.companyId,
+    job_id: record.jobId,
+    reference: record.reference,
+    candidate_name: record.candidate.name,
+    candidate_email: record.candidate.email,
+    candidate_phone: record.candidate.phone,
+    candidate_location: record.candidate.location,
+    candidate_linkedin_url: record.candidate.linkedinUrl,
+    candidate_current_title: record.candidate.currentTitle,
+    candidate_skills: JSON.stringify(record.candidate.skills),
+    email_normalized: record.emailNormalized,
+    cover_letter: record.coverLetter,
+    resume_source_url: record.resumeSourceUrl,
+    source: record.source,
+    consent: ctx.bool(record.consent),
+    consent_at: ctx.toDb(record.consentAt),
+    stage: record.stage,
+    ai_match: record.aiMatch,
+    overall_score: record.overallScore,
+    tags: JSON.stringify(record.tags),
+    starred: ctx.bool(record.starred),
+    applied_at: ctx.toDb(record.appliedAt),
+    updated_at: ctx.toDb(record.updatedAt),
+  } satisfies Record<keyof ApplicationTable, unknown>;
+  return row;
+}
+
+/** The columns of a stage-history row (all but the generated `seq`). */
+export function stageChangeRow(ctx: StoreContext, record: StageChangeRecord) {
+  const row = {
+    id: record.id,
+    application_id: record.applicationId,
+    company_id: record.companyId,
+    from_stage: record.fromStage,
+    to_stage: record.toStage,
+    actor_type: record.actor.type,
+    actor_id: record.actor.id,
+    actor_name: record.actor.name,
+    created_at: ctx.toDb(record.createdAt),
+  } satisfies Record<Exclude<keyof StageChangeTable, "seq">, unknown>;
+  return row;
+}

@@ -1,0 +1,18 @@
+/** `events.append` as one transaction of plain statements: the portable way (MySQL/MariaDB, SQLite). */
+import { appendInSteps, type EventRecord } from "@hireport/core";
+import type { StoreContext } from "../context";
+import { eventRow } from "./events";
+import { createWebhookStore } from "./webhooks";
+
+/**
+ * The event's row, then one pending delivery per subscribed endpoint as core's `fanOut` builds it
+ * (`appendInSteps`: `listSubscribedEndpoints`, then `insertDeliveries`), in one transaction (this
+ * one when called on a `tx`).
+ */
+export function appendEventInSteps(ctx: StoreContext, event: EventRecord): Promise<void> {
+  return ctx.atomic((tx) =>
+    appendInSteps({ webhooks: createWebhookStore(tx) }, event, async (row) => {
+      await tx.db.insertInto(tx.table("event")).values(eventRow(tx, row)).execute();
+    }),
+  );
+}

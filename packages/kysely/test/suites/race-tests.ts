@@ -1,0 +1,378 @@
+/** Races of the storage contract with several connections, and two OS processes, at once. */
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { createPublicApi, type RateLimitBucket, type Storage } from "@hireport/core";
+import { type CompiledQuery, sql } from "kysely";
+import { beforeAll, describe, expect, it } from "vitest";
+import { routinesOf } from "../../src/dialects/postgres/routines";
+import { kyselyStorage } from "../../src/index";
+import { type AnyDb, createDb } from "../helpers/databases";
+import * as make from "../helpers/records";
+import type { SuiteContext } from "./suite-context";
+
+const WORKER = fileURLToPath(new URL("../fixtures/rate-limit-worker.ts", import.meta.url));
+
+export function defineRaceTests(suite: SuiteContext): void {
+  const { dialect, prefix, sqliteFile, t } = suite;
+  let storage: Storage;
+  let database: AnyDb;
+  let racers: Storage[];
+  beforeAll(() => {
+    ({ storage, database, racers } = suite);
+  });
+
+  describe("races with several connections", () => {
+    it("inserts exactly one of several identical applications sent at once", async () => {
+      const co = make.company();
+      await storage.companies.upsert(co);
+      const jobRecord = make.job(co.id);
+      await storage.jobs.insert(jobRecord);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (racers[i % racers.length] as Storage).transaction(async (tx) => {
+            await tx.jobs.get(co.id, jobRecord.id); // a read first, as the service does
+            return make.createApplication(
+              tx,
+              make.application(co.id, jobRecord.id, { emailNormalized: "same@example.com" }),
+            );
+          }),
+        ),
+      );
+      expect(results.filter((result) => result.outcome === "created")).toHaveLength(1);
+      const rows = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(t("application"))}
+        where job_id = ${jobRecord.id}`.execute(database);
+      expect(Number(rows.rows[0]?.n)).toBe(1);
+      expect((await storage.jobs.get(co.id, jobRecord.id))?.applicationsCount).toBe(1);
+    });
+
+    it("keeps applications_count exact after parallel creates", async () => {
+      const co = make.company();
+      await storage.companies.upsert(co);
+      const jobRecord = make.job(co.id);
+      await storage.jobs.insert(jobRecord);
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          make.createApplication(racers[i % racers.length] as Storage, make.application(co.id, jobRecord.id)),
+        ),
+      );
+      const raw = await sql<{ n: number | string }>`select applications_count as n from ${sql.table(t("job"))}
+        where id = ${jobRecord.id}`.execute(database);
+      expect(Number(raw.rows[0]?.n)).toBe(30);
+    });
+
+    it("admits exactly the limit of parallel rate-limit calls, and a refused call counts nothing", async () => {
+      const key = make.id("rl");
+      const now = new Date();
+      const buckets: RateLimitBucket[] = [
+        { key: `${key}:minute`, limit: 10, resetAt: new Date(now.getTime() + 60_000) },
+        { key: `${key}:day`, limit: 1000, resetAt: new Date(now.getTime() + 86_400_000) },
+      ];
+      const results = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => (racers[i % racers.length] as Storage).rateLimits.consume(buckets, now)),
+      );
+      expect(results.filter((result) => result.allowed)).toHaveLength(10);
+      expect(results.filter((result) => !result.allowed).every((result) => result.refusedBucket === 0)).toBe(true);
+      const rows = await sql<{ k: string; n: number | string }>`select bucket_key as k, hits as n
+        from ${sql.table(t("rate_limit"))} where bucket_key like ${`${key}%`} order by bucket_key`.execute(database);
+      expect(rows.rows.map((row) => [row.k, Number(row.n)])).toEqual([
+        [`${key}:day`, 10],
+        [`${key}:minute`, 10],
+      ]);
+      const refused = await storage.rateLimits.consume(buckets, now);
+      expect(refused).toEqual({ allowed: false, counts: [10, 10], refusedBucket: 0 });
+      const allowedOnce = await storage.rateLimits.consume(
+        [{ key: `${key}:other`, limit: 3, resetAt: buckets[0]?.resetAt as Date }, buckets[1] as RateLimitBucket],
+        now,
+      );
+      expect(allowedOnce).toEqual({ allowed: true, counts: [1, 11], refusedBucket: null });
+      expect(await storage.rateLimits.purgeExpired(new Date(now.getTime() + 61_000))).toBe(2);
+    });
+
+    it.runIf(dialect === "postgres")(
+      "commits the rate-limit statement with synchronous_commit off without leaking it into the session",
+      async () => {
+        const single = await createDb("postgres", { sqliteFile, poolSize: 1 });
+        try {
+          const seen: CompiledQuery[] = [];
+          const logged = await createDb("postgres", {
+            sqliteFile,
+            poolSize: 1,
+            onQuery: (e) => seen.push(e.query),
+          });
+          const bucket = { key: make.id("sc"), limit: 5, resetAt: new Date(Date.now() + 60_000) };
+          // The last argument of count_requests: relax this statement's commit.
+          const countRequests = routinesOf(prefix).count_requests.name;
+          const relaxed = (query: CompiledQuery) => query.sql.includes(countRequests) && query.parameters.at(-1);
+          await kyselyStorage({ db: logged, tablePrefix: prefix }).rateLimits.consume([bucket], new Date());
+          const before = seen.filter(relaxed).length;
+          expect(before).toBeGreaterThan(0);
+          await kyselyStorage({ db: logged, tablePrefix: prefix, durableRateLimits: true }).rateLimits.consume(
+            [bucket],
+            new Date(),
+          );
+          expect(seen.filter(relaxed)).toHaveLength(before);
+          expect(seen.filter((query) => query.sql.includes(countRequests))).toHaveLength(before + 1);
+          // What the argument does: synchronous_commit off until the statement's transaction ends.
+          for (const relax of [true, false]) {
+            const inside = await logged.transaction().execute(async (trx) => {
+              await sql`select * from ${sql.id(countRequests)}('x', array[':none'], array[1], array[now()], now(), 1, ${relax})`.execute(
+                trx,
+              );
+              return (await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(trx)).rows[0]
+                ?.s;
+            });
+            expect(inside).toBe(relax ? "off" : "on");
+          }
+          const setting = await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(logged);
+          expect(setting.rows[0]?.s).toBe("on");
+          await logged.destroy();
+          expect(
+            await kyselyStorage({ db: single, tablePrefix: prefix }).rateLimits.consume([bucket], new Date()),
+          ).toMatchObject({ allowed: true, counts: [3] });
+        } finally {
+          await single.destroy();
+        }
+      },
+    );
+
+    it.runIf(dialect === "postgres")(
+      "relaxes the commit of counters and numbers only in statements of their own, never inside a caller's transaction",
+      async () => {
+        const bucket = { key: make.id("sc"), limit: 5, resetAt: new Date(Date.now() + 60_000) };
+        const co = make.company();
+        await storage.companies.upsert(co);
+        // A storage made on a Kysely transaction of the host's: its writes commit with the host's.
+        const setting = await database.transaction().execute(async (trx) => {
+          const inHostTx = kyselyStorage({ db: trx, tablePrefix: prefix });
+          await inHostTx.rateLimits.consume([bucket], new Date());
+          await inHostTx.companies.nextSequence(co.id, "job");
+          const { rows } = await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(trx);
+          return rows[0]?.s;
+        });
+        expect(setting).toBe("on");
+        const seen: string[] = [];
+        const logged = await createDb("postgres", {
+          sqliteFile,
+          poolSize: 1,
+          onQuery: (e) => seen.push(e.query.sql),
+        });
+        try {
+          const loggedStorage = kyselyStorage({ db: logged, tablePrefix: prefix });
+          expect(await loggedStorage.companies.nextSequence(co.id, "job")).toBe(2);
+          expect(seen.at(-1)).toContain("set_config('synchronous_commit', 'off', true)");
+          await loggedStorage.transaction((tx) => tx.companies.nextSequence(co.id, "job"));
+          expect(seen.filter((text) => text.includes("set_config"))).toHaveLength(1);
+        } finally {
+          await logged.destroy();
+        }
+      },
+    );
+
+    /** Runs the worker in its own OS process and returns how many of its calls were admitted. */
+    const worker = (args: string[]) =>
+      new Promise<number>((resolve, reject) => {
+        const child = spawn(process.execPath, ["--import", "tsx", WORKER, dialect, prefix, sqliteFile, ...args], {
+          cwd: fileURLToPath(new URL("../..", import.meta.url)),
+          stdio: ["ignore", "pipe", "pipe"],
+        });
+        let out = "";
+        let err = "";
+        child.stdout.on("data", (chunk) => {
+          out += chunk;
+        });
+        child.stderr.on("data", (chunk) => {
+          err += chunk;
+        });
+        child.on("exit", (code) => {
+          if (code !== 0) reject(new Error(`worker exited with ${code}: ${err}`));
+          else resolve(JSON.parse(out.trim().split("\n").at(-1) as string).allowed as number);
+        });
+      });
+
+    it("admits exactly the limit when two OS processes race on one counter", async () => {
+      const key = make.id("rl2p");
+      const startAt = String(Date.now() + 2500);
+      const [a, b] = await Promise.all([worker([key, "25", "20", startAt]), worker([key, "25", "20", startAt])]);
+      expect(a + b).toBe(20);
+      const rows = await sql<{ n: number | string }>`select hits as n from ${sql.table(t("rate_limit"))}
+        where bucket_key = ${key}`.execute(database);
+      expect(Number(rows.rows[0]?.n)).toBe(20);
+    }, 30_000);
+
+    it("admits exactly the per-minute limit of one key through the API from two OS processes", async () => {
+      const api = createPublicApi({
+        storage,
+        publicBaseUrl: "https://careers.example.com",
+        fileTokenSecret: "rate-limit-worker-secret-0123456789abcdef",
+      });
+      const co = make.company();
+      await api.companies.upsert({ id: co.id, name: co.name });
+      const { key } = await api.keys.create({ companyId: co.id, name: "Two processes", scopes: ["jobs:read"] });
+      const startAt = String(Date.now() + 2500);
+      // Both processes on one stopped clock: one minute window (and its first request, which
+      // creates the counter rows, races too).
+      const clock = String(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
+      const [a, b] = await Promise.all([
+        worker([key, "60", "45", startAt, "api", clock]),
+        worker([key, "60", "45", startAt, "api", clock]),
+      ]);
+      expect(a + b).toBe(45);
+    }, 30_000);
+
+    it("keeps the active-key limit under parallel inserts", async () => {
+      const co = make.company();
+      await storage.companies.upsert(co);
+      const now = new Date();
+      const results = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          (racers[i % racers.length] as Storage).keys.insert(make.apiKey(co.id), { maxActive: 5, now }),
+        ),
+      );
+      expect(results.filter((result) => result === "inserted")).toHaveLength(5);
+      expect(await storage.keys.list(co.id)).toHaveLength(5);
+    });
+
+    it("never hands out a sequence number twice", async () => {
+      const co = make.company();
+      const numbers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) =>
+          (racers[i % racers.length] as Storage).companies.nextSequence(co.id, "job"),
+        ),
+      );
+      expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+    });
+
+    it("lets only one of concurrent idempotency claims win", async () => {
+      const now = new Date();
+      const input = {
+        keyId: "key_idem",
+        idempotencyKey: make.id("idem"),
+        requestHash: "h1",
+        now,
+        expiresAt: new Date(now.getTime() + 86_400_000),
+        lockedUntil: new Date(now.getTime() + 30_000),
+      };
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => (racers[i % racers.length] as Storage).idempotency.claim(input)),
+      );
+      expect(claims.filter((claim) => claim.state === "claimed")).toHaveLength(1);
+      expect(claims.filter((claim) => claim.state === "in_progress")).toHaveLength(9);
+      await storage.idempotency.complete(input.keyId, input.idempotencyKey, {
+        status: 201,
+        headers: { "content-type": "application/json" },
+        body: '{"ok":"✓"}',
+      });
+      expect(await storage.idempotency.claim({ ...input, requestHash: "h2" })).toEqual({
+        state: "completed",
+        requestHash: "h1",
+        response: { status: 201, headers: { "content-type": "application/json" }, body: '{"ok":"✓"}' },
+      });
+      const later = new Date(now.getTime() + 86_400_001);
+      expect(await storage.idempotency.claim({ ...input, now: later })).toEqual({ state: "claimed" });
+      expect(await storage.idempotency.purgeExpired(new Date(now.getTime() + 3 * 86_400_000))).toBeGreaterThanOrEqual(
+        1,
+      );
+    });
+
+    it("never gives one due delivery to two concurrent claims", async () => {
+      const co = make.company();
+      const ep = make.endpoint(co.id);
+      const paused = make.endpoint(co.id, { status: "paused", pausedReason: "manual" });
+      await storage.webhooks.insertEndpoint(ep);
+      await storage.webhooks.insertEndpoint(paused);
+      const ev = make.event(co.id);
+      await storage.events.append(ev);
+      const due = new Date("2026-03-01T10:00:00.000Z");
+      const deliveries = Array.from({ length: 40 }, (_, i) =>
+        make.delivery(ev, ep.id, {
+          nextAttemptAt: new Date(due.getTime() + i),
+          createdAt: new Date(due.getTime() + i),
+        }),
+      );
+      await storage.webhooks.insertDeliveries(deliveries);
+      await storage.webhooks.insertDeliveries([make.delivery(ev, paused.id)]);
+      const now = new Date(due.getTime() + 60_000);
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, i) =>
+          (racers[i % racers.length] as Storage).webhooks.claimDueDeliveries({
+            now,
+            limit: 7,
+            leaseUntil: new Date(now.getTime() + 30_000),
+            leaseToken: `lease_${i}`,
+          }),
+        ),
+      );
+      // Under SKIP LOCKED a claim may come back short while others hold rows; what was not
+      // claimed concurrently is claimed by the calls after.
+      for (let round = 0; round < 10; round += 1) {
+        const more = await storage.webhooks.claimDueDeliveries({
+          now,
+          limit: 7,
+          leaseUntil: new Date(now.getTime() + 30_000),
+          leaseToken: `lease_late_${round}`,
+        });
+        if (more.length === 0) break;
+        claims.push(more);
+      }
+      const ids = claims.flat().map((claimed) => claimed.delivery.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBe(40);
+      expect(claims.slice(0, 8).flat().length).toBeGreaterThanOrEqual(7);
+      expect(claims.flat().every((claimed) => claimed.payload === ev.payload && claimed.endpoint.id === ep.id)).toBe(
+        true,
+      );
+      for (const claim of claims) {
+        const times = claim.map((claimed) => claimed.delivery.nextAttemptAt?.getTime() ?? 0);
+        expect(times).toEqual([...times].sort((a, b) => a - b));
+      }
+      expect(
+        await storage.webhooks.claimDueDeliveries({ now, limit: 10, leaseUntil: now, leaseToken: "late" }),
+      ).toEqual([]);
+    });
+
+    it("keeps maxPerEndpoint in every one of many concurrent claims, and never gives a delivery twice", async () => {
+      const co = make.company();
+      const eps = [make.endpoint(co.id), make.endpoint(co.id), make.endpoint(co.id), make.endpoint(co.id)];
+      for (const ep of eps) await storage.webhooks.insertEndpoint(ep);
+      const ev = make.event(co.id);
+      await storage.events.append(ev);
+      // Due before every other test's deliveries; the first endpoint's are the oldest, most of them.
+      const due = new Date("2019-06-01T10:00:00.000Z");
+      const deliveries = Array.from({ length: 48 }, (_, i) =>
+        make.delivery(ev, (i < 24 ? eps[0] : eps[i % 4])?.id ?? "", {
+          nextAttemptAt: new Date(due.getTime() + i),
+          createdAt: new Date(due.getTime() + i),
+        }),
+      );
+      await storage.webhooks.insertDeliveries(deliveries);
+      const now = new Date(due.getTime() + 60_000);
+      const claimWith = (store: Storage, token: string) =>
+        store.webhooks.claimDueDeliveries({
+          now,
+          limit: 7,
+          // Held for good: the later tests' claims, due after this one, must not take them again.
+          leaseUntil: new Date("2037-01-01T00:00:00.000Z"),
+          leaseToken: token,
+          maxPerEndpoint: 3,
+        });
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => claimWith(racers[i % racers.length] as Storage, `cap_${i}`)),
+      );
+      for (let round = 0; round < 40; round += 1) {
+        const more = await claimWith(storage, `cap_late_${round}`);
+        if (more.length === 0) break;
+        claims.push(more);
+      }
+      for (const claim of claims) {
+        for (const ep of eps) {
+          expect(claim.filter((claimed) => claimed.endpoint.id === ep.id).length).toBeLessThanOrEqual(3);
+        }
+      }
+      const ids = claims.flat().map((claimed) => claimed.delivery.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      expect(ids.length).toBe(48);
+      // The first claim of all was not filled with the first endpoint's deliveries alone.
+      expect(claims.slice(0, 8).flat().length).toBeGreaterThanOrEqual(7);
+    });
+  });
+}

@@ -1,0 +1,354 @@
+/** Webhook claims beside outbox writes (no deadlock, no delivery given twice), attempts, resends and purges. */
+import { deliveryId, type Storage } from "@hireport/core";
+import type { CompiledQuery } from "kysely";
+import { beforeAll, describe, expect, it } from "vitest";
+import { kyselyStorage, migrateToLatest } from "../../src/index";
+import { type AnyDb, dropTables, randomPrefix } from "../helpers/databases";
+import * as make from "../helpers/records";
+import type { SuiteContext } from "./suite-context";
+
+export function defineWebhookTests(suite: SuiteContext): void {
+  const { dialect, queries } = suite;
+  let storage: Storage;
+  let database: AnyDb;
+  let racers: Storage[];
+  let extra: AnyDb[];
+  beforeAll(() => {
+    ({ storage, database, racers, extra } = suite);
+  });
+
+  describe("webhook claims beside outbox writes", () => {
+    it("claims (at most 2 per endpoint), records attempts, releases, and writes events with their deliveries at once without deadlocks", async () => {
+      const co = make.company();
+      const endpoints = [make.endpoint(co.id), make.endpoint(co.id)];
+      for (const ep of endpoints) await storage.webhooks.insertEndpoint(ep);
+      // Due long before every other test's deliveries: this test's claims see only its own.
+      const start = new Date("2020-01-01T00:00:00.000Z");
+      const written: string[] = [];
+      const recorded: string[] = [];
+      let released = 0;
+      let writing = true;
+      const writer = (async () => {
+        for (let i = 0; i < 60; i += 1) {
+          const at = new Date(start.getTime() + i);
+          // Both endpoints take job.created: the append fans out to both.
+          const ev = make.event(co.id, { type: "job.created", createdAt: at });
+          await (racers[i % racers.length] as Storage).transaction(async (tx) => {
+            await tx.jobs.insert(make.job(co.id, { createdAt: at }));
+            await tx.events.append(ev);
+          });
+          written.push(...endpoints.map((ep) => deliveryId(ev.id, ep.id)));
+        }
+        writing = false;
+      })();
+      const dispatcher = async (n: number) => {
+        const store = racers[n % racers.length] as Storage;
+        for (let round = 0; ; round += 1) {
+          const done = !writing;
+          const now = new Date(start.getTime() + 60_000);
+          const batch = await store.webhooks.claimDueDeliveries({
+            now,
+            limit: 5,
+            leaseUntil: new Date(now.getTime() + 30_000),
+            leaseToken: `t_${n}_${round}`,
+            maxPerEndpoint: 2,
+          });
+          for (const ep of endpoints) {
+            expect(batch.filter((item) => item.endpoint.id === ep.id).length).toBeLessThanOrEqual(2);
+          }
+          // Every third round gives its last delivery back unsent, as a stopping dispatcher does.
+          const giveBack = round % 3 === 2 ? batch.slice(-1) : [];
+          if (giveBack.length > 0) {
+            const ids = giveBack.map((item) => item.delivery.id);
+            expect(await store.webhooks.releaseDeliveries(ids, `t_${n}_${round}`)).toBe(1);
+            released += 1;
+          }
+          for (const { delivery } of batch.slice(0, batch.length - giveBack.length)) {
+            recorded.push(delivery.id);
+            const outcome = await store.webhooks.recordAttempt(delivery.id, `t_${n}_${round}`, {
+              attempt: {
+                id: make.id("att"),
+                deliveryId: delivery.id,
+                endpointId: delivery.endpointId,
+                attemptedAt: now,
+                statusCode: 200,
+                durationMs: 1,
+                responseBody: "",
+                error: null,
+                succeeded: true,
+              },
+              status: "succeeded",
+              nextAttemptAt: null,
+              failureCount: "reset",
+              pauseAfter: 50,
+            });
+            expect(outcome.recorded).toBe(true);
+          }
+          if (batch.length === 0) {
+            if (done) break;
+            await new Promise((resolve) => setTimeout(resolve, 5));
+          }
+        }
+      };
+      await Promise.all([writer, dispatcher(0), dispatcher(1), dispatcher(2)]);
+      expect(new Set(recorded).size).toBe(recorded.length);
+      expect(new Set(recorded)).toEqual(new Set(written));
+      expect(released).toBeGreaterThan(0);
+    }, 60_000);
+  });
+
+  describe("webhook claims beside an open outbox transaction", () => {
+    // Regression: on MariaDB a claim's `UPDATE … WHERE id IN (…)` walked the whole primary key of
+    // a small table and waited on the delivery an uncommitted outbox transaction had inserted;
+    // that transaction's next insert waited on the claim, and MariaDB rolled the outbox write back.
+    it.skipIf(dialect === "sqlite")(
+      "claims and releases without waiting for an outbox transaction that has inserted deliveries and not committed",
+      async () => {
+        // A small table of its own: MariaDB scans small tables, which is when it happened.
+        const own = randomPrefix();
+        const migrated = await migrateToLatest(database, { tablePrefix: own });
+        expect(migrated.error).toBeUndefined();
+        const host = kyselyStorage({ db: database, tablePrefix: own });
+        // Another connection of the same pool, whose statements are logged.
+        const claimer = host;
+        let claimQueries: CompiledQuery[] = [];
+        const within = <T>(work: Promise<T>): Promise<T> =>
+          Promise.race([
+            work,
+            new Promise<never>((_, reject) =>
+              setTimeout(() => reject(new Error("the claim waited for the open outbox transaction")), 3_000),
+            ),
+          ]);
+        try {
+          const co = make.company();
+          const ep = make.endpoint(co.id);
+          await host.webhooks.insertEndpoint(ep);
+          const at = new Date("2026-03-01T10:00:00.000Z");
+          const ev = make.event(co.id, { createdAt: at });
+          await host.events.append(ev);
+          const ready = Array.from({ length: 12 }, (_, i) =>
+            make.delivery(ev, ep.id, {
+              nextAttemptAt: new Date(at.getTime() + i),
+              createdAt: new Date(at.getTime() + i),
+            }),
+          );
+          await host.webhooks.insertDeliveries(ready);
+          const now = new Date(at.getTime() + 60_000);
+          const claimed: string[] = [];
+          const logged = queries.length;
+          await host.transaction(async (tx) => {
+            const open = make.event(co.id, { createdAt: now });
+            await tx.events.append(open);
+            await tx.webhooks.insertDeliveries([make.delivery(open, ep.id, { nextAttemptAt: at, createdAt: now })]);
+            for (const [round, maxPerEndpoint] of [undefined, 5].entries()) {
+              const token = `open_${round}`;
+              const batch = await within(
+                claimer.webhooks.claimDueDeliveries({
+                  now,
+                  limit: 5,
+                  leaseUntil: new Date(now.getTime() + 30_000),
+                  leaseToken: token,
+                  ...(maxPerEndpoint === undefined ? {} : { maxPerEndpoint }),
+                }),
+              );
+              expect(batch).toHaveLength(5);
+              claimed.push(...batch.map((item) => item.delivery.id));
+              const back = batch.slice(0, 2).map((item) => item.delivery.id);
+              expect(await within(claimer.webhooks.releaseDeliveries(back, token))).toBe(2);
+            }
+            claimQueries = queries.slice(logged);
+            // The outbox transaction goes on inserting, and commits.
+            await tx.webhooks.insertDeliveries([make.delivery(open, ep.id, { nextAttemptAt: at, createdAt: now })]);
+          });
+          if (dialect === "mysql") {
+            // The locking read and the updates by id reach rows through the primary key alone.
+            const byId = claimQueries.filter(
+              (query) => /for update skip locked/i.test(query.sql) || /^update .*webhook_delivery/i.test(query.sql),
+            );
+            expect(byId.length).toBeGreaterThanOrEqual(4);
+            for (const query of byId) {
+              const plan = await database.executeQuery<{ key: string | null; type: string }>({
+                ...query,
+                sql: `explain ${query.sql}`,
+              });
+              for (const row of plan.rows) {
+                expect({ sql: query.sql, key: row.key, type: row.type }).toMatchObject({
+                  key: "PRIMARY",
+                  type: expect.stringMatching(/^(range|const|eq_ref)$/),
+                });
+              }
+            }
+          }
+          expect(claimed).toHaveLength(10);
+          expect(await host.webhooks.listDeliveries({ companyId: co.id, endpointId: ep.id, take: 100 })).toHaveLength(
+            14,
+          );
+
+          // Then many outbox transactions of two deliveries each, beside three claimers that
+          // record and release, on this small table: none may fail.
+          const second = make.endpoint(co.id);
+          await host.webhooks.insertEndpoint(second);
+          const written: string[] = [];
+          let writing = true;
+          const writer = (async () => {
+            try {
+              for (let i = 0; i < 120; i += 1) {
+                // Both endpoints take job.created: the append fans out to both.
+                const event = make.event(co.id, { type: "job.created", createdAt: at });
+                const rows = [ep, second].map((e) => ({ id: deliveryId(event.id, e.id) }));
+                await host.transaction((tx) => tx.events.append(event));
+                written.push(...rows.map((row) => row.id));
+              }
+            } finally {
+              writing = false;
+            }
+          })();
+          const recorded: string[] = [];
+          const dispatch = async (n: number) => {
+            const store = kyselyStorage({ db: extra[n % extra.length] as AnyDb, tablePrefix: own });
+            for (let round = 0; ; round += 1) {
+              const done = !writing;
+              const token = `stress_${n}_${round}`;
+              const batch = await store.webhooks.claimDueDeliveries({
+                now,
+                limit: 4,
+                leaseUntil: new Date(now.getTime() + 30_000),
+                leaseToken: token,
+                maxPerEndpoint: 2,
+              });
+              const giveBack = round % 2 === 1 ? batch.slice(-1) : [];
+              if (giveBack.length > 0) {
+                await store.webhooks.releaseDeliveries(
+                  giveBack.map((item) => item.delivery.id),
+                  token,
+                );
+              }
+              for (const { delivery } of batch.slice(0, batch.length - giveBack.length)) {
+                const outcome = await store.webhooks.recordAttempt(delivery.id, token, {
+                  attempt: {
+                    id: make.id("att"),
+                    deliveryId: delivery.id,
+                    endpointId: delivery.endpointId,
+                    attemptedAt: now,
+                    statusCode: 200,
+                    durationMs: 1,
+                    responseBody: "",
+                    error: null,
+                    succeeded: true,
+                  },
+                  status: "succeeded",
+                  nextAttemptAt: null,
+                  failureCount: "reset",
+                  pauseAfter: 50,
+                });
+                if (outcome.recorded) recorded.push(delivery.id);
+              }
+              if (batch.length === 0) {
+                if (done) break;
+                await new Promise((resolve) => setTimeout(resolve, 2));
+              }
+            }
+          };
+          await Promise.all([writer, dispatch(0), dispatch(1), dispatch(2)]);
+          expect(new Set(recorded).size).toBe(recorded.length);
+          expect(written.filter((id) => !recorded.includes(id))).toEqual([]);
+        } finally {
+          await dropTables(database, own);
+        }
+      },
+      30_000,
+    );
+  });
+
+  describe("webhook deliveries", () => {
+    it("records attempts only under the lease, pauses after the failure threshold, resends and purges", async () => {
+      const co = make.company();
+      const ep = make.endpoint(co.id);
+      await storage.webhooks.insertEndpoint(ep);
+      expect(await storage.webhooks.getEndpoint(co.id, ep.id)).toEqual(ep);
+      const ev = make.event(co.id);
+      await storage.events.append(ev);
+      const record = make.delivery(ev, ep.id);
+      await storage.webhooks.insertDeliveries([record]);
+      const base = new Date("2026-03-01T10:00:00.000Z");
+      const attempt = (n: number, token: string, succeeded = false) =>
+        storage.webhooks.recordAttempt(record.id, token, {
+          attempt: {
+            id: make.id("att"),
+            deliveryId: record.id,
+            endpointId: ep.id,
+            attemptedAt: new Date(base.getTime() + n * 1000),
+            statusCode: succeeded ? 200 : 500,
+            durationMs: 12.5,
+            responseBody: "nö",
+            error: succeeded ? null : "HTTP 500",
+            succeeded,
+          },
+          status: succeeded ? "succeeded" : "pending",
+          nextAttemptAt: succeeded ? null : new Date(base.getTime() + n * 1000),
+          failureCount: succeeded ? "reset" : "increment",
+          pauseAfter: 3,
+        });
+      const claim = async (n: number) => {
+        const now = new Date(base.getTime() + n * 1000 + 1);
+        const [claimed] = await storage.webhooks.claimDueDeliveries({
+          now,
+          limit: 5,
+          leaseUntil: new Date(now.getTime() + 30_000),
+          leaseToken: `tok_${n}`,
+        });
+        return claimed;
+      };
+      expect((await claim(0))?.delivery.leaseToken).toBe("tok_0");
+      expect(await attempt(0, "wrong")).toMatchObject({ recorded: false });
+      expect(await attempt(0, "tok_0")).toMatchObject({
+        recorded: true,
+        endpoint: { consecutiveFailures: 1, status: "active" },
+      });
+      await claim(1);
+      await attempt(1, "tok_1");
+      await claim(2);
+      const third = await attempt(2, "tok_2");
+      expect(third.endpoint).toMatchObject({ consecutiveFailures: 3, status: "paused", pausedReason: "failures" });
+      expect(await claim(3)).toBeUndefined();
+      const attempts = await storage.webhooks.listAttempts(co.id, record.id);
+      expect(attempts.map((a) => a.attemptedAt.getTime() - base.getTime())).toEqual([0, 1000, 2000]);
+      expect(attempts[0]).toMatchObject({ statusCode: 500, responseBody: "nö", succeeded: false, durationMs: 12.5 });
+      await storage.webhooks.updateEndpoint(co.id, ep.id, { status: "active", pausedReason: null, updatedAt: base });
+      await claim(3);
+      expect(await attempt(3, "tok_3", true)).toMatchObject({ endpoint: { consecutiveFailures: 0 } });
+      expect(await storage.webhooks.getDelivery(co.id, record.id)).toMatchObject({
+        status: "succeeded",
+        attempts: 4,
+      });
+      expect(await storage.events.purge(new Date("2030-01-01T00:00:00Z"))).toBeGreaterThanOrEqual(0);
+      const resent = await storage.webhooks.resendDelivery(co.id, record.id, base);
+      expect(resent).toMatchObject({ status: "pending", nextAttemptAt: base, leaseToken: null });
+      expect(
+        await storage.webhooks.listDeliveries({ companyId: co.id, endpointId: ep.id, status: "pending", take: 10 }),
+      ).toHaveLength(1);
+      await claim(4);
+      await attempt(4, "tok_4", true);
+      // Other tests' finished deliveries go too: purges see the whole database.
+      expect(await storage.webhooks.purgeDeliveries(new Date("2030-01-01T00:00:00Z"))).toBeGreaterThanOrEqual(1);
+      expect(await storage.webhooks.getDelivery(co.id, record.id)).toBeNull();
+      expect(await storage.webhooks.listAttempts(co.id, record.id)).toEqual([]);
+      expect(await storage.webhooks.deleteEndpoint(co.id, ep.id)).toBe(true);
+      expect(await storage.webhooks.deleteEndpoint(co.id, ep.id)).toBe(false);
+    });
+
+    it("lists subscribed endpoints, paused ones included", async () => {
+      const co = make.company();
+      const a = make.endpoint(co.id, { events: ["job.created"] });
+      const b = make.endpoint(co.id, { events: ["job.closed"], status: "paused", pausedReason: "manual" });
+      const c = make.endpoint(co.id, {
+        events: ["job.closed", "job.created"],
+        createdAt: new Date("2026-03-02T00:00:00Z"),
+      });
+      for (const ep of [a, b, c]) await storage.webhooks.insertEndpoint(ep);
+      const closed = await storage.webhooks.listSubscribedEndpoints(co.id, "job.closed");
+      expect(closed.map((ep) => ep.id).sort()).toEqual([b.id, c.id].sort());
+      expect(await storage.webhooks.listSubscribedEndpoints("other", "job.closed")).toEqual([]);
+    });
+  });
+}

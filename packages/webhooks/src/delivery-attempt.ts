@@ -1,0 +1,175 @@
+import { type ClaimedDelivery, type DeliveryAttemptRecord, newId, type WebhookEndpointRecord } from "@hireport/core";
+import { createAttemptRecorder } from "./attempt-recorder";
+import { createDeliveryRequestBuilder } from "./delivery-request";
+import { toEndpointView } from "./endpoint-view";
+import type { ResolvedDispatcherOptions } from "./options";
+import { attemptOutcome } from "./retry-policy";
+import { createSecretBox } from "./secret-encryption";
+import type { OutgoingRequest, Sender, SendResult } from "./sender";
+import { withWriteRetries } from "./write-retries";
+
+/** What became of one delivery this dispatcher held. */
+export type DeliveryResult =
+  /** 2xx: done. */
+  | "succeeded"
+  /** Failed; pending again with a retry due later. */
+  | "retrying"
+  /** Failed and the retry schedule is used up (or a test event failed). */
+  | "failed"
+  /**
+   * Not sent: given back to the storage unsent (`releaseDeliveries`), because `stop()` came before a
+   * slot to its endpoint freed, or its lease would have ended first. Any dispatcher may claim it at once.
+   */
+  | "released"
+  /** Sent, but the lease had passed to another dispatcher, so this attempt was not recorded. */
+  | "lost";
+
+/** A delivery this dispatcher holds, with the lease it holds it under. */
+export interface HeldDelivery {
+  claimed: ClaimedDelivery;
+  leaseToken: string;
+  leaseUntil: Date;
+}
+
+/** The result of one attempt, as `sendTest` returns it. */
+export interface AttemptReport {
+  result: DeliveryResult;
+  attempt: DeliveryAttemptRecord;
+}
+
+/** A failed attempt that sent nothing. */
+const NOT_SENT: SendResult = {
+  succeeded: false,
+  statusCode: null,
+  durationMs: 0,
+  responseBody: "",
+  error: null,
+  retryAfter: null,
+};
+
+/** Attempts written by one `recordAttempts` at least (at most `concurrency` otherwise). */
+const RECORD_BATCH_MIN = 16;
+
+export interface DeliveryAttemptsContext {
+  options: ResolvedDispatcherOptions;
+  sender: () => Sender;
+}
+
+/** Makes attempts: one request for a held delivery, then its attempt recorded. */
+export interface DeliveryAttempts {
+  /**
+   * Signs and sends one held delivery, then records the attempt (in a batch with others that
+   * finish meanwhile) and, when this attempt paused the endpoint, tells the host. Never rejects for
+   * a failed request or a failed write: those are in the result. `requestOver` is called once the
+   * request is over, before the attempt is recorded: the request's slot is free then.
+   */
+  make(held: HeldDelivery, requestOver?: () => void): Promise<AttemptReport>;
+}
+
+export function createDeliveryAttempts({ options, sender }: DeliveryAttemptsContext): DeliveryAttempts {
+  const { storage, clock, logger } = options;
+  const requests = createDeliveryRequestBuilder(options);
+  const secrets = createSecretBox(options.encryptionKeys);
+  // Finished attempts are recorded in batches: one transaction for all that finish during a write.
+  const recorder = createAttemptRecorder({
+    store: () => storage.webhooks,
+    maxBatch: Math.max(RECORD_BATCH_MIN, options.concurrency),
+    retry: withWriteRetries,
+  });
+
+  /**
+   * Called for the attempt that paused the endpoint after failures, or disabled it with a 410
+   * Gone (the storage reports each once): the host tells the company, as for a pause.
+   */
+  async function notifyPaused(after: WebhookEndpointRecord): Promise<void> {
+    const disabled = after.status === "disabled";
+    logger.warn(
+      disabled
+        ? "hireport webhooks: endpoint disabled, its receiver answered 410 Gone"
+        : "hireport webhooks: endpoint paused after failed attempts in a row",
+      { endpointId: after.id, companyId: after.companyId, consecutiveFailures: after.consecutiveFailures },
+    );
+    if (!options.onEndpointPaused) return;
+    try {
+      await options.onEndpointPaused(toEndpointView(secrets.openForView(after), clock.now()));
+    } catch (error) {
+      logger.error("hireport webhooks: onEndpointPaused threw", { endpointId: after.id, error: String(error) });
+    }
+  }
+
+  /**
+   * Builds and sends the request. A request that cannot be built (the endpoint's secret does not
+   * open with the dispatcher's keys) is not sent and counts as a failed attempt with that error, as
+   * does a sender that throws (it should not).
+   */
+  async function send(held: HeldDelivery, attemptedAt: Date): Promise<SendResult> {
+    let request: OutgoingRequest;
+    try {
+      request = await requests.build(held.claimed, attemptedAt);
+    } catch (error) {
+      logger.error("hireport webhooks: a delivery could not be signed", {
+        deliveryId: held.claimed.delivery.id,
+        error: String(error),
+      });
+      return { ...NOT_SENT, error: `Not sent: ${error instanceof Error ? error.message : String(error)}` };
+    }
+    try {
+      return await sender().send(request);
+    } catch (error) {
+      return { ...NOT_SENT, error: String(error) };
+    }
+  }
+
+  return {
+    async make(held, requestOver) {
+      const { delivery, endpoint } = held.claimed;
+      const attemptedAt = clock.now();
+      const result = await send(held, attemptedAt);
+      requestOver?.();
+      const attempt: DeliveryAttemptRecord = {
+        id: newId("att", attemptedAt),
+        deliveryId: delivery.id,
+        endpointId: endpoint.id,
+        attemptedAt,
+        statusCode: result.statusCode,
+        durationMs: result.durationMs,
+        responseBody: result.responseBody,
+        error: result.error,
+        succeeded: result.succeeded,
+      };
+      const outcome = attemptOutcome({
+        delivery,
+        attempt,
+        now: clock.now(),
+        retrySchedule: options.retrySchedule,
+        pauseAfter: options.pauseAfterFailures,
+        retryAfter: result.retryAfter,
+      });
+      try {
+        const {
+          recorded,
+          endpoint: after,
+          paused,
+          disabled,
+        } = await recorder.record(delivery.id, held.leaseToken, outcome);
+        if (!recorded) {
+          logger.warn("hireport webhooks: attempt not recorded, the lease had passed to another dispatcher", {
+            deliveryId: delivery.id,
+          });
+          return { result: "lost", attempt };
+        }
+        if ((paused || disabled) && after) await notifyPaused(after);
+        return {
+          result: outcome.status === "succeeded" ? "succeeded" : outcome.status === "pending" ? "retrying" : "failed",
+          attempt,
+        };
+      } catch (error) {
+        logger.error("hireport webhooks: recording an attempt failed; the delivery is retried when its lease ends", {
+          deliveryId: delivery.id,
+          error: String(error),
+        });
+        return { result: "lost", attempt };
+      }
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { ClaimedDelivery, WebhookSecret } from "@hireport/core";
+import type { ResolvedDispatcherOptions } from "./options";
+import { createSecretBox } from "./secret-encryption";
+import type { OutgoingRequest } from "./sender";
+import { signatureHeader } from "./signature";
+
+/** The secrets that sign at `now`: the current one and those whose grace period has not ended. */
+export function liveSecrets(secrets: readonly WebhookSecret[], now: Date): string[] {
+  return secrets
+    .filter((secret) => secret.expiresAt === null || secret.expiresAt.getTime() > now.getTime())
+    .map((secret) => secret.secret);
+}
+
+/**
+ * Signs a payload for the `…-Signature` header: `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`, one `v1`
+ * entry per secret still signing at `now` (the current secret first, then rotated-out secrets in
+ * their grace period). The scheme is `./signature`'s, the one `@hireport/webhooks/verify` checks.
+ */
+export function buildSignatureHeader(payload: string, secrets: readonly WebhookSecret[], now: Date): Promise<string> {
+  return signatureHeader(payload, liveSecrets(secrets, now), Math.floor(now.getTime() / 1000));
+}
+
+/** Builds the request of one attempt: the exact payload, to the endpoint's address, with the headers of spec 6. */
+export interface DeliveryRequestBuilder {
+  /**
+   * The request for `claimed`, signed at `now` (the attempt's time) with the endpoint's secrets,
+   * opened with the dispatcher's `encryptionKeys`. @throws SecretKeyError when one cannot be opened
+   */
+  build(claimed: ClaimedDelivery, now: Date): Promise<OutgoingRequest>;
+}
+
+export function createDeliveryRequestBuilder(
+  options: Pick<ResolvedDispatcherOptions, "headerPrefix" | "userAgent" | "encryptionKeys">,
+): DeliveryRequestBuilder {
+  const secrets = createSecretBox(options.encryptionKeys);
+  const headerNames = {
+    event: `${options.headerPrefix}-Event`,
+    delivery: `${options.headerPrefix}-Delivery`,
+    signature: `${options.headerPrefix}-Signature`,
+  };
+  return {
+    async build({ delivery, endpoint, payload }, now) {
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        "user-agent": options.userAgent,
+        [headerNames.event]: delivery.eventType,
+        [headerNames.delivery]: delivery.id,
+        [headerNames.signature]: await buildSignatureHeader(payload, secrets.open(endpoint), now),
+      };
+      return { url: endpoint.url, payload, headers };
+    },
+  };
+}
