@@ -147,6 +147,11 @@ export interface ApplicationRecord {
   coverLetter: string;
   /** The https address of the CV as sent by the client, or null. Never returned as is on the wire. */
   resumeSourceUrl: string | null;
+  /**
+   * The id of the CV stored in the host's `FileStore` (an upload through the careers site), or null.
+   * When both are set, the stored file wins. Never returned as is on the wire.
+   */
+  resumeFileId: string | null;
   source: string;
   consent: boolean | null;
   consentAt: Date | null;
@@ -157,6 +162,8 @@ export interface ApplicationRecord {
   overallScore: number | null;
   tags: string[];
   starred: boolean;
+  /** When the candidate asked for a person to review the application (spec section 1), or null. */
+  humanReviewRequestedAt: Date | null;
   appliedAt: Date;
   updatedAt: Date;
 }

@@ -84,6 +84,7 @@ export class Serializer {
       scores: { ai_match: application.aiMatch, overall: application.overallScore },
       tags: [...application.tags],
       starred: application.starred,
+      human_review_requested: application.humanReviewRequestedAt !== null,
       applied_at: application.appliedAt.toISOString(),
       updated_at: application.updatedAt.toISOString(),
     };
@@ -91,7 +92,8 @@ export class Serializer {
 
   /** A short-lived signed link to the CV, or null when the application has none. */
   async resumeUrl(application: ApplicationRecord): Promise<string | null> {
-    if (application.resumeSourceUrl === null && !this.#options.hostServesResumes) return null;
+    const hasCv = application.resumeSourceUrl !== null || application.resumeFileId !== null;
+    if (!hasCv && !this.#options.hostServesResumes) return null;
     const token = await this.#options.fileTokens.sign({
       applicationId: application.id,
       companyId: application.companyId,

@@ -45,6 +45,7 @@ function application(id: string, email = `${id}@example.com`): NewApplication {
     emailNormalized: email,
     coverLetter: "",
     resumeSourceUrl: null,
+    resumeFileId: null,
     source: "api",
     consent: null,
     consentAt: null,
@@ -53,6 +54,7 @@ function application(id: string, email = `${id}@example.com`): NewApplication {
     overallScore: null,
     tags: [],
     starred: false,
+    humanReviewRequestedAt: null,
     appliedAt: at,
     updatedAt: at,
   };

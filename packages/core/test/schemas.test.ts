@@ -602,6 +602,7 @@ const applicationWire = {
   scores: { ai_match: 72, overall: null },
   tags: [],
   starred: false,
+  human_review_requested: false,
   applied_at: "2026-03-31T09:30:00.000Z",
   updated_at: "2026-03-31T09:30:00.000Z",
 };
@@ -644,7 +645,7 @@ describe("returned shapes", () => {
     expect(jobSchema.safeParse({ ...jobWire, salary: { min: 1, max: 2, currency: "GBP" } }).success).toBe(false);
   });
 
-  it("applicationSchema is exactly the Application of spec 2.3", () => {
+  it("applicationSchema is exactly the Application of spec 2.3, plus human_review_requested", () => {
     expect(applicationSchema.parse(applicationWire)).toEqual(applicationWire);
     expect(Object.keys(applicationSchema.shape)).toEqual([
       "id",
@@ -659,6 +660,7 @@ describe("returned shapes", () => {
       "scores",
       "tags",
       "starred",
+      "human_review_requested",
       "applied_at",
       "updated_at",
     ]);

@@ -89,6 +89,7 @@ export interface ApplicationTable {
   email_normalized: string;
   cover_letter: string;
   resume_source_url: string | null;
+  resume_file_id: string | null;
   source: string;
   consent: DbBool | null;
   consent_at: DbDate | null;
@@ -97,6 +98,7 @@ export interface ApplicationTable {
   overall_score: number | null;
   tags: string;
   starred: DbBool;
+  human_review_requested_at: DbDate | null;
   applied_at: DbDate;
   updated_at: DbDate;
 }
@@ -281,7 +283,7 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   sequence: [],
   api_key: ["created_at", "expires_at", "revoked_at", "last_used_at"],
   job: ["created_at", "updated_at", "closed_at"],
-  application: ["consent_at", "applied_at", "updated_at"],
+  application: ["consent_at", "human_review_requested_at", "applied_at", "updated_at"],
   stage_change: ["created_at"],
   note: ["created_at"],
   event: ["created_at"],
@@ -357,6 +359,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "email_normalized",
     "cover_letter",
     "resume_source_url",
+    "resume_file_id",
     "source",
     "consent",
     "consent_at",
@@ -365,6 +368,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "overall_score",
     "tags",
     "starred",
+    "human_review_requested_at",
     "applied_at",
     "updated_at",
   ],

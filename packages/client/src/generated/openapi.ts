@@ -383,6 +383,8 @@ export interface components {
             scores: components["schemas"]["Scores"];
             tags: string[];
             starred: boolean;
+            /** @description True once the candidate asked for a person to review the application (a link the careers site gives them). Additive to the v1 fields. */
+            human_review_requested: boolean;
             /**
              * Format: date-time
              * @description UTC time, ISO 8601.

@@ -12,6 +12,7 @@ const APPLICATION_PATCH_KEYS = [
   "tags",
   "starred",
   "overallScore",
+  "humanReviewRequestedAt",
   "updatedAt",
 ] as const satisfies readonly (keyof ApplicationPatch)[];
 

@@ -127,6 +127,10 @@ export const applicationSchema = z
     scores: scoresSchema,
     tags: z.array(z.string()),
     starred: z.boolean(),
+    human_review_requested: z.boolean().meta({
+      description:
+        "True once the candidate asked for a person to review the application (a link the careers site gives them). Additive to the v1 fields.",
+    }),
     applied_at: utcDateTime(),
     updated_at: utcDateTime(),
   })

@@ -100,6 +100,7 @@ export class ApplicationService {
         emailNormalized: normalizeEmail(candidate.email),
         coverLetter: body.cover_letter ?? "",
         resumeSourceUrl: body.resume_url ?? null,
+        resumeFileId: null,
         source: body.source ?? (actor.type === "api_key" ? "api" : "host"),
         consent: body.consent ?? null,
         consentAt: body.consent === true ? now : null,
@@ -108,6 +109,7 @@ export class ApplicationService {
         overallScore: null,
         tags: [],
         starred: false,
+        humanReviewRequestedAt: null,
         appliedAt: now,
         updatedAt: now,
       };

@@ -19,6 +19,7 @@ export type ApplicationPatch = {
   tags?: string[];
   starred?: boolean;
   overallScore?: number | null;
+  humanReviewRequestedAt?: Date | null;
   updatedAt: Date;
 };
 

@@ -35,6 +35,7 @@ export type * from "./audit";
 export type * from "./common";
 export type * from "./companies";
 export type * from "./events";
+export type * from "./files";
 export type * from "./idempotency";
 export type * from "./jobs";
 export type * from "./keys";

@@ -113,6 +113,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         scores: { ai_match: 50, overall: null },
         tags: [],
         starred: false,
+        human_review_requested: false,
         applied_at: START.toISOString(),
         updated_at: START.toISOString(),
       });

@@ -385,7 +385,7 @@ export const JOB_FIELDS = [
   "positions",
 ] as const;
 
-/** The exact keys of the Application of spec 2.3, in the spec's order. */
+/** The exact keys of the Application of spec 2.3, in the spec's order, then the additive ones. */
 export const APPLICATION_FIELDS = [
   "id",
   "reference",
@@ -399,6 +399,7 @@ export const APPLICATION_FIELDS = [
   "scores",
   "tags",
   "starred",
+  "human_review_requested",
   "applied_at",
   "updated_at",
 ] as const;

@@ -130,6 +130,7 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
           .addColumn("email_normalized", ty.id(254), (c) => c.notNull())
           .addColumn("cover_letter", ty.long(), (c) => c.notNull())
           .addColumn("resume_source_url", ty.long())
+          .addColumn("resume_file_id", ty.id())
           .addColumn("source", ty.long(), (c) => c.notNull())
           .addColumn("consent", ty.bool())
           .addColumn("consent_at", ty.date())
@@ -138,6 +139,7 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
           .addColumn("overall_score", ty.double())
           .addColumn("tags", ty.long(), (c) => c.notNull())
           .addColumn("starred", ty.bool(), (c) => c.notNull())
+          .addColumn("human_review_requested_at", ty.date())
           .addColumn("applied_at", ty.date(), (c) => c.notNull())
           .addColumn("updated_at", ty.date(), (c) => c.notNull()),
       ).execute();

@@ -32,6 +32,7 @@ export function toApplication(row: ApplicationRow): ApplicationRecord {
     emailNormalized: row.email_normalized,
     coverLetter: row.cover_letter,
     resumeSourceUrl: row.resume_source_url,
+    resumeFileId: row.resume_file_id,
     source: row.source,
     consent: readBool(row.consent),
     consentAt: fromDb(row.consent_at),
@@ -40,6 +41,7 @@ export function toApplication(row: ApplicationRow): ApplicationRecord {
     overallScore: readNumber(row.overall_score),
     tags: readJson<string[]>(row.tags, []),
     starred: readBool(row.starred),
+    humanReviewRequestedAt: fromDb(row.human_review_requested_at),
     appliedAt: fromDb(row.applied_at),
     updatedAt: fromDb(row.updated_at),
   };
@@ -89,6 +91,7 @@ export function applicationRow(ctx: StoreContext, record: NewApplication) {
     email_normalized: record.emailNormalized,
     cover_letter: record.coverLetter,
     resume_source_url: record.resumeSourceUrl,
+    resume_file_id: record.resumeFileId,
     source: record.source,
     consent: ctx.bool(record.consent),
     consent_at: ctx.toDb(record.consentAt),
@@ -97,6 +100,7 @@ export function applicationRow(ctx: StoreContext, record: NewApplication) {
     overall_score: record.overallScore,
     tags: JSON.stringify(record.tags),
     starred: ctx.bool(record.starred),
+    human_review_requested_at: ctx.toDb(record.humanReviewRequestedAt),
     applied_at: ctx.toDb(record.appliedAt),
     updated_at: ctx.toDb(record.updatedAt),
   } satisfies Record<keyof ApplicationTable, unknown>;

@@ -39,6 +39,9 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
       if (patch.tags !== undefined) set.tags = JSON.stringify(patch.tags);
       if (patch.starred !== undefined) set.starred = ctx.bool(patch.starred);
       if (patch.overallScore !== undefined) set.overall_score = patch.overallScore;
+      if (patch.humanReviewRequestedAt !== undefined) {
+        set.human_review_requested_at = ctx.toDb(patch.humanReviewRequestedAt);
+      }
       await ctx.db
         .updateTable(ctx.table("application"))
         .set(set)

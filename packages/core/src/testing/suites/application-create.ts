@@ -70,6 +70,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
         emailNormalized: `zoe.obrien.${newId("x")}@example.com`,
         coverLetter: "Dear team,\n\n“Smart quotes” and emoji 🎉.",
         resumeSourceUrl: "https://files.example.com/cv.pdf?x=1&y=2",
+        resumeFileId: `fil_${newId("x").slice(2)}`,
         source: "careers site",
         consent: true,
         consentAt: new Date("2026-03-29T01:59:59.999Z"),
@@ -77,6 +78,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
         overallScore: 4,
         tags: ["b", "a", "b", "ünï"],
         starred: true,
+        humanReviewRequestedAt: new Date("2026-03-29T02:00:00.000Z"),
         appliedAt: new Date("2026-03-29T02:00:00.001Z"),
         updatedAt: new Date("2026-03-29T02:00:00.002Z"),
       });

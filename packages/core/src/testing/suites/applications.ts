@@ -87,6 +87,11 @@ export function applicationTests(ctx: ConformanceContext): void {
       const expected = { ...moved, ...patch };
       expect(await ctx.storage.applications.update(companyId, application.id, patch)).toEqual(expected);
       expect(await ctx.storage.applications.get(companyId, application.id)).toEqual(expected);
+      const t3 = shift(t2, 1000);
+      const review = { humanReviewRequestedAt: new Date("2026-03-29T02:00:00.123Z"), updatedAt: t3 };
+      const reviewed = { ...expected, ...review };
+      expect(await ctx.storage.applications.update(companyId, application.id, review)).toEqual(reviewed);
+      expect(await ctx.storage.applications.get(companyId, application.id)).toEqual(reviewed);
     });
 
     it("list orders by appliedAt then id, both descending, and pages strictly after `after`", async () => {
