@@ -73,6 +73,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     basePath: resolved.basePath,
     filesPath: resolved.filesPath,
     resolveResume: options.resolveResume,
+    fileStore: options.fileStore,
     onEvent: options.onEvent,
   });
 

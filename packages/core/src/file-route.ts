@@ -8,6 +8,11 @@ const FILE_HEADERS = {
   "x-content-type-options": "nosniff",
 } as const;
 
+/** `Content-Disposition` that makes the browser save the file under its name, never show it inline. */
+function attachment(filename: string): string {
+  return `attachment; filename*=UTF-8''${encodeURIComponent(filename)}`;
+}
+
 function expired(): HireportError {
   return new HireportError(
     "not_found",
@@ -16,8 +21,9 @@ function expired(): HireportError {
 }
 
 /**
- * `GET {filesPath}/{token}`: checks the signed, short-lived token of a `resume_url`, then redirects to
- * the CV's stored https address or serves the bytes a host `resolveResume` returns.
+ * `GET {filesPath}/{token}`: checks the signed, short-lived token of a `resume_url`, then streams the
+ * CV kept in the `fileStore` (an upload through the careers site), or redirects to the CV's stored
+ * https address, or serves the bytes a host `resolveResume` returns.
  */
 export async function serveFile(runtime: Runtime, request: ApiRequest): Promise<ApiResponse> {
   if (request.method.toUpperCase() !== "GET") {
@@ -33,6 +39,20 @@ export async function serveFile(runtime: Runtime, request: ApiRequest): Promise<
   if (!claims) throw expired();
   const application = await runtime.storage.applications.get(claims.companyId, claims.applicationId);
   if (!application) throw expired();
+  if (application.resumeFileId !== null && runtime.fileStore) {
+    const file = await runtime.fileStore.get(application.companyId, application.resumeFileId);
+    if (!file) throw new HireportError("not_found", "This application's CV is no longer stored.");
+    return {
+      status: 200,
+      headers: {
+        ...FILE_HEADERS,
+        "content-type": file.info.contentType,
+        "content-length": String(file.info.size),
+        "content-disposition": attachment(file.info.filename),
+      },
+      body: file.body,
+    };
+  }
   const target = { id: application.id, companyId: application.companyId, resumeSourceUrl: application.resumeSourceUrl };
   const source = runtime.resolveResume
     ? await runtime.resolveResume(target)
@@ -44,8 +64,6 @@ export async function serveFile(runtime: Runtime, request: ApiRequest): Promise<
     return { status: 302, headers: { ...FILE_HEADERS, location: source.redirect }, body: "" };
   }
   const headers: Record<string, string> = { ...FILE_HEADERS, "content-type": source.contentType };
-  if (source.filename) {
-    headers["content-disposition"] = `attachment; filename*=UTF-8''${encodeURIComponent(source.filename)}`;
-  }
+  if (source.filename) headers["content-disposition"] = attachment(source.filename);
   return { status: 200, headers, body: source.body };
 }

@@ -1,5 +1,5 @@
 import type { CandidateRecord, JobRecord } from "./domain";
-import type { Storage } from "./storage";
+import type { FileStore, Storage } from "./storage";
 
 /** Where time comes from. Tests pass a controllable clock. */
 export interface Clock {
@@ -73,6 +73,13 @@ export interface CreatePublicApiOptions {
     companyId: string;
     resumeSourceUrl: string | null;
   }) => ResumeSource | Promise<ResumeSource>;
+  /**
+   * Where CVs uploaded through the careers site are kept (`kyselyFileStore` of `@hireport/kysely`,
+   * a folder, or your own). The CV route streams an application's stored file from it, and erasing
+   * a candidate deletes the file. @default none: applications carry only the https CV links sent
+   * over the API
+   */
+  fileStore?: FileStore;
   /** Where failures are logged; the detail of a 500 is logged here, never sent. @default console */
   logger?: Logger;
   /** Time source. @default the system clock */

@@ -4,7 +4,7 @@ import { newEvent } from "./events";
 import type { FileTokens } from "./file-tokens";
 import type { Clock, Logger, ResumeSource, ScoringFunction } from "./options";
 import type { Serializer } from "./serialize";
-import type { Storage, StorageStores } from "./storage";
+import type { FileStore, Storage, StorageStores } from "./storage";
 
 /** Limits with their defaults applied. */
 export interface ResolvedLimits {
@@ -43,6 +43,7 @@ export interface Runtime {
         resumeSourceUrl: string | null;
       }) => ResumeSource | Promise<ResumeSource>)
     | undefined;
+  readonly fileStore: FileStore | undefined;
   readonly onEvent: ((event: { id: string; type: string; companyId: string }) => void) | undefined;
 }
 
