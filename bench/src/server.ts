@@ -73,6 +73,7 @@ interface ApplicationRow {
   overall_score: number | null;
   tags: string;
   starred: boolean;
+  human_review_requested_at: Date | null;
   applied_at: Date;
   updated_at: Date;
 }
@@ -184,6 +185,7 @@ async function bareApplications(db: Kysely<unknown>, query: Record<string, unkno
       scores: { ai_match: a.ai_match, overall: a.overall_score },
       tags: JSON.parse(a.tags) as string[],
       starred: a.starred,
+      human_review_requested: a.human_review_requested_at !== null,
       applied_at: a.applied_at.toISOString(),
       updated_at: a.updated_at.toISOString(),
     }),
