@@ -320,7 +320,7 @@ export async function runApiBench(): Promise<void> {
       .join(", ")}.`,
     `- Data: company \`${LIST_COMPANY}\` with ${seeded.listJobCount} jobs and ${seeded.applications.toLocaleString("en-US")} applications (bulk-loaded once, reused); tables \`${TABLE_PREFIX}*\`.`,
     "",
-    "### Against DESIGN.md section 7",
+    "### Against the targets",
     "",
     "| Figure | Ratio | Target | |",
     "| --- | --- | --- | --- |",

@@ -168,7 +168,7 @@ Run ${started.toISOString()} with \`BENCH_ONLY=console\` (${REQUESTS} sequential
 | --- | --- | --- | --- |
 ${table}
 
-Target (DESIGN.md section 7): p50 under 100 ms. The chart reads the roll-up (a few rows a day), never the usage rows; the request list is a keyset page of the \`(company_id, created_at, id)\` index; the endpoint page reads its 25 deliveries on \`(endpoint_id, created_at, id)\` and their attempts in one query.`;
+Target: p50 under 100 ms. The chart reads the roll-up (a few rows a day), never the usage rows; the request list is a keyset page of the \`(company_id, created_at, id)\` index; the endpoint page reads its 25 deliveries on \`(endpoint_id, created_at, id)\` and their attempts in one query.`;
     writeResultsSection("console", markdown);
     for (const t of timings) log(`${t.page}: p50 ${fmt(t.p50, 1)} ms, p95 ${fmt(t.p95, 1)} ms`);
   } finally {

@@ -16,6 +16,8 @@ export interface ApiErrorParts extends CallDescription {
   /** The parsed JSON body of the answer, or its text when it was not JSON. */
   body: unknown;
   headers: Headers;
+  /** The Idempotency-Key the request carried, if any. */
+  idempotencyKey?: string | undefined;
 }
 
 function asRecord(value: unknown): Record<string, unknown> {
@@ -34,18 +36,29 @@ export function parseRetryAfter(value: string | null, now: number = Date.now()):
   return Number.isNaN(at) ? undefined : Math.max(0, Math.ceil((at - now) / 1000));
 }
 
+/** The `code` of a {@link HireportApiError}: the API's own codes, and two of the client's. */
+export type ClientErrorCode =
+  | ErrorCode
+  /** An answer that is not the API's error body (a proxy's 502 page). */
+  | "unexpected_response"
+  /** No answer came back at all (a {@link HireportNetworkError}). */
+  | "network_error";
+
 /**
- * Thrown for every answer of the API that is not 2xx, once retries (if any) are over. Its fields
- * are those of the error body (spec 2.7) in camelCase, plus the status and the request id to quote
- * when asking for help. An answer that is not the API's error body (a proxy's 502 page) has the
- * code `unexpected_response`.
+ * The one error class of the client: every call that fails rejects with a `HireportApiError`
+ * (once retries, if any, are over), so one `instanceof` check and one `switch` on `code` handle
+ * them all. For an answer of the API that is not 2xx its fields are those of the error body (spec
+ * 2.7) in camelCase, plus the status and the request id to quote when asking for help. An answer
+ * that is not the API's error body (a proxy's 502 page) has the code `unexpected_response`. When
+ * no answer came back at all the error is its subclass {@link HireportNetworkError}: status 0,
+ * code `network_error`. (A call cancelled through its own `signal` rejects with the signal's reason.)
  */
 export class HireportApiError extends Error implements CallDescription {
-  override readonly name = "HireportApiError";
-  /** The HTTP status: 400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503, … */
+  override readonly name: string = "HireportApiError";
+  /** The HTTP status: 400, 401, 403, 404, 405, 409, 413, 422, 429, 500, 503, …; 0 when no answer came back. */
   readonly status: number;
-  /** The stable error code (`missing_scope`, `duplicate`, `rate_limited`, …), or `unexpected_response`. */
-  readonly code: ErrorCode | "unexpected_response";
+  /** The stable error code (`missing_scope`, `duplicate`, `rate_limited`, …), `unexpected_response` or `network_error`. */
+  readonly code: ClientErrorCode;
   /** 422 `invalid`: one entry per field to fix, with a dotted path (`candidate.email`). */
   readonly fields: FieldError[] | undefined;
   /** 403 `missing_scope`: the permission the key lacks. */
@@ -59,18 +72,23 @@ export class HireportApiError extends Error implements CallDescription {
   readonly method: string;
   readonly path: string;
   readonly attempts: number;
-  /** The parsed body of the answer (or its text when it was not JSON). */
+  /** The parsed body of the answer (or its text when it was not JSON); undefined when none came back. */
   readonly body: unknown;
+  /**
+   * The Idempotency-Key the request was sent with (every POST, unless turned off): after a
+   * `network_error` or a 5xx, send the call again with it to learn safely whether it was carried out.
+   */
+  readonly idempotencyKey: string | undefined;
 
-  constructor(parts: ApiErrorParts) {
+  constructor(parts: ApiErrorParts, failure?: { code: "network_error"; message: string; cause: unknown }) {
     const error = asRecord(asRecord(parts.body).error);
     const known = typeof error.code === "string" && typeof error.message === "string";
-    const message = known
-      ? (error.message as string)
-      : `The API answered ${parts.status} ${parts.method} ${parts.path}.`;
-    super(message);
+    const message =
+      failure?.message ??
+      (known ? (error.message as string) : `The API answered ${parts.status} ${parts.method} ${parts.path}.`);
+    super(message, failure ? { cause: failure.cause } : undefined);
     this.status = parts.status;
-    this.code = known ? (error.code as ErrorCode) : "unexpected_response";
+    this.code = failure?.code ?? (known ? (error.code as ErrorCode) : "unexpected_response");
     this.fields = Array.isArray(error.fields) ? (error.fields as FieldError[]) : undefined;
     this.requiredScope = typeof error.required_scope === "string" ? (error.required_scope as Scope) : undefined;
     this.existingId = typeof error.existing_id === "string" ? error.existing_id : undefined;
@@ -80,29 +98,24 @@ export class HireportApiError extends Error implements CallDescription {
     this.path = parts.path;
     this.attempts = parts.attempts;
     this.body = parts.body;
+    this.idempotencyKey = parts.idempotencyKey;
   }
 }
 
 /**
- * Thrown when no answer came back: the connection failed or broke, or an attempt ran past
- * `timeoutMs`, on the last attempt (a request that may be retried was retried first). `cause` is
- * what `fetch` threw. The request may or may not have been carried out: a POST sent with an
- * Idempotency-Key can be sent again with the same key (`idempotencyKey`) to find out safely.
+ * A {@link HireportApiError} for a call that got no answer: the connection failed or broke, or an
+ * attempt ran past `timeoutMs`, on the last attempt (a request that may be retried was retried
+ * first). `status` is 0 and `code` is `network_error`; `cause` is what `fetch` threw. The request
+ * may or may not have been carried out: a POST sent with an Idempotency-Key can be sent again with
+ * the same key (`idempotencyKey`) to find out safely.
  */
-export class HireportNetworkError extends Error implements CallDescription {
-  override readonly name = "HireportNetworkError";
-  readonly method: string;
-  readonly path: string;
-  readonly attempts: number;
-  /** The Idempotency-Key the request was sent with, if any: send it again to replay the answer. */
-  readonly idempotencyKey: string | undefined;
+export class HireportNetworkError extends HireportApiError {
+  override readonly name: string = "HireportNetworkError";
+  declare readonly code: "network_error";
 
   constructor(call: CallDescription & { idempotencyKey?: string | undefined }, cause: unknown) {
     const detail = cause instanceof Error ? cause.message : String(cause);
-    super(`No answer to ${call.method} ${call.path}: ${detail}`, { cause });
-    this.method = call.method;
-    this.path = call.path;
-    this.attempts = call.attempts;
-    this.idempotencyKey = call.idempotencyKey;
+    const parts = { ...call, status: 0, body: undefined, headers: new Headers() };
+    super(parts, { code: "network_error", message: `No answer to ${call.method} ${call.path}: ${detail}`, cause });
   }
 }

@@ -9,7 +9,7 @@ export {
   type JobsResource,
   type ListAllParams,
 } from "./client";
-export { type CallDescription, HireportApiError, HireportNetworkError } from "./errors";
+export { type CallDescription, type ClientErrorCode, HireportApiError, HireportNetworkError } from "./errors";
 export { type SyncOptions, SyncRun } from "./paging";
 export type {
   CallOptions,

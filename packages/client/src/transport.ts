@@ -24,8 +24,8 @@ export interface RetryEvent {
   path: string;
   /** The attempt that failed, from 1. */
   attempt: number;
-  /** Why: the API's error (429, 409, 5xx) or the network failure. */
-  error: HireportApiError | HireportNetworkError;
+  /** Why: the API's error (429, 409, 5xx) or the network failure (a `HireportNetworkError`). */
+  error: HireportApiError;
   /** Milliseconds waited for `Retry-After` before the backoff delay; 0 when the answer had none. */
   retryAfterMs: number;
 }
@@ -346,7 +346,7 @@ export function createTransport(clientOptions: ClientOptions): Transport {
           method: call.method,
           path: call.path,
           attempt: attemptNumber,
-          error: error as HireportApiError | HireportNetworkError,
+          error: error as HireportApiError,
           retryAfterMs: plan.retryAfterMs,
         });
         if (plan.retryAfterMs > 0) await sleep(plan.retryAfterMs, call.signal);

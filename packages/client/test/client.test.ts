@@ -310,6 +310,9 @@ describe.each(ADAPTERS)("@hireport/client against $name", (adapter) => {
         .jobs.create({ title }, { idempotencyKey: false })
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(HireportNetworkError);
+      // One error class to catch: a call with no answer is a HireportApiError too, status 0.
+      expect(error).toBeInstanceOf(HireportApiError);
+      expect(error).toMatchObject({ status: 0, code: "network_error", requestId: undefined });
       expect(error).toMatchObject({ method: "POST", path: "/jobs", attempts: 1, idempotencyKey: undefined });
       expect(recorder.calls).toHaveLength(1);
       expect(recorder.calls[0]?.idempotencyKey).toBeNull();
@@ -326,6 +329,24 @@ describe.each(ADAPTERS)("@hireport/client against $name", (adapter) => {
         .catch((caught: unknown) => caught);
       expect(error).toMatchObject({ status: 500, code: "server_error", attempts: 1 });
       expect(recorder.calls).toHaveLength(1);
+    });
+
+    it("a POST that keeps failing with 500 names the Idempotency-Key it was sent with, which a later call reuses safely", async () => {
+      world.faults.failNext = 4; // the first attempt and its 3 retries
+      const recorder = recordingFetch();
+      const title = `Kept failing ${adapter.name}`;
+      const error = await clientFor({ fetch: recorder.fetch })
+        .jobs.create({ title })
+        .catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(HireportApiError);
+      expect(error).toMatchObject({ status: 500, code: "server_error", attempts: 4 });
+      const keys = new Set(recorder.calls.map((call) => call.idempotencyKey));
+      expect(keys.size).toBe(1);
+      const idempotencyKey = (error as HireportApiError).idempotencyKey as string;
+      expect(keys.has(idempotencyKey)).toBe(true);
+      const job = await clientFor().jobs.create({ title }, { idempotencyKey });
+      const again = await clientFor().jobs.create({ title }, { idempotencyKey });
+      expect(again.id).toBe(job.id);
     });
 
     it("the caller's own Idempotency-Key makes a repeated call return the first answer", async () => {
@@ -369,6 +390,9 @@ describe.each(ADAPTERS)("@hireport/client against $name", (adapter) => {
         .jobs.list()
         .catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(HireportNetworkError);
+      expect(error).toBeInstanceOf(HireportApiError);
+      expect(error).toMatchObject({ name: "HireportNetworkError", status: 0, code: "network_error" });
+      expect((error as Error).message).toMatch(/^No answer to GET \/jobs: fetch failed/);
       expect(error).toMatchObject({ method: "GET", path: "/jobs", attempts: 3 });
       expect((error as HireportNetworkError).cause).toBeInstanceOf(TypeError);
       expect(sent).toBe(3);

@@ -32,6 +32,9 @@ const pageOptions = {
   updatedSince: z.date().optional(),
 };
 const jobListOptionsSchema = z.strictObject({ status: z.enum(JOB_LIST_FILTERS).optional(), ...pageOptions });
+const hiddenSchema = z.strictObject({ hidden: z.boolean() });
+/** How a 422 for bad list options begins: "The list query is not valid. …". */
+const LIST_OPTIONS = "The list query";
 const applicationListOptionsSchema = z.strictObject({
   jobId: z.string().min(1).optional(),
   stage: z.enum(APPLICATION_STAGES).optional(),
@@ -87,12 +90,13 @@ export function hostJobs(jobs: JobService): HostJobs {
       (await jobs.update(companyId, id, parseBody(jobPatchBodySchema, input, "The change"))).record,
     close: async (companyId, id) => (await jobs.close(companyId, id)).record,
     setHidden: async (companyId, id, hidden) => {
-      const flag = parseBody(z.boolean(), hidden, "hidden");
+      const flag = parseBody(hiddenSchema, { hidden }, "The change").hidden;
       return (await jobs.setHidden(companyId, id, flag)).record;
     },
     get: (companyId, id) => jobs.get(companyId, id),
-    list: (companyId, options = {}) =>
-      jobs.list(companyId, parseBody(jobListOptionsSchema, options, "The list options") as JobListOptions),
+    // async: a bad option rejects the promise, it never throws synchronously.
+    list: async (companyId, options = {}) =>
+      jobs.list(companyId, parseBody(jobListOptionsSchema, options, LIST_OPTIONS) as JobListOptions),
   };
   return Object.freeze(host);
 }
@@ -109,10 +113,10 @@ export function hostApplications(applications: ApplicationService): HostApplicat
     },
     setOverallScore: async (companyId, id, score) => (await applications.setOverallScore(companyId, id, score)).record,
     get: (companyId, id) => applications.get(companyId, id),
-    list: (companyId, options = {}) =>
+    list: async (companyId, options = {}) =>
       applications.list(
         companyId,
-        parseBody(applicationListOptionsSchema, options, "The list options") as ApplicationListOptions,
+        parseBody(applicationListOptionsSchema, options, LIST_OPTIONS) as ApplicationListOptions,
       ),
     history: (companyId, id) => applications.history(companyId, id),
     notes: (companyId, id) => applications.notes(companyId, id),

@@ -15,8 +15,12 @@
  *    other package comes from the registry npm is configured with (npm cache in
  *    node_modules/.cache/hireport-rehearsal). `npm install @hireport/core @hireport/kysely
  *    @hireport/express kysely better-sqlite3 express`, with one copy of @hireport/core.
- * 6. The README's host (Express + SQLite: migrate, storage, api, a company, a key, mount) as a child
- *    process, answering GET /api/public/v1/me with the key.
+ * 6. The README's host (fixtures/host.mjs, the code of "Five minutes in your own app": Express +
+ *    SQLite, the dispatcher, the bootstrap of a company, a key and a webhook endpoint, a local
+ *    receiver) as a child process: GET /api/public/v1/me answers 200 with the printed key and a job
+ *    created over the API reaches the receiver as a verified webhook. Then ten more starts on the
+ *    same database: none creates a key (the 10-key limit would end the 11th otherwise), and the last
+ *    answers the first key and delivers a verified webhook to its new port.
  *
  * Each step is a test; after a failed one the rest are skipped. When Verdaccio or the host's
  * third-party packages cannot be installed (no registry), the rehearsal fails in CI and is skipped
@@ -25,6 +29,7 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { appendFile, copyFile, mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -53,8 +58,20 @@ const names = packages.map((pkg) => pkg.manifest.name);
 const cache = join(root, "node_modules", ".cache");
 const npmCache = join(cache, "hireport-rehearsal", "npm");
 
-/** What the fresh project installs: the README's step 1, with SQLite for the database. */
-const HOST_PACKAGES = ["@hireport/core", "@hireport/kysely", "@hireport/express"];
+/** What the fresh project installs: the README's step 1 (with kysely, better-sqlite3 and express). */
+const HOST_PACKAGES = ["@hireport/core", "@hireport/kysely", "@hireport/webhooks", "@hireport/express"];
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
 
 interface PublishConfig {
   publishConfig?: Record<string, string>;
@@ -314,7 +331,7 @@ describe("release rehearsal", () => {
   );
 
   step(
-    "a fresh npm project installs @hireport/core, kysely and express from it, with one copy of core",
+    "a fresh npm project installs @hireport/core, kysely, webhooks and express from it, with one copy of core",
     600_000,
     async () => {
       if (!registry || !tmp) throw new Error("no registry");
@@ -383,40 +400,80 @@ describe("release rehearsal", () => {
     },
   );
 
+  /** Starts the README's host in the fresh project (its hireport.sqlite kept from start to start). */
+  async function startHost(): Promise<{ server: Server; base: string; printedKey: string | undefined }> {
+    const port = await freePort();
+    const server = startServer(process.execPath, ["host.mjs"], {
+      cwd: hostDir,
+      env: childEnv({ PORT: String(port), HIREPORT_FILE_SECRET: fileSecret }),
+      label: `the host app (node host.mjs in ${hostDir})`,
+    });
+    host = server;
+    await server.waitFor(/^Listening on http:\/\/localhost:\d+$/m, 60_000).catch((error: Error) => {
+      throw new Error(`${error.message}\nThe project installed ${hostInstalled} on Node ${process.version}.`);
+    });
+    const printedKey = /^API key, shown this once: (svc_live_\S+)$/m.exec(server.output())?.[1];
+    return { server, base: `http://127.0.0.1:${port}/api/public/v1`, printedKey };
+  }
+
+  /** Creates a job over the API and waits for the host's receiver to print its verified job.created. */
+  async function jobReachesTheReceiver(server: Server, base: string, title: string): Promise<void> {
+    const created = await fetch(`${base}/jobs`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${firstKey}`, "content-type": "application/json" },
+      body: JSON.stringify({ title, status: "active" }),
+    });
+    const text = await created.text();
+    expect(created.status, text).toBe(201);
+    // The only event of this start: the receiver prints it once its signature checked out.
+    await server.waitFor(/^webhook verified: job\.created evt_\S+$/m, 30_000);
+  }
+
+  const fileSecret = randomBytes(32).toString("hex");
+  let firstKey = "";
+
   step(
-    "the README's host (Express + SQLite) runs from the install and answers GET /api/public/v1/me with its key",
+    "the README's host (Express + SQLite) runs from the install: GET /me answers 200 with its key, a job reaches its receiver as a verified webhook",
     120_000,
     async () => {
       await copyFile(join(fixtures, "host.mjs"), join(hostDir, "host.mjs"));
-      host = startServer(process.execPath, ["host.mjs", "host.sqlite"], {
-        cwd: hostDir,
-        env: childEnv(),
-        label: `the host app (node host.mjs in ${hostDir})`,
-      });
-      const line = await host.waitFor(/^\{"port":\d+,"key":"[^"]+"\}$/m, 60_000).catch((error: Error) => {
-        throw new Error(`${error.message}\nThe project installed ${hostInstalled} on Node ${process.version}.`);
-      });
-      const { port, key } = JSON.parse(line[0]) as { port: number; key: string };
-      const base = `http://127.0.0.1:${port}/api/public/v1`;
-      const headers = { authorization: `Bearer ${key}` };
+      const { server, base, printedKey } = await startHost();
+      expect(printedKey, server.output()).toMatch(/^svc_live_/);
+      firstKey = printedKey as string;
+      const headers = { authorization: `Bearer ${firstKey}` };
 
       const me = await fetch(`${base}/me`, { headers });
       const meText = await me.text();
       expect(me.status, meText).toBe(200);
       expect((JSON.parse(meText) as { data: { company: { id: string } } }).data.company.id).toBe("acme");
 
-      const created = await fetch(`${base}/jobs`, {
-        method: "POST",
-        headers: { ...headers, "content-type": "application/json" },
-        body: JSON.stringify({ title: "Release Engineer", status: "active" }),
-      });
-      expect(created.status, await created.clone().text()).toBe(201);
+      await jobReachesTheReceiver(server, base, "Release Engineer");
       const jobs = (await (await fetch(`${base}/jobs`, { headers })).json()) as { data: { title: string }[] };
       expect(jobs.data.map((job) => job.title)).toEqual(["Release Engineer"]);
 
-      const ended = await host.stop();
-      expect(ended, host.output()).toEqual({ code: 0, signal: null });
-      expect(host.output()).not.toMatch(/Error|Warning/);
+      const ended = await server.stop();
+      expect(ended, server.output()).toEqual({ code: 0, signal: null });
+      expect(server.output()).not.toMatch(/Error|Warning|refused/);
+    },
+  );
+
+  step(
+    "ten more starts on the same database create no key; the 11th answers the first key and delivers a verified webhook",
+    300_000,
+    async () => {
+      for (let start = 2; start <= 11; start++) {
+        const { server, base, printedKey } = await startHost();
+        expect(printedKey, `start ${start} created a key:\n${server.output()}`).toBeUndefined();
+        if (start === 11) {
+          const me = await fetch(`${base}/me`, { headers: { authorization: `Bearer ${firstKey}` } });
+          expect(me.status, await me.text()).toBe(200);
+          // The endpoint now points at this start's port (the bootstrap moved it), signed as before.
+          await jobReachesTheReceiver(server, base, "Eleventh start");
+        }
+        const ended = await server.stop();
+        expect(ended, `start ${start}:\n${server.output()}`).toEqual({ code: 0, signal: null });
+        expect(server.output()).not.toMatch(/Error|Warning|refused/);
+      }
     },
   );
 });
