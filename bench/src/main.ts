@@ -1,7 +1,8 @@
 /**
- * `pnpm bench`: the API benchmarks (src/api.ts), then the dispatcher benchmark (src/dispatcher.ts,
- * in its own process) when it is there, then the console's pages (src/console.ts).
- * `BENCH_ONLY=api`, `BENCH_ONLY=dispatcher` or `BENCH_ONLY=console` runs one.
+ * `pnpm bench`: the API benchmarks (src/api.ts), the cost of the durable usage log
+ * (src/usage-durable.ts, in its own process), the dispatcher benchmark (src/dispatcher.ts, in its
+ * own process) when it is there, then the console's pages (src/console.ts). `BENCH_ONLY=api`,
+ * `BENCH_ONLY=usage-durable`, `BENCH_ONLY=dispatcher` or `BENCH_ONLY=console` runs one.
  * Stops by itself: every child is stopped at the end, and a hard limit ends a run that hangs.
  */
 import { existsSync } from "node:fs";
@@ -23,15 +24,20 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.once(signal, () => void stopAllServers().finally(() => process.exit(130)));
 }
 
+/** Runs one benchmark script of src/ in its own process, its output passed through. */
+async function runScript(script: string, name: string): Promise<void> {
+  log(`${name} (src/${script})`);
+  const child = spawnTsx(script, [], {});
+  child.stdout?.pipe(process.stdout);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`the ${name} exited with ${code}`);
+}
+
 async function main(): Promise<void> {
   if (!only || only === "api") await runApiBench();
-  const dispatcher = join(SRC_DIR, "dispatcher.ts");
-  if ((!only || only === "dispatcher") && existsSync(dispatcher)) {
-    log("dispatcher benchmark (src/dispatcher.ts)");
-    const child = spawnTsx("dispatcher.ts", [], {});
-    child.stdout?.pipe(process.stdout);
-    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-    if (code !== 0) throw new Error(`the dispatcher benchmark exited with ${code}`);
+  if (!only || only === "usage-durable") await runScript("usage-durable.ts", "durable usage log benchmark");
+  if ((!only || only === "dispatcher") && existsSync(join(SRC_DIR, "dispatcher.ts"))) {
+    await runScript("dispatcher.ts", "dispatcher benchmark");
   }
   if (!only || only === "console") {
     log("console pages (src/console.ts)");

@@ -1,10 +1,11 @@
 /**
  * What `usageLog: "durable"` costs: GET /jobs?limit=25 through @hireport/fastify on Postgres with
  * the usage log batched (the default) and durable (each request's entry written before its answer
- * leaves, concurrent requests' entries in one write), interleaved rounds, the same load. Runnable
- * alone, after `pnpm build` (it seeds like the API benchmarks, reusing their data):
+ * leaves, concurrent requests' entries in one write), interleaved rounds, the same load. `pnpm bench`
+ * runs it in its own process after the API benchmarks; alone, after `pnpm build` (it seeds like the
+ * API benchmarks, reusing their data):
  *
- *   pnpm --filter @hireport/bench exec tsx src/usage-durable.ts
+ *   BENCH_ONLY=usage-durable pnpm --filter @hireport/bench start
  *
  * Knobs: BENCH_ROUNDS (3), BENCH_SECONDS (5), BENCH_WARMUP_SECONDS (2), BENCH_CONNECTIONS (16).
  * Writes the `usage-durable` section of RESULTS.md.

@@ -1,9 +1,11 @@
 /**
  * An owner uses the console in a real browser (Debian's Chromium driven by playwright-core): signs
- * in through a portal link, creates a key and copies it, calls the API with it, revokes it, reads
- * the usage chart and the requests, adds a webhook endpoint for a local receiver, sends a test,
- * sees the delivery with its answer, makes the receiver fail, resends and recovers. A member
- * changes nothing; a form posted from another origin is refused.
+ * in on the host's own page (the test `authorize` reads its cookie), creates a key and copies it,
+ * calls the API with it, revokes it, reads the usage chart and the requests, adds a webhook
+ * endpoint for a local receiver, sends a test, sees the delivery with its answer, makes the
+ * receiver fail, resends and recovers. A member changes nothing (403) and sees no secret; a forged
+ * form without the CSRF token, and one posted from another origin, are refused; another company's
+ * key and endpoint ids answer 404. A portal link signs a person in too.
  *
  * Where Chromium cannot start the test fails with CI=true, and is skipped with a loud warning
  * otherwise.
@@ -12,7 +14,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_PATH, COMPANY_A, startHost, type TestHost } from "./support/host";
+import { BASE_PATH, COMPANY_A, COMPANY_B, startHost, type TestHost } from "./support/host";
 
 const CHROMIUM = process.env.HIREPORT_CHROMIUM ?? "/usr/bin/chromium";
 
@@ -77,15 +79,14 @@ describe("the console in Chromium", () => {
     const page: Page = await session.newPage();
     page.setDefaultTimeout(5_000);
 
-    // Sign in through a portal link: the token leaves the address at once.
-    const link = await host.console.portalLink({
-      companyId: COMPANY_A,
-      role: "owner",
-      actor: { id: "user_olivia", name: "Olivia" },
-    });
-    await page.goto(`${host.origin}${link}`);
-    expect(page.url()).toBe(`${host.consoleUrl}/keys`);
+    // Sign in on the host's own page: the console's `authorize` reads the host's session cookie.
+    await page.goto(`${host.origin}/signin`);
+    await page.getByLabel("Name").fill("Olivia");
+    await page.getByLabel("Role").selectOption("owner");
+    await page.getByRole("button", { name: "Sign in" }).click();
+    await page.waitForURL(`${host.consoleUrl}/keys`);
     await expect(page.locator("h1").textContent()).resolves.toBe("API keys");
+    expect(await page.locator("header").textContent()).toContain("signed in as Olivia (owner)");
 
     // A key: created, shown once, copied, used, revoked.
     await page.getByLabel("Name").fill("Browser key");
@@ -167,32 +168,99 @@ describe("the console in Chromium", () => {
     await session.close();
   });
 
-  it("lets a member change nothing, and refuses a form posted from another origin", async (context) => {
+  /**
+   * Submits a form built in the page (the fields given, nothing else) and waits for the page it
+   * leads to; resolves with that answer's status.
+   */
+  async function postFrom(page: Page, action: string, fields: Record<string, string> = {}): Promise<number> {
+    const loaded = page.waitForEvent("load");
+    const answered = page.waitForResponse(
+      (response) => response.url().endsWith(action) && response.request().method() === "POST",
+    );
+    await page.evaluate(
+      ([target, values]) => {
+        const form = document.createElement("form");
+        form.method = "post";
+        form.action = target;
+        for (const [name, value] of Object.entries(values)) {
+          const input = document.createElement("input");
+          input.type = "hidden";
+          input.name = name;
+          input.value = value;
+          form.append(input);
+        }
+        document.body.append(form);
+        form.submit();
+      },
+      [action, fields] as const,
+    );
+    const answer = await answered;
+    await loaded;
+    return answer.status();
+  }
+
+  it("lets a member change nothing and see no secret; refuses forged forms; hides other companies' records", async (context) => {
     if (!browser) return context.skip();
     const { key } = await host.api.keys.create({ companyId: COMPANY_A, name: "Target key", scopes: ["jobs:read"] });
     const target = (await host.api.keys.list(COMPANY_A)).find((record) => record.name === "Target key");
+    const { endpoint, secret } = await host.dispatcher.endpoints.create({
+      companyId: COMPANY_A,
+      url: host.receiver.url,
+      events: ["job.created"],
+    });
     const url = new URL(host.origin);
 
+    // A member reads the keys and the endpoint, with no form, no secret, and every change refused.
     const memberSession = await browser.newContext();
     await memberSession.addCookies([
       { name: "test_user", value: encodeURIComponent("member:co_acme:Max"), url: host.origin },
     ]);
     const member = await memberSession.newPage();
     await member.goto(`${host.consoleUrl}/keys`);
+    expect(await member.getByRole("row", { name: /Target key/ }).count()).toBe(1);
     expect(await member.getByRole("button", { name: "Create key" }).count()).toBe(0);
-    // A form the member builds in the page (no CSRF token: the member's pages have no form).
-    const [refused] = await Promise.all([
-      member.waitForResponse((response) => response.url().includes("/revoke")),
-      member.evaluate((action) => {
-        const form = document.createElement("form");
-        form.method = "post";
-        form.action = action;
-        document.body.append(form);
-        form.submit();
-      }, `${BASE_PATH}/keys/${target?.id}/revoke`),
-    ]);
-    expect(refused.status()).toBe(403);
+    expect(await member.getByRole("link", { name: "Revoke…" }).count()).toBe(0);
+    await member.goto(`${host.consoleUrl}/webhooks/${endpoint.id}`);
+    expect(await member.locator("main").textContent()).toContain(endpoint.url);
+    expect(await member.getByRole("button").count()).toBe(0);
+    // Only the hint that tells secrets apart (`whsec_` and 4 characters), never the secret.
+    expect(await member.content()).toContain(`${secret.slice(0, 10)}…`);
+    expect(await member.content()).not.toContain(secret);
+    // Forms the member builds in the page (no CSRF token: the member's pages have none).
+    expect(await postFrom(member, `${BASE_PATH}/keys/${target?.id}/revoke`)).toBe(403);
+    expect(await postFrom(member, `${BASE_PATH}/webhooks/${endpoint.id}/reveal`)).toBe(403);
+    expect(await member.content()).not.toContain(secret);
     await memberSession.close();
+
+    // An owner's own page, a form forged in it without the CSRF token: refused, nothing changes.
+    const ownerSession = await browser.newContext();
+    await ownerSession.addCookies([
+      { name: "test_user", value: encodeURIComponent("owner:co_acme:Olivia"), url: host.origin },
+    ]);
+    const owner = await ownerSession.newPage();
+    await owner.goto(`${host.consoleUrl}/keys`);
+    expect(await postFrom(owner, `${BASE_PATH}/keys/${target?.id}/revoke`)).toBe(403);
+    expect(await postFrom(owner, `${BASE_PATH}/keys/${target?.id}/revoke`, { _csrf: "1.forged" })).toBe(403);
+    expect((await host.api.keys.get(COMPANY_A, target?.id ?? "")).revokedAt).toBeNull();
+
+    // The owner of another company: the first company's key and endpoint ids answer 404.
+    const otherSession = await browser.newContext();
+    await otherSession.addCookies([
+      { name: "test_user", value: encodeURIComponent(`owner:${COMPANY_B}:Oscar`), url: host.origin },
+    ]);
+    const other = await otherSession.newPage();
+    for (const path of [`/keys/${target?.id}/revoke`, `/webhooks/${endpoint.id}`, `/webhooks/${endpoint.id}/delete`]) {
+      const answer = await other.goto(`${host.consoleUrl}${path}`);
+      expect({ path, status: answer?.status() }).toEqual({ path, status: 404 });
+    }
+    // With a token of its own page, a change aimed at them is 404 too, and changes nothing.
+    await other.goto(`${host.consoleUrl}/keys`);
+    const csrf = (await other.locator('input[name="_csrf"]').first().getAttribute("value")) ?? "";
+    expect(await postFrom(other, `${BASE_PATH}/keys/${target?.id}/revoke`, { _csrf: csrf })).toBe(404);
+    expect(await postFrom(other, `${BASE_PATH}/webhooks/${endpoint.id}/reveal`, { _csrf: csrf })).toBe(404);
+    expect(await other.content()).not.toContain(secret);
+    expect((await host.api.keys.get(COMPANY_A, target?.id ?? "")).revokedAt).toBeNull();
+    await otherSession.close();
 
     // An owner signed in to the host visits a page of another origin (same site, another port)
     // whose form posts to the console: the browser sends the cookie, the console refuses.
@@ -203,11 +271,6 @@ describe("the console in Chromium", () => {
       );
     });
     await new Promise<void>((resolve) => evil.listen(0, url.hostname, resolve));
-    const ownerSession = await browser.newContext();
-    await ownerSession.addCookies([
-      { name: "test_user", value: encodeURIComponent("owner:co_acme:Olivia"), url: host.origin },
-    ]);
-    const owner = await ownerSession.newPage();
     await owner.goto(`http://${url.hostname}:${(evil.address() as AddressInfo).port}/`);
     const [answer] = await Promise.all([
       owner.waitForResponse((response) => response.url().includes("/revoke")),
@@ -218,5 +281,20 @@ describe("the console in Chromium", () => {
     expect((await api(key)).status).toBe(200);
     await ownerSession.close();
     await new Promise<void>((resolve) => evil.close(() => resolve()));
+  });
+
+  it("signs a person in from a portal link, and the token leaves the address at once", async (context) => {
+    if (!browser) return context.skip();
+    const session = await browser.newContext();
+    const page = await session.newPage();
+    const link = await host.console.portalLink({ companyId: COMPANY_A, role: "admin", actor: "Ada (admin)" });
+    await page.goto(`${host.origin}${link}`);
+    expect(page.url()).toBe(`${host.consoleUrl}/keys`);
+    expect(await page.locator("header").textContent()).toContain("signed in as Ada (admin) (admin)");
+    expect(await page.getByRole("button", { name: "Create key" }).count()).toBe(1);
+    // The session is the cookie, scoped to the console's path: a second visit needs no link.
+    await page.goto(`${host.consoleUrl}/usage`);
+    expect(await page.locator("h1").textContent()).toBe("Usage");
+    await session.close();
   });
 });

@@ -95,7 +95,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   409: "duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After.",
   413: `The request body is larger than ${MAX_BODY_BYTES.toLocaleString("en-US")} bytes (1 MiB).`,
   422: "The body is JSON but breaks the schema; error.fields lists each field to fix with a dotted path (candidate.email, tags.3). Also answered when an Idempotency-Key is reused with a different request (another body or another path).",
-  429: "Too many requests: per-minute (rate_limited) or per-day (daily_limit) limit of the key. Wait the seconds in Retry-After; a refused request does not count.",
+  429: "Too many requests: per-minute (rate_limited) or per-day (daily_limit) limit of the key. Wait the seconds in Retry-After; Retry-After and X-RateLimit-Reset describe the window that refused (for daily_limit, the UTC day). A refused request does not count.",
   500: "A fault of the service; retry later. Details are logged, never sent.",
   503: "The service is shutting down (a restart or a deploy); retry shortly.",
 };
@@ -262,9 +262,14 @@ const HEADERS: Json = {
     schema: { type: "string" },
   },
   "X-RateLimit-Limit": integerHeader("Requests allowed per minute for this key."),
-  "X-RateLimit-Remaining": integerHeader("Requests left in the current minute window."),
-  "X-RateLimit-Reset": integerHeader("When the current minute window ends, in unix seconds."),
-  "Retry-After": integerHeader("Seconds to wait before the next request.", true),
+  "X-RateLimit-Remaining": integerHeader("Requests left in the current minute window (0 on a 429)."),
+  "X-RateLimit-Reset": integerHeader(
+    "When the window ends, in unix seconds: the current minute window, except on a 429 daily_limit, where it is the end of the UTC day whose limit refused the request.",
+  ),
+  "Retry-After": integerHeader(
+    "Seconds to wait before the next request: until the minute window ends (rate_limited), or until the UTC day ends (daily_limit).",
+    true,
+  ),
   Allow: {
     description: "The methods the path takes, comma-separated.",
     required: true,

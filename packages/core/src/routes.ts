@@ -175,7 +175,7 @@ export const ROUTE_TABLE = Object.freeze({
     scope: "applications:write",
     summary: "Add a candidate to a job",
     description:
-      "The same e-mail address (compared trimmed and case-insensitive) may apply to the same job once every 30 days, whatever the stage of the earlier application; a repeat within 30 days answers 409 duplicate. The new application starts in stage new. Its scores.ai_match is advice for a person, never a decision. Emits application.created.",
+      "The same e-mail address (compared trimmed and case-insensitive) may apply to the same job once every 30 days, whatever the stage of the earlier application; a repeat within 30 days answers 409 duplicate. A closed job takes no candidates: 422 invalid, with error.fields naming job_id (the job is closed); draft and paused jobs take them (the company's own systems may source for unpublished jobs). The new application starts in stage new. Its scores.ai_match is advice for a person, never a decision. Emits application.created.",
     body: applicationCreateBodySchema,
     query: NO_QUERY,
     response: applicationResponseSchema,

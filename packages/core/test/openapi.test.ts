@@ -298,6 +298,30 @@ describe("OpenAPI document: routes", () => {
     expect(String(paths["/applications"]?.get?.description)).toMatch(/Newest first.*opaque/s);
     expect(JSON.stringify(props("Scores").ai_match)).toContain("never a decision");
   });
+
+  it("states the API decisions the spec leaves open: a closed job, the fields read back, the daily 429", () => {
+    // POST /applications to a closed job: 422 naming job_id.
+    const create = paths["/applications"]?.post as Json;
+    expect(String(create.description)).toMatch(
+      /closed job takes no candidates: 422 invalid, with error\.fields naming job_id/,
+    );
+    expect(Object.keys(create.responses as Json)).toContain("422");
+    // Every JobInput field a caller writes is returned.
+    const job = props("Job");
+    for (const field of Object.keys(props("JobInput"))) {
+      const returned = field.startsWith("salary_") ? "salary" : field;
+      expect(job, `Job returns ${field}`).toHaveProperty(returned);
+    }
+    expect(String(schemas.Job?.description)).toMatch(/what a caller writes it can read back/);
+    // On a daily 429, Retry-After and X-RateLimit-Reset describe the day.
+    const headers = components.headers as Record<string, Json>;
+    expect(String(headers["X-RateLimit-Reset"]?.description)).toMatch(/daily_limit.*end of the UTC day/);
+    expect(String(headers["Retry-After"]?.description)).toMatch(/UTC day ends \(daily_limit\)/);
+    const rateLimited = (components.responses as Record<string, Json>).RateLimited as Json;
+    expect(String(rateLimited.description)).toMatch(
+      /describe the window that refused \(for daily_limit, the UTC day\)/,
+    );
+  });
 });
 
 // ---------------------------------------------------------------------------------------------

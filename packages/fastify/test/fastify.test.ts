@@ -174,6 +174,152 @@ describe("fastify plugin", () => {
     );
   });
 
+  describe("what Fastify refuses before a route runs, under a hireport prefix", () => {
+    /** One request written as is on a socket (fetch would refuse these headers and methods). */
+    async function rawRequest(origin: string, lines: string[], body = "") {
+      const { connect } = await import("node:net");
+      const { hostname, port } = new URL(origin);
+      const text = `${lines.join("\r\n")}\r\nHost: ${hostname}\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`;
+      const answer = await new Promise<string>((resolve, reject) => {
+        let received = "";
+        const socket = connect(Number(port), hostname, () => socket.end(text));
+        socket.setEncoding("utf8");
+        socket.on("data", (chunk: string) => {
+          received += chunk;
+        });
+        socket.on("end", () => resolve(received));
+        socket.on("error", reject);
+      });
+      const [head = "", ...rest] = answer.split("\r\n\r\n");
+      const status = Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1]);
+      const header = (name: string) => new RegExp(`^${name}: (.*)$`, "im").exec(head)?.[1]?.trim() ?? null;
+      const payload = rest.join("\r\n\r\n");
+      const json = payload ? (JSON.parse(payload) as { error?: { code?: string } } & Record<string, unknown>) : null;
+      return { status, header, body: json, code: json?.error?.code ?? null };
+    }
+
+    const mount = async (app: FastifyInstance, api: PublicApi) => {
+      await app.register(hireportFastify, { api, prefix: "/api/public/v1" });
+      await app.register(hireportFastifyFiles, { api, prefix: "/files/cv" });
+    };
+
+    it("a Content-Type header Fastify cannot parse: core's 400, as on every adapter (Fastify answered 415 FST_ERR_CTP_INVALID_MEDIA_TYPE)", async () => {
+      await withApp(mount, async (origin, api) => {
+        const key = await writeKey(api);
+        for (const type of [";;;", "/", "application/"]) {
+          const answer = await rawRequest(
+            origin,
+            ["POST /api/public/v1/jobs HTTP/1.1", `Authorization: Bearer ${key}`, `Content-Type: ${type}`],
+            '{"title":"x"}',
+          );
+          expect({ type, status: answer.status, body: answer.body }).toEqual({
+            type,
+            status: 400,
+            body: { error: { code: "bad_request", message: expect.stringMatching(/Content-Type: application\/json/) } },
+          });
+          expect(answer.header("x-request-id")).toMatch(/^req_/);
+        }
+        // The key is checked first, as for any body: no key, 401.
+        const anonymous = await rawRequest(origin, ["POST /api/public/v1/jobs HTTP/1.1", "Content-Type: ;;;"], "{}");
+        expect({ status: anonymous.status, code: anonymous.code }).toEqual({
+          status: 401,
+          code: "missing_key",
+        });
+      });
+    });
+
+    it("methods Fastify routes and methods it does not: core's 405 with Allow, the CV route's too", async () => {
+      await withApp(mount, async (origin, api) => {
+        const key = await writeKey(api);
+        for (const method of ["TRACE", "PROPFIND", "QUERY", "PURGE"]) {
+          const answer = await rawRequest(origin, [
+            `${method} /api/public/v1/jobs HTTP/1.1`,
+            `Authorization: Bearer ${key}`,
+          ]);
+          expect({ method, status: answer.status, code: answer.code }).toEqual({
+            method,
+            status: 405,
+            code: "method_not_allowed",
+          });
+          expect(answer.header("allow")).toBe("GET, POST");
+          const unknown = await rawRequest(origin, [
+            `${method} /api/public/v1/nowhere HTTP/1.1`,
+            `Authorization: Bearer ${key}`,
+          ]);
+          expect({ method, status: unknown.status, code: unknown.code }).toEqual({
+            method,
+            status: 404,
+            code: "not_found",
+          });
+          const file = await rawRequest(origin, [`${method} /files/cv/some-token HTTP/1.1`]);
+          expect({ method, status: file.status, allow: file.header("allow") }).toEqual({
+            method,
+            status: 405,
+            allow: "GET",
+          });
+        }
+        const post = await rawRequest(origin, ["POST /files/cv/some-token HTTP/1.1", "Content-Type: ;;;"], "x");
+        expect({ status: post.status, allow: post.header("allow") }).toEqual({ status: 405, allow: "GET" });
+        // Outside hireport's prefixes Fastify answers as it always does.
+        const outside = await rawRequest(origin, ["PROPFIND /other HTTP/1.1"]);
+        expect({ status: outside.status, body: outside.body }).toEqual({
+          status: 404,
+          body: { message: "Route PROPFIND:/other not found", error: "Not Found", statusCode: 404 },
+        });
+      });
+    });
+
+    it("an error of the host's own hook still goes to the host's error handler, not to the API", async () => {
+      const seen: string[] = [];
+      await withApp(
+        async (app, api) => {
+          // The host refuses some requests in a hook of its own, before any route: the API must not answer them.
+          app.addHook("onRequest", async (request) => {
+            if (request.headers["x-blocked"])
+              throw Object.assign(new Error("blocked by the host"), { statusCode: 403 });
+          });
+          app.setErrorHandler((error, _request, reply) => {
+            seen.push(error instanceof Error ? error.message : String(error));
+            void reply.code(418).send({ host: true });
+          });
+          await mount(app, api);
+        },
+        async (origin, api) => {
+          const key = await writeKey(api);
+          for (const path of ["/api/public/v1/jobs", "/files/cv/some-token"]) {
+            const blocked = await fetch(`${origin}${path}`, {
+              method: "POST",
+              headers: { authorization: `Bearer ${key}`, "content-type": "application/json", "x-blocked": "1" },
+              body: JSON.stringify({ title: "Never" }),
+            });
+            expect({ path, status: blocked.status, body: await blocked.json() }).toEqual({
+              path,
+              status: 418,
+              body: { host: true },
+            });
+          }
+          expect(seen).toEqual(["blocked by the host", "blocked by the host"]);
+          const jobs = await fetch(`${origin}/api/public/v1/jobs`, { headers: { authorization: `Bearer ${key}` } });
+          expect(((await jobs.json()) as { data: unknown[] }).data).toEqual([]);
+        },
+      );
+    });
+
+    it("a plugin registered without a prefix leaves the host's own 404 handler alone", async () => {
+      await withApp(
+        async (app, api) => {
+          app.setNotFoundHandler((_request, reply) => void reply.code(404).send({ host: "not found" }));
+          await app.register(async (scope) => scope.register(hireportFastify, { api }), { prefix: "/careers" });
+        },
+        async (origin) => {
+          expect((await fetch(`${origin}/careers/openapi.json`)).status).toBe(200);
+          const hostMiss = await fetch(`${origin}/elsewhere`);
+          expect(await hostMiss.json()).toEqual({ host: "not found" });
+        },
+      );
+    });
+  });
+
   describe("request targets Fastify's router refuses (FST_ERR_BAD_URL)", () => {
     /** A request whose path does not decode: `fetch` would re-encode it, so it goes out raw. */
     async function rawGet(origin: string, target: string, headers: Record<string, string> = {}) {

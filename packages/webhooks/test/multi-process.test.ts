@@ -195,4 +195,46 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
     const answered = new Set(receiver.requests.map((request) => String(request.headers["service-delivery"])));
     expect(answered).toEqual(new Set(deliveryIds));
   }, 60_000);
+
+  it("with the default options, a killed dispatcher's deliveries are free again within 20 s of its death (the heartbeat's lease, not 60 s)", async (context) => {
+    if (!available) context.skip();
+    const { storage, receiver, dispatcher, clock } = await setup();
+    let answering = false;
+    receiver.setHandler((_request, response) => {
+      if (answering) response.writeHead(200).end("ok");
+    });
+    const { endpoint } = await dispatcher.endpoints.create({
+      companyId: COMPANY,
+      url: `${receiver.origin}/hooks`,
+      events: ["job.created"],
+    });
+    const deliveryIds: string[] = [];
+    for (let index = 0; index < 12; index++) {
+      const { deliveries } = await emitEvent(storage, {
+        companyId: COMPANY,
+        type: "job.created",
+        data: sampleJob(`job ${index}`),
+        now: new Date(Date.now() - 1000),
+      });
+      deliveryIds.push(...deliveries.map((delivery) => delivery.id));
+    }
+    // No timeout or lease given: the dispatcher's defaults (10 s timeout, 20 s lease renewed every 5 s).
+    const child = await spawnDispatcher({ HIREPORT_TEST_DEFAULT_LEASE: "1", HIREPORT_TEST_PER_ENDPOINT: "8" });
+    await receiver.waitForRequests(8, 20_000);
+    child.kill("SIGKILL");
+    await new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    const killedAt = Date.now();
+
+    // Every delivery the dead process held is free at most 20 s after its death.
+    const rows = await Promise.all(deliveryIds.map((id) => storage.webhooks.getDelivery(COMPANY, id)));
+    const leases = rows.flatMap((row) => (row?.leaseExpiresAt ? [row.leaseExpiresAt.getTime()] : []));
+    expect(leases.length).toBeGreaterThanOrEqual(8);
+    expect(Math.max(...leases) - killedAt).toBeLessThanOrEqual(20_000);
+
+    answering = true;
+    clock.set(new Date(killedAt + 20_001));
+    await dispatcher.runOnce({ maxPasses: 5 });
+    const page = await dispatcher.deliveries.list(COMPANY, endpoint.id, { limit: 100 });
+    expect(page.data.map((delivery) => delivery.status)).toEqual(Array(12).fill("succeeded"));
+  }, 60_000);
 });

@@ -120,7 +120,7 @@ export interface paths {
         put?: never;
         /**
          * Add a candidate to a job
-         * @description The same e-mail address (compared trimmed and case-insensitive) may apply to the same job once every 30 days, whatever the stage of the earlier application; a repeat within 30 days answers 409 duplicate. The new application starts in stage new. Its scores.ai_match is advice for a person, never a decision. Emits application.created.
+         * @description The same e-mail address (compared trimmed and case-insensitive) may apply to the same job once every 30 days, whatever the stage of the earlier application; a repeat within 30 days answers 409 duplicate. A closed job takes no candidates: 422 invalid, with error.fields naming job_id (the job is closed); draft and paused jobs take them (the company's own systems may source for unpublished jobs). The new application starts in stage new. Its scores.ai_match is advice for a person, never a decision. Emits application.created.
          *
          *     Permission: applications:write (or the matching write scope).
          */
@@ -688,7 +688,7 @@ export interface components {
                 "application/json": components["schemas"]["ValidationError"];
             };
         };
-        /** @description Too many requests: per-minute (rate_limited) or per-day (daily_limit) limit of the key. Wait the seconds in Retry-After; a refused request does not count. Codes: rate_limited, daily_limit. */
+        /** @description Too many requests: per-minute (rate_limited) or per-day (daily_limit) limit of the key. Wait the seconds in Retry-After; Retry-After and X-RateLimit-Reset describe the window that refused (for daily_limit, the UTC day). A refused request does not count. Codes: rate_limited, daily_limit. */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -964,11 +964,11 @@ export interface components {
         "X-Request-Id": string;
         /** @description Requests allowed per minute for this key. */
         "X-RateLimit-Limit": number;
-        /** @description Requests left in the current minute window. */
+        /** @description Requests left in the current minute window (0 on a 429). */
         "X-RateLimit-Remaining": number;
-        /** @description When the current minute window ends, in unix seconds. */
+        /** @description When the window ends, in unix seconds: the current minute window, except on a 429 daily_limit, where it is the end of the UTC day whose limit refused the request. */
         "X-RateLimit-Reset": number;
-        /** @description Seconds to wait before the next request. */
+        /** @description Seconds to wait before the next request: until the minute window ends (rate_limited), or until the UTC day ends (daily_limit). */
         "Retry-After": number;
         /** @description The methods the path takes, comma-separated. */
         Allow: string;

@@ -1,8 +1,9 @@
 /**
  * A host app as a test needs it: Express with the public API, the console mounted under
  * `/settings/api`, a webhook dispatcher, all on an SQLite file migrated by `@hireport/kysely`, and a
- * local webhook receiver. The host's "sign-in" is a cookie the test sets: `test_user=role:company:name`
- * (a real host reads its own session instead).
+ * local webhook receiver. The host's "sign-in" is a cookie, `test_user=role:company:name`, which its
+ * page `/signin` sets (or the test sets directly); `testAuthorize` reads it (a real host reads its
+ * own session instead).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
@@ -120,6 +121,22 @@ export async function startHost(overrides: Partial<ConsoleOptions> = {}): Promis
     ...overrides,
   });
   const app = express();
+  // The host's own sign-in page: it sets the cookie `testAuthorize` reads, then opens the console.
+  app.get("/signin", (_request, response) => {
+    response.type("html").send(`<!doctype html><html lang="en"><head><title>Sign in</title></head><body><main>
+      <form method="post" action="/signin">
+        <label>Name <input name="name" required></label>
+        <label>Role <select name="role"><option>owner</option><option>admin</option><option>member</option></select></label>
+        <label>Company <input name="company" value="${COMPANY_A}"></label>
+        <button type="submit">Sign in</button>
+      </form></main></body></html>`);
+  });
+  app.post("/signin", express.urlencoded({ extended: false }), (request, response) => {
+    const { name, role, company } = request.body as Record<string, string | undefined>;
+    response
+      .setHeader("set-cookie", `${userCookie(role ?? "", company ?? "", name ?? "")}; Path=/; HttpOnly; SameSite=Lax`)
+      .redirect(303, `${BASE_PATH}/keys`);
+  });
   app.use("/api/public/v1", hireportExpress(api));
   // The same console again, behind the host's own form parser: the body arrives parsed.
   app.use("/parsed/settings/api", express.urlencoded({ extended: false }), hireportExpress(consoleHandler));

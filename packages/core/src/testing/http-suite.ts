@@ -22,6 +22,7 @@ import { createPublicApi, type PublicApi } from "../create-public-api";
 import type { Scope } from "../domain";
 import { memoryStorage } from "../memory";
 import type { Logger } from "../options";
+import { decisionTests } from "./http-suite-decisions";
 
 /** A running server of the adapter under test. */
 export interface HttpSuiteServer {
@@ -213,6 +214,8 @@ export function runHttpSuite(target: HttpSuiteTarget): void {
         expect(answer.json.data).toMatchObject({ id: state.jobId, status: "closed", open: false });
       });
     });
+
+    decisionTests(target, call, SECRET, PUBLIC_BASE_URL);
 
     describe("errors", () => {
       it("401 missing_key without a key", async () => {

@@ -23,8 +23,13 @@ const dispatcher = createWebhookDispatcher({
   userAgent: process.env.HIREPORT_TEST_USER_AGENT ?? "hireport-webhooks-test",
   concurrency: Number(process.env.HIREPORT_TEST_CONCURRENCY ?? "16"),
   perEndpointConcurrency: Number(process.env.HIREPORT_TEST_PER_ENDPOINT ?? "8"),
-  timeoutMs: Number(process.env.HIREPORT_TEST_TIMEOUT_MS ?? "5000"),
-  leaseMs: Number(process.env.HIREPORT_TEST_LEASE_MS ?? "30000"),
+  // HIREPORT_TEST_DEFAULT_LEASE=1: the dispatcher's own timeout and lease, as a host gets them.
+  ...(process.env.HIREPORT_TEST_DEFAULT_LEASE === "1"
+    ? {}
+    : {
+        timeoutMs: Number(process.env.HIREPORT_TEST_TIMEOUT_MS ?? "5000"),
+        leaseMs: Number(process.env.HIREPORT_TEST_LEASE_MS ?? "30000"),
+      }),
   logger: { warn: () => {}, error: (message, details) => console.error(message, JSON.stringify(details)) },
 });
 
