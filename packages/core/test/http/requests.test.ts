@@ -1,6 +1,6 @@
 import { type ApiRequest, createPublicApi, SCOPES, type Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
-import { beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   applicationBody,
   applicationOf,
@@ -433,7 +433,14 @@ describe("usage log batches", () => {
         await gate.written;
       }
     };
-    return { batches, wrapStorage, release };
+    /** Opens the next write's gate once there is one (waiting for it), and waits for the write. */
+    const releaseNext = async () => {
+      await vi.waitFor(() => expect(gates.length).toBeGreaterThan(0), { timeout: 5_000 });
+      const gate = gates.shift();
+      gate?.open();
+      await gate?.written;
+    };
+    return { batches, wrapStorage, release, releaseNext };
   }
 
   it("writes only full batches while requests keep coming; the rest waits for the timer or close()", async () => {
@@ -475,19 +482,21 @@ describe("usage log batches", () => {
     const w = await createWorld("handle", { wrapStorage: usage.wrapStorage, extra: { usageLog: "durable" } });
     const answered: number[] = [];
     const me = () => w.client.call("GET", "/me", { key: w.acmeKey.key }).then((answer) => answered.push(answer.status));
-    const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+    // Waits for a state the requests reach on their own time (each admits its key in the storage
+    // first, slower on a busy machine), never for a fixed time.
+    const reach = (state: () => boolean) => vi.waitFor(() => expect(state()).toBe(true), { timeout: 5_000 });
     const first = me();
-    await settle();
+    await reach(() => usage.batches.length === 1);
     // Its entry is being written (the write waits): no answer yet.
     expect(usage.batches).toEqual([1]);
     expect(answered).toEqual([]);
     // Five more arrive meanwhile: they wait for the next write, which takes all five.
     const more = Array.from({ length: 5 }, me);
-    await settle();
+    await reach(() => w.api.usage.pending === 5);
     expect(usage.batches).toEqual([1]);
     expect(answered).toEqual([]);
-    expect(w.api.usage.pending).toBe(5);
-    await usage.release();
+    await usage.releaseNext();
+    await usage.releaseNext();
     await Promise.all([first, ...more]);
     expect(usage.batches).toEqual([1, 5]);
     expect(answered).toEqual([200, 200, 200, 200, 200, 200]);
@@ -495,9 +504,9 @@ describe("usage log batches", () => {
     expect(await w.inspect.countUsage(w.acme)).toBe(6);
     // flush() and close() wait for the writes under way.
     const seventh = me();
-    await settle();
+    await reach(() => usage.batches.length === 3);
     const closing = w.api.close();
-    await usage.release();
+    await usage.releaseNext();
     await Promise.all([seventh, closing]);
     expect(await w.inspect.countUsage(w.acme)).toBe(7);
   });
