@@ -3,6 +3,7 @@ import { ConformanceContext } from "./context";
 import { applicationCreateTests } from "./suites/application-create";
 import { applicationTests } from "./suites/applications";
 import { auditTests } from "./suites/audit";
+import { candidateTests } from "./suites/candidates";
 import { companyTests } from "./suites/companies";
 import { eventTests } from "./suites/events";
 import { idempotencyTests } from "./suites/idempotency";
@@ -73,5 +74,6 @@ export function runStorageConformance(target: ConformanceTarget): void {
     webhookDeliveryTests(ctx);
     webhookLogTests(ctx);
     auditTests(ctx);
+    candidateTests(ctx);
   });
 }
