@@ -11,6 +11,7 @@ import { jobTests } from "./suites/jobs";
 import { keyAdmissionTests } from "./suites/key-admission";
 import { keyTests } from "./suites/keys";
 import { rateLimitTests } from "./suites/rate-limits";
+import { retentionTests } from "./suites/retention";
 import { roundTripTests } from "./suites/round-trips";
 import { transactionTests } from "./suites/transactions";
 import { usageTests } from "./suites/usage";
@@ -75,5 +76,6 @@ export function runStorageConformance(target: ConformanceTarget): void {
     webhookLogTests(ctx);
     auditTests(ctx);
     candidateTests(ctx);
+    retentionTests(ctx);
   });
 }
