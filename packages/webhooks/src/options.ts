@@ -68,8 +68,8 @@ export interface WebhookDispatcherOptions {
    * after `start()`): `api.retention` of `createPublicApi` (its `purge()` erases applications past
    * their periods and deletes old usage entries, events and deliveries), or any function that does
    * the purging. With it, the loop no longer runs this dispatcher's own `purge()`: events and
-   * deliveries then go after the `retention.eventDays` of `createPublicApi`. Its failures are
-   * logged. Null is the same as none. @default none
+   * deliveries then go after the `retention.eventDays` of `createPublicApi`. One run at a time;
+   * `stop()` waits for a run under way; failures are logged. Null is the same as none. @default none
    */
   retention?: RetentionRunner | (() => Promise<unknown>) | null;
   /** How often the running loop applies `retention`. @default 86400000 (daily) */
