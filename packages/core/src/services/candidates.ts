@@ -73,12 +73,15 @@ function parseTarget(target: unknown): { email: string } | { applicationId: stri
 
 /** The erasing actor, which is required: an erasure must say who made it. */
 function requiredActor(options: CandidateEraseOptions | undefined): Actor {
-  const actor = options?.actor;
-  const named = typeof actor === "string" ? actor.trim() : actor && typeof actor === "object" ? actor.name : "";
-  if (typeof named !== "string" || named.trim().length === 0) {
-    throw invalid([{ field: "actor", message: "Say who erases the data (a name, or { type, id, name })." }]);
+  const actor: unknown = options?.actor;
+  if (typeof actor === "string" && actor.trim().length > 0) return hostActor({ actor: actor.trim() });
+  if (typeof actor === "object" && actor !== null) {
+    const { type, id, name } = actor as Partial<Actor>;
+    if (typeof name === "string" && name.trim().length > 0) {
+      return { type: type === "api_key" ? "api_key" : "host", id: typeof id === "string" ? id : null, name };
+    }
   }
-  return hostActor({ actor: actor as string | Actor });
+  throw invalid([{ field: "actor", message: "Say who erases the data (a name, or { type, id, name })." }]);
 }
 
 /**
