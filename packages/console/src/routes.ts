@@ -2,6 +2,7 @@
 import type { ApiResponse } from "@hireport/core";
 import type { Call } from "./call";
 import { showAudit } from "./handlers/audit";
+import { eraseCandidate, exportCandidate, reviewErasure, showCandidates } from "./handlers/candidates";
 import { confirmRevoke, createKey, revokeKey, showKeys } from "./handlers/keys";
 import { exportUsage, showUsage } from "./handlers/usage";
 import {
@@ -53,6 +54,11 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { method: "POST", path: "/webhooks/:id/recover", handle: recoverDeliveries, needs: "change" },
   { method: "POST", path: "/webhooks/:id/deliveries/:delivery/resend", handle: resendDelivery, needs: "change" },
   { method: "GET", path: "/audit", handle: showAudit },
+  // Owners and admins only: the page answers 403 to other roles, and so does every POST.
+  { method: "GET", path: "/candidates", handle: showCandidates },
+  { method: "POST", path: "/candidates/export", handle: exportCandidate, needs: "change" },
+  { method: "POST", path: "/candidates/erase/review", handle: reviewErasure, needs: "change" },
+  { method: "POST", path: "/candidates/erase", handle: eraseCandidate, needs: "change" },
 ];
 
 /** The routes of a path and the parameters it gave, or an empty list. */

@@ -17,9 +17,11 @@ import type { Runtime } from "./runtime";
 import { skillsMatchScore } from "./scoring";
 import { Serializer } from "./serialize";
 import { ApplicationService } from "./services/applications";
+import { CandidateService, type HostCandidates, hostCandidates } from "./services/candidates";
 import { CompanyService } from "./services/companies";
 import { JobService } from "./services/jobs";
 import { KeyService } from "./services/keys";
+import { type ResolvedRetention, type RetentionCounts, RetentionService, resolveRetention } from "./services/retention";
 import { UsageLog } from "./usage-log";
 
 /** The object `createPublicApi` returns: the request handler and the host services. */
@@ -43,6 +45,15 @@ export interface PublicApi extends HireportHandler {
   usage: UsageLog;
   /** The company's audit list: who created or revoked which key, changed which webhook, erased which candidate. */
   audit: AuditLog;
+  /** Candidates' personal data: export (an access request) and erase (an erasure request). */
+  candidates: HostCandidates;
+  /** Retention: `purge()` removes what is older than the periods of the `retention` option. */
+  retention: {
+    /** Removes what is older than its period, in bounded batches; counts per kind. */
+    purge(): Promise<RetentionCounts>;
+    /** The periods in force (days; null keeps the kind). */
+    readonly settings: ResolvedRetention;
+  };
   /** Stops taking requests (503), waits for those under way and writes the pending usage log. */
   close(): Promise<void>;
 }
@@ -53,6 +64,7 @@ export interface PublicApi extends HireportHandler {
  */
 export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const resolved = resolveOptions(options);
+  const retentionSettings = resolveRetention(options.retention);
   const clock = options.clock ?? systemClock;
   const logger: Logger = options.logger ?? console;
   const fileTokens = new FileTokens(options.fileTokenSecret, resolved.fileTokenTtlSeconds, clock);
@@ -79,6 +91,8 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
 
   const jobs = new JobService(runtime);
   const applications = new ApplicationService(runtime);
+  const candidates = new CandidateService(runtime);
+  const retention = new RetentionService(runtime, candidates, retentionSettings);
   const usage = new UsageLog(runtime, resolved.usageBatchSize, resolved.usageFlushMs, resolved.usageLog);
   const pending = new Set<Promise<unknown>>();
   let openapiDocument: Record<string, unknown> | undefined;
@@ -132,6 +146,8 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     applications: hostApplications(applications),
     usage,
     audit: new AuditLog(runtime),
+    candidates: hostCandidates(candidates),
+    retention: Object.freeze({ purge: () => retention.purge(), settings: retentionSettings }),
     async close() {
       closed = true;
       while (pending.size > 0) await Promise.allSettled([...pending]);

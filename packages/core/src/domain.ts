@@ -166,6 +166,11 @@ export interface ApplicationRecord {
   humanReviewRequestedAt: Date | null;
   appliedAt: Date;
   updatedAt: Date;
+  /**
+   * When the candidate's personal data was erased (`api.candidates.erase`, or retention), or null.
+   * An erased application stays as an anonymous record: see `erasedApplication` for what is kept.
+   */
+  erasedAt: Date | null;
 }
 
 /** Who made a change: the key's name over HTTP, or a label the host chooses. */
@@ -204,6 +209,11 @@ export interface EventRecord {
   /** The exact JSON text of the envelope of spec 2.9, as it will be signed and sent. */
   payload: string;
   createdAt: Date;
+  /**
+   * The id of the Job or Application the event carries (`data.id`), null for `webhook.test`: erasing
+   * a candidate finds the events that hold their data by it.
+   */
+  subjectId: string | null;
 }
 
 /** The first digit of an HTTP status, as the usage chart groups answers: 2 for 2xx, 4 for 4xx. */

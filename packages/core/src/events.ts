@@ -22,7 +22,14 @@ export function eventPayload(event: {
   });
 }
 
-/** A new outbox event: a fresh id, and the envelope of spec 2.9 as its payload. */
+/** The record an event is about: the `id` of the Job or Application in its data; null for `webhook.test`. */
+export function eventSubject(type: AnyEventType, data: unknown): string | null {
+  if (type === "webhook.test" || typeof data !== "object" || data === null) return null;
+  const id = (data as { id?: unknown }).id;
+  return typeof id === "string" ? id : null;
+}
+
+/** A new outbox event: a fresh id, the envelope of spec 2.9 as its payload, and its subject. */
 export function newEvent(input: { type: AnyEventType; companyId: string; data: unknown; now: Date }): EventRecord {
   const id = newId("evt", input.now);
   return {
@@ -31,5 +38,6 @@ export function newEvent(input: { type: AnyEventType; companyId: string; data: u
     type: input.type,
     payload: eventPayload({ id, type: input.type, createdAt: input.now, companyId: input.companyId, data: input.data }),
     createdAt: input.now,
+    subjectId: eventSubject(input.type, input.data),
   };
 }

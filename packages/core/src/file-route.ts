@@ -39,6 +39,7 @@ export async function serveFile(runtime: Runtime, request: ApiRequest): Promise<
   if (!claims) throw expired();
   const application = await runtime.storage.applications.get(claims.companyId, claims.applicationId);
   if (!application) throw expired();
+  if (application.erasedAt) throw new HireportError("not_found", "This application's personal data was erased.");
   if (application.resumeFileId !== null && runtime.fileStore) {
     const file = await runtime.fileStore.get(application.companyId, application.resumeFileId);
     if (!file) throw new HireportError("not_found", "This application's CV is no longer stored.");

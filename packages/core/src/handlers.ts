@@ -18,6 +18,8 @@ export interface HandlerContext<Q, B> {
 export interface HandlerResult {
   status: number;
   body: unknown;
+  /** The application the answer holds, when it creates one: a stored `Idempotency-Key` answer names it (erasure). */
+  subjectId?: string;
 }
 
 export interface Services {
@@ -82,7 +84,7 @@ export function createHandlers(runtime: Runtime, services: Services): Handlers {
 
     async createApplication(context) {
       const written = await services.applications.create(companyId(context), context.body, keyActor(context.auth.key));
-      return data(201, written.wire);
+      return { ...data(201, written.wire), subjectId: written.record.id };
     },
 
     async getApplication(context) {

@@ -65,6 +65,12 @@ export function canonicalJson(root: unknown): string {
   return out.join("");
 }
 
+/** What a request run under an `Idempotency-Key` answered, and the application that answer holds (if any). */
+export interface IdempotentAnswer {
+  response: StoredResponse;
+  subjectId?: string | undefined;
+}
+
 export interface IdempotentRequest {
   keyId: string;
   idempotencyKey: string;
@@ -82,7 +88,7 @@ export interface IdempotentRequest {
 export async function withIdempotency(
   runtime: Runtime,
   request: IdempotentRequest,
-  run: () => Promise<StoredResponse>,
+  run: () => Promise<IdempotentAnswer>,
 ): Promise<StoredResponse> {
   if (!KEY_PATTERN.test(request.idempotencyKey)) {
     throw new HireportError("bad_request", "The Idempotency-Key header must be 1 to 255 visible ASCII characters.");
@@ -110,17 +116,20 @@ export async function withIdempotency(
   if (claim.state === "completed") {
     return { ...claim.response, headers: { ...claim.response.headers, "idempotent-replayed": "true" } };
   }
-  let response: StoredResponse;
+  let answer: IdempotentAnswer;
   try {
-    response = await run();
+    answer = await run();
   } catch (error) {
     await store.release(request.keyId, request.idempotencyKey).catch(() => undefined);
     throw error;
   }
+  const { response, subjectId } = answer;
   if (response.status >= 500) {
     await store.release(request.keyId, request.idempotencyKey);
-  } else {
+  } else if (subjectId === undefined) {
     await store.complete(request.keyId, request.idempotencyKey, response);
+  } else {
+    await store.complete(request.keyId, request.idempotencyKey, response, subjectId);
   }
   return response;
 }

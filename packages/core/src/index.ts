@@ -1,11 +1,21 @@
 export { type ChangeOptions, hostActor } from "./actor";
 export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./audit-log";
 export { readKey } from "./auth";
+export {
+  CANDIDATE_EXPORT_FORMAT,
+  CANDIDATE_EXPORT_VERSION,
+  type CandidateExport,
+  type ExportedActor,
+  type ExportedApplication,
+  type ExportedNote,
+  type ExportedStageChange,
+} from "./candidate-export";
 export { createPublicApi, type PublicApi } from "./create-public-api";
 export { CursorCodec, cursorScope } from "./cursor";
 export * from "./domain";
+export { ERASED_CANDIDATE, erasedApplication, REDACTED_RESPONSE_BODY, redactApplications } from "./erasure";
 export * from "./errors";
-export { API_VERSION, eventPayload, newEvent } from "./events";
+export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
 export type { HostApplications, HostJobs } from "./host-api";
 export type * from "./http-types";
@@ -26,8 +36,15 @@ export { skillsMatchScore } from "./scoring";
 export type { ApplicationWire, JobWire } from "./serialize";
 export type { ApplicationListOptions } from "./services/applications";
 export { normalizeEmail } from "./services/applications";
+export type {
+  CandidateEraseOptions,
+  CandidateErasure,
+  CandidateTarget,
+  HostCandidates,
+} from "./services/candidates";
 export type { JobListOptions } from "./services/jobs";
 export { type CreatedKey, type CreateKeyInput, hashKey, KEY_PREFIX } from "./services/keys";
+export type { ResolvedRetention, RetentionCounts, RetentionOptions } from "./services/retention";
 export type * from "./storage";
 export type {
   UsageDailyOptions,

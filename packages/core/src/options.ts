@@ -1,4 +1,5 @@
 import type { CandidateRecord, JobRecord } from "./domain";
+import type { RetentionOptions } from "./services/retention";
 import type { FileStore, Storage } from "./storage";
 
 /** Where time comes from. Tests pass a controllable clock. */
@@ -80,6 +81,13 @@ export interface CreatePublicApiOptions {
    * over the API
    */
   fileStore?: FileStore;
+  /**
+   * How long each kind of data is kept, in days: applications per stage group (erased, not
+   * deleted), the usage log, events and deliveries. `api.retention.purge()` applies it; the webhook
+   * dispatcher can run it daily. @default no application is erased, the usage log is kept, events
+   * and finished deliveries go after 30 days
+   */
+  retention?: RetentionOptions;
   /** Where failures are logged; the detail of a 500 is logged here, never sent. @default console */
   logger?: Logger;
   /** Time source. @default the system clock */

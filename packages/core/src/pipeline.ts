@@ -17,7 +17,7 @@ import type { ApiKeyWithCompany, StoredResponse } from "./domain";
 import { HireportError, isHireportError } from "./errors";
 import type { HandlerContext, Handlers } from "./handlers";
 import type { ApiRequest, ApiResponse } from "./http-types";
-import { withIdempotency } from "./idempotency";
+import { type IdempotentAnswer, withIdempotency } from "./idempotency";
 import { newId } from "./ids";
 import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi";
 import type { Logger } from "./options";
@@ -132,15 +132,15 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
         const handler = handlers[route.operationId as keyof Handlers] as (
           context: HandlerContext<unknown, unknown>,
         ) => ReturnType<Handlers[keyof Handlers]>;
-        const run = async (): Promise<StoredResponse> => {
+        const run = async (): Promise<IdempotentAnswer> => {
           if (request.signal?.aborted) {
             throw new HireportError("bad_request", "The client closed the request before it was handled.");
           }
           try {
             const result = await handler({ auth: admission.auth, params, query, body });
-            return jsonResponse(result.status, result.body);
+            return { response: jsonResponse(result.status, result.body), subjectId: result.subjectId };
           } catch (error) {
-            if (isHireportError(error)) return errorResponse(error);
+            if (isHireportError(error)) return { response: errorResponse(error) };
             throw error;
           }
         };
@@ -152,7 +152,7 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
                 { keyId: admission.auth.key.id, idempotencyKey, method, path, body: json, now },
                 run,
               )
-            : await run();
+            : (await run()).response;
       }
     } catch (error) {
       response = errorResponse(toHireportError(error, logger, requestId));

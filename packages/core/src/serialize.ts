@@ -87,11 +87,13 @@ export class Serializer {
       human_review_requested: application.humanReviewRequestedAt !== null,
       applied_at: application.appliedAt.toISOString(),
       updated_at: application.updatedAt.toISOString(),
+      erased_at: application.erasedAt?.toISOString() ?? null,
     };
   }
 
-  /** A short-lived signed link to the CV, or null when the application has none. */
+  /** A short-lived signed link to the CV, or null when the application has none (an erased one never has). */
   async resumeUrl(application: ApplicationRecord): Promise<string | null> {
+    if (application.erasedAt) return null;
     const hasCv = application.resumeSourceUrl !== null || application.resumeFileId !== null;
     if (!hasCv && !this.#options.hostServesResumes) return null;
     const token = await this.#options.fileTokens.sign({

@@ -57,6 +57,7 @@ function application(id: string, email = `${id}@example.com`): NewApplication {
     humanReviewRequestedAt: null,
     appliedAt: at,
     updatedAt: at,
+    erasedAt: null,
   };
 }
 

@@ -605,6 +605,7 @@ const applicationWire = {
   human_review_requested: false,
   applied_at: "2026-03-31T09:30:00.000Z",
   updated_at: "2026-03-31T09:30:00.000Z",
+  erased_at: null,
 };
 
 describe("returned shapes", () => {
@@ -645,7 +646,7 @@ describe("returned shapes", () => {
     expect(jobSchema.safeParse({ ...jobWire, salary: { min: 1, max: 2, currency: "GBP" } }).success).toBe(false);
   });
 
-  it("applicationSchema is exactly the Application of spec 2.3, plus human_review_requested", () => {
+  it("applicationSchema is exactly the Application of spec 2.3, plus human_review_requested and erased_at", () => {
     expect(applicationSchema.parse(applicationWire)).toEqual(applicationWire);
     expect(Object.keys(applicationSchema.shape)).toEqual([
       "id",
@@ -663,7 +664,11 @@ describe("returned shapes", () => {
       "human_review_requested",
       "applied_at",
       "updated_at",
+      "erased_at",
     ]);
+    expect(applicationSchema.safeParse({ ...applicationWire, erased_at: "2026-04-01T08:00:00.000Z" }).success).toBe(
+      true,
+    );
     expect(
       applicationSchema.safeParse({ ...applicationWire, resume_url: "https://careers.example.com/files/cv/t" }).success,
     ).toBe(true);

@@ -5,6 +5,7 @@ import { strategyFor } from "./dialects/detect";
 import type { DialectKind } from "./dialects/types";
 import { createApplicationStore } from "./stores/applications";
 import { createAuditStore } from "./stores/audit";
+import { createCandidateStore } from "./stores/candidates";
 import { createCompanyStore } from "./stores/companies";
 import { createEventStore } from "./stores/events";
 import { createIdempotencyStore } from "./stores/idempotency";
@@ -58,6 +59,7 @@ function createStores(ctx: StoreContext): StorageStores {
     idempotency: createIdempotencyStore(ctx),
     webhooks: createWebhookStore(ctx),
     audit: createAuditStore(ctx),
+    candidates: createCandidateStore(ctx),
   };
 }
 

@@ -101,6 +101,8 @@ export interface ApplicationTable {
   human_review_requested_at: DbDate | null;
   applied_at: DbDate;
   updated_at: DbDate;
+  /** When the candidate's data was erased; null otherwise. */
+  erased_at: DbDate | null;
 }
 
 /** Stage changes and notes share their actor columns. */
@@ -136,6 +138,8 @@ export interface EventTable {
   type: string;
   payload: string;
   created_at: DbDate;
+  /** The Job or Application the event carries (erasure finds an application's events by it). */
+  subject_id: string | null;
 }
 
 export interface RateLimitTable {
@@ -283,7 +287,7 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   sequence: [],
   api_key: ["created_at", "expires_at", "revoked_at", "last_used_at"],
   job: ["created_at", "updated_at", "closed_at"],
-  application: ["consent_at", "human_review_requested_at", "applied_at", "updated_at"],
+  application: ["consent_at", "human_review_requested_at", "applied_at", "updated_at", "erased_at"],
   stage_change: ["created_at"],
   note: ["created_at"],
   event: ["created_at"],
@@ -371,6 +375,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "human_review_requested_at",
     "applied_at",
     "updated_at",
+    "erased_at",
   ],
   stage_change: [
     "seq",
@@ -385,7 +390,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "created_at",
   ],
   note: ["seq", "id", "application_id", "company_id", "body", "actor_type", "actor_id", "actor_name", "created_at"],
-  event: ["id", "company_id", "type", "payload", "created_at"],
+  event: ["id", "company_id", "type", "payload", "created_at", "subject_id"],
   rate_limit: ["bucket_key", "hits", "reset_at"],
   usage: ["id", "company_id", "key_id", "method", "route", "status", "duration_ms", "request_id", "ip", "created_at"],
   usage_daily: ["company_id", "day", "status_class", "requests"],

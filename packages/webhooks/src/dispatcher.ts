@@ -83,6 +83,14 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+/** The `retention` option as one function: `api.retention` (an object with `purge`) or a function. */
+function retentionRunner(retention: WebhookDispatcherOptions["retention"]): (() => Promise<unknown>) | null {
+  if (retention === undefined || retention === null) return null;
+  if (typeof retention === "function") return retention;
+  if (retention && typeof retention.purge === "function") return () => retention.purge();
+  throw new TypeError("retention must be api.retention of createPublicApi, or a function that purges");
+}
+
 function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOptions {
   if (!input?.storage) throw new TypeError("createWebhookDispatcher needs a storage");
   const options: ResolvedDispatcherOptions = {
@@ -101,12 +109,19 @@ function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOpti
     allowPrivateAddresses: input.allowPrivateAddresses ?? false,
     retentionDays: positiveInteger("retentionDays", input.retentionDays ?? 30),
     purgeIntervalMs: input.purgeIntervalMs ?? 3_600_000,
+    retention: retentionRunner(input.retention),
+    retentionIntervalMs: positiveInteger("retentionIntervalMs", input.retentionIntervalMs ?? 86_400_000),
     userAgent: input.userAgent ?? "hireport-webhooks/1.0",
     rotationGraceMs: input.rotationGraceMs ?? 86_400_000,
     tls: input.tls,
     resolveHost: input.resolveHost ?? systemResolver,
     encryptionKeys: resolveSecretKeys(input.encryptionKeys),
   };
+  if (options.retention && input.retentionDays !== undefined) {
+    throw new TypeError(
+      "retentionDays and retention cannot both be given: with retention, set the days in createPublicApi({ retention: { eventDays } })",
+    );
+  }
   if (options.leaseMs <= options.timeoutMs + 5_000) {
     throw new TypeError("leaseMs must exceed timeoutMs by more than 5 seconds");
   }
@@ -141,6 +156,8 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
   let wakeRequested = false;
   let wakeSleeper: (() => void) | null = null;
   let purgeTimer: ReturnType<typeof setInterval> | null = null;
+  let retentionStart: ReturnType<typeof setTimeout> | null = null;
+  let retentionRun: Promise<void> | null = null;
 
   const wake = (): void => {
     wakeRequested = true;
@@ -190,6 +207,38 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
     return { deliveries, events };
   }
 
+  /** One retention run at a time; a failure is logged, never thrown into the loop. */
+  function runRetention(apply: () => Promise<unknown>): void {
+    if (retentionRun) return;
+    retentionRun = apply()
+      .then(
+        () => undefined,
+        (error: unknown) => logger.error("hireport webhooks: retention failed", { error: String(error) }),
+      )
+      .finally(() => {
+        retentionRun = null;
+      });
+  }
+
+  /** The periodic upkeep of the running loop: the host's retention when given, else this dispatcher's purge. */
+  function startUpkeep(): void {
+    const apply = options.retention;
+    if (apply) {
+      // Soon after start (a process rarely lives a whole day), then every interval.
+      retentionStart = setTimeout(() => runRetention(apply), Math.min(options.pollIntervalMs, 5_000));
+      retentionStart.unref?.();
+      purgeTimer = setInterval(() => runRetention(apply), options.retentionIntervalMs);
+      purgeTimer.unref?.();
+      return;
+    }
+    if (options.purgeIntervalMs > 0) {
+      purgeTimer = setInterval(() => {
+        purge().catch((error: unknown) => logger.error("hireport webhooks: purge failed", { error: String(error) }));
+      }, options.purgeIntervalMs);
+      purgeTimer.unref?.();
+    }
+  }
+
   const dispatcher: WebhookDispatcher = {
     options,
     endpoints: createEndpointManager({ options, policy, wake }),
@@ -199,18 +248,16 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       if (running) return;
       running = true;
       loop = runLoop();
-      if (options.purgeIntervalMs > 0) {
-        purgeTimer = setInterval(() => {
-          purge().catch((error: unknown) => logger.error("hireport webhooks: purge failed", { error: String(error) }));
-        }, options.purgeIntervalMs);
-        purgeTimer.unref?.();
-      }
+      startUpkeep();
     },
 
     async stop() {
       running = false;
       if (purgeTimer) clearInterval(purgeTimer);
       purgeTimer = null;
+      if (retentionStart) clearTimeout(retentionStart);
+      retentionStart = null;
+      await retentionRun;
       wake();
       await loop;
       loop = null;

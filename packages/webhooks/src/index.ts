@@ -22,7 +22,12 @@ export {
 } from "./dispatcher";
 export type { WebhookEndpoint } from "./endpoint-view";
 export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
-export { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
+export {
+  DEFAULT_RETRY_SCHEDULE_MS,
+  type ResolvedDispatcherOptions,
+  type RetentionRunner,
+  type WebhookDispatcherOptions,
+} from "./options";
 export {
   type ReencryptOptions,
   type ReencryptResult,

@@ -56,10 +56,24 @@ export interface WebhookDispatcherOptions {
    * link-local addresses. For local receivers in development and tests only. @default false
    */
   allowPrivateAddresses?: boolean;
-  /** Days deliveries, attempts and events are kept; `purge()` and the running loop delete older ones. @default 30 */
+  /**
+   * Days deliveries, attempts and events are kept; `purge()` and the running loop delete older ones.
+   * Not together with `retention` (whose `eventDays` says it then). @default 30
+   */
   retentionDays?: number;
-  /** How often the running loop purges (0 turns it off). @default 3600000 (1 hour) */
+  /** How often the running loop purges (0 turns it off). Unused with `retention`. @default 3600000 (1 hour) */
   purgeIntervalMs?: number;
+  /**
+   * The host's retention, for the running loop to apply every `retentionIntervalMs` (and once soon
+   * after `start()`): `api.retention` of `createPublicApi` (its `purge()` erases applications past
+   * their periods and deletes old usage entries, events and deliveries), or any function that does
+   * the purging. With it, the loop no longer runs this dispatcher's own `purge()`: events and
+   * deliveries then go after the `retention.eventDays` of `createPublicApi`. One run at a time;
+   * `stop()` waits for a run under way; failures are logged. Null is the same as none. @default none
+   */
+  retention?: RetentionRunner | (() => Promise<unknown>) | null;
+  /** How often the running loop applies `retention`. @default 86400000 (daily) */
+  retentionIntervalMs?: number;
   /** `User-Agent` of every request. @default "hireport-webhooks/1.0" */
   userAgent?: string;
   /** How long an old secret keeps signing beside the new one after `rotateSecret`, in milliseconds. @default 86400000 (24 h) */
@@ -83,8 +97,17 @@ export interface WebhookDispatcherOptions {
   encryptionKeys?: readonly SecretEncryptionKey[];
 }
 
+/** What runs retention: `api.retention` of `createPublicApi` fits. */
+export interface RetentionRunner {
+  purge(): Promise<unknown>;
+}
+
 /** The options with every default applied, frozen. */
 export type ResolvedDispatcherOptions = Readonly<
-  Required<Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls" | "encryptionKeys">> &
-    Pick<WebhookDispatcherOptions, "onEndpointPaused" | "tls"> & { encryptionKeys: readonly ResolvedSecretKey[] }
+  Required<Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls" | "encryptionKeys" | "retention">> &
+    Pick<WebhookDispatcherOptions, "onEndpointPaused" | "tls"> & {
+      encryptionKeys: readonly ResolvedSecretKey[];
+      /** The `retention` option as a function, or null. */
+      retention: (() => Promise<unknown>) | null;
+    }
 >;

@@ -397,6 +397,8 @@ export interface components {
              * @example 2026-03-31T09:30:00.000Z
              */
             updated_at: string;
+            /** @description When the candidate's personal data was erased at the company's request, or null. An erased application stays as an anonymous record: its stage, history, source, scores, tags and dates are kept; every candidate field and cover_letter are empty strings, skills is empty and resume_url is null. Additive to the v1 fields. */
+            erased_at: string | null;
         };
         Candidate: {
             name: string;

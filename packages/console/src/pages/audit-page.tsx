@@ -12,7 +12,10 @@ export function AuditPage(props: { ctx: PageContext; page: Page<AuditRecord> }) 
   const { ctx, page } = props;
   return (
     <Layout ctx={ctx} section="audit" title="Audit log">
-      <p>Who changed what, newest first: keys, webhook endpoints, deliveries sent again.</p>
+      <p>
+        Who changed what, newest first: keys, webhook endpoints, deliveries sent again, candidates' data exported or
+        erased.
+      </p>
       <table>
         <caption class="visually-hidden">Changes, newest first</caption>
         <thead>

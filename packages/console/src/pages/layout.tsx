@@ -64,7 +64,11 @@ const NAV = [
   ["usage", "/usage", "Usage"],
   ["webhooks", "/webhooks", "Webhooks"],
   ["audit", "/audit", "Audit log"],
+  ["candidates", "/candidates", "Candidates"],
 ] as const;
+
+/** Sections shown in the navigation to owners and admins only. */
+const CHANGERS_ONLY: ReadonlySet<string> = new Set(["candidates"]);
 
 export type Section = (typeof NAV)[number][0];
 
@@ -118,13 +122,15 @@ export function Layout(props: { ctx: PageContext; section: Section; title: strin
           </p>
           <nav aria-label="API and webhooks">
             <ul>
-              {NAV.map(([section, path, label]) => (
-                <li>
-                  <a href={href(ctx, path)} aria-current={section === props.section ? "page" : undefined}>
-                    {label}
-                  </a>
-                </li>
-              ))}
+              {NAV.filter(([section]) => canChange(ctx.principal) || !CHANGERS_ONLY.has(section)).map(
+                ([section, path, label]) => (
+                  <li>
+                    <a href={href(ctx, path)} aria-current={section === props.section ? "page" : undefined}>
+                      {label}
+                    </a>
+                  </li>
+                ),
+              )}
             </ul>
           </nav>
         </header>

@@ -21,7 +21,7 @@ font-family:${theme.fontFamily};color:#1b1f27;background:var(--hrp-bg);margin:0;
 .hrp form.inline{display:inline}
 .hrp fieldset{border:1px solid var(--hrp-border);padding:.5rem .75rem;margin:0 0 .75rem}
 .hrp label{display:block;margin:.4rem 0 .15rem;font-weight:600}.hrp label.check{display:inline-flex;gap:.3rem;font-weight:400;margin-right:1rem}
-.hrp input[type=text],.hrp input[type=url],.hrp input[type=date],.hrp input[type=datetime-local],.hrp select{padding:.3rem .4rem;border:1px solid var(--hrp-border);border-radius:4px;min-width:14rem;font:inherit}
+.hrp input[type=text],.hrp input[type=email],.hrp input[type=url],.hrp input[type=date],.hrp input[type=datetime-local],.hrp select{padding:.3rem .4rem;border:1px solid var(--hrp-border);border-radius:4px;min-width:14rem;font:inherit}
 .hrp button{font:inherit;padding:.35rem .8rem;border-radius:4px;border:1px solid var(--hrp-accent);background:var(--hrp-accent);color:#fff;cursor:pointer;margin:.25rem .25rem .25rem 0}
 .hrp button.secondary{background:#fff;color:var(--hrp-accent)}.hrp button.danger{background:#b42318;border-color:#b42318}
 .hrp .notice{border-left:4px solid #b54708;background:#fffaeb;padding:.5rem .75rem;margin:.5rem 0}

@@ -17,7 +17,7 @@ const APPLICATION_PATCH_KEYS = [
 ] as const satisfies readonly (keyof ApplicationPatch)[];
 
 /** A stored application as returned: a copy, with the job's title as it is now. */
-function toRecord(state: MemoryState, application: NewApplication): ApplicationRecord {
+export function toRecord(state: MemoryState, application: NewApplication): ApplicationRecord {
   const job = state.read("jobs").get(application.jobId);
   return { ...copy(application), jobTitle: job?.title ?? "" };
 }

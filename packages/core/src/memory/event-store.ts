@@ -3,7 +3,7 @@ import { fanOut, subscribesTo } from "../outbox";
 import type { EventStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
-import { keysetPage } from "./keyset";
+import { keysetPage, oldestMatching } from "./keyset";
 import type { MemoryState } from "./state";
 
 /** The event and its fan-out (one delivery per subscribed endpoint), in one state operation. */
@@ -39,21 +39,21 @@ export function createEventStore(access: StateAccess): EventStore {
         ).map((event) => copy(event)),
       ),
 
-    purge: (before) =>
+    purge: (before, limit) =>
       access.write((state) => {
         const needed = new Set<string>();
         for (const delivery of state.read("deliveries").values()) {
           if (delivery.status === "pending") needed.add(delivery.eventId);
         }
         const events = state.write("events");
-        let removed = 0;
-        for (const event of [...events.values()]) {
-          if (event.createdAt.getTime() < before.getTime() && !needed.has(event.id)) {
-            events.delete(event.id);
-            removed += 1;
-          }
-        }
-        return removed;
+        const old = oldestMatching(
+          events.values(),
+          (event) => event.createdAt,
+          (event) => event.createdAt.getTime() < before.getTime() && !needed.has(event.id),
+          limit,
+        );
+        for (const event of old) events.delete(event.id);
+        return old.length;
       }),
   };
 }

@@ -1,3 +1,4 @@
+import { redactApplications } from "../erasure";
 import type { IdempotencyClaim, IdempotencyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
@@ -35,12 +36,16 @@ export function createIdempotencyStore(access: StateAccess): IdempotencyStore {
         return { state: "completed", requestHash: entry.requestHash, response: copy(entry.response) };
       }),
 
-    complete: (keyId, idempotencyKey, response) =>
+    complete: (keyId, idempotencyKey, response, subjectId) =>
       access.write((state) => {
         const entries = state.write("idempotency");
         const key = entryKey(keyId, idempotencyKey);
         const entry = entries.get(key);
-        if (entry) entries.set(key, toStored({ ...entry, response }));
+        if (!entry) return;
+        // One state operation: an erasure runs wholly before or after it, as with the row lock of a database.
+        const erasedAt = subjectId === undefined ? null : (state.read("applications").get(subjectId)?.erasedAt ?? null);
+        const body = erasedAt && subjectId ? redactApplications(response.body, [subjectId], erasedAt) : response.body;
+        entries.set(key, toStored({ ...entry, response: { ...response, body } }));
       }),
 
     release: (keyId, idempotencyKey) =>

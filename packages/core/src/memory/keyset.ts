@@ -16,6 +16,19 @@ export function oldestFirst<T>(at: (row: T) => Date): (a: T, b: T) => number {
   return (a, b) => at(a).getTime() - at(b).getTime();
 }
 
+/** The rows passing `test`, the oldest `limit` of them when a limit is given (a purge batch). */
+export function oldestMatching<T>(
+  rows: Iterable<T>,
+  at: (row: T) => Date,
+  test: (row: T) => boolean,
+  limit: number | undefined,
+): T[] {
+  const kept: T[] = [];
+  for (const row of rows) if (test(row)) kept.push(row);
+  if (limit === undefined) return kept;
+  return kept.sort(oldestFirst(at)).slice(0, Math.max(0, limit));
+}
+
 /** Whether a row comes strictly after `position` in newest-first order. */
 export function isAfter(at: Date, id: string, position: KeysetPosition | undefined): boolean {
   if (!position) return true;

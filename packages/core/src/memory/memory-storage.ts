@@ -2,6 +2,7 @@ import type { Storage, StorageStores } from "../storage";
 import type { StateAccess } from "./access";
 import { createApplicationStore } from "./application-store";
 import { createAuditStore } from "./audit-store";
+import { createCandidateStore } from "./candidate-store";
 import { createCompanyStore } from "./company-store";
 import { createEventStore } from "./event-store";
 import { createIdempotencyStore } from "./idempotency-store";
@@ -32,6 +33,7 @@ function createStores(access: StateAccess): StorageStores {
     idempotency: createIdempotencyStore(access),
     webhooks: createWebhookStore(access),
     audit: createAuditStore(access),
+    candidates: createCandidateStore(access),
   };
 }
 

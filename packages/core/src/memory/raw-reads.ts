@@ -1,4 +1,4 @@
-import type { MemoryState } from "./state";
+import { MemoryState, type TableName } from "./state";
 
 /**
  * Raw reads of the committed state of a memory storage, past the stores and their rules. Tests use
@@ -26,6 +26,27 @@ export interface MemoryRawReads {
   countDeliveries(endpointId: string): Promise<number>;
   /** How many attempts reference the delivery. */
   countAttempts(deliveryId: string): Promise<number>;
+  /** How many notes the application has. */
+  countNotes(companyId: string, applicationId: string): Promise<number>;
+  /**
+   * Where `text` occurs (compared case-insensitively) in any text of any table: `table.field`
+   * paths (`applications.candidate.email`), each once, sorted. Empty when it occurs nowhere.
+   */
+  findText(text: string): Promise<string[]>;
+}
+
+/** Adds the path of every string inside `value` that contains `needle` (already lower-cased). */
+function collectText(value: unknown, path: string, needle: string, found: Set<string>): void {
+  if (typeof value === "string") {
+    if (value.toLowerCase().includes(needle)) found.add(path);
+    return;
+  }
+  if (value === null || typeof value !== "object" || value instanceof Date) return;
+  if (Array.isArray(value)) {
+    for (const item of value) collectText(item, path, needle, found);
+    return;
+  }
+  for (const [key, item] of Object.entries(value)) collectText(item, `${path}.${key}`, needle, found);
 }
 
 function count<T>(rows: Iterable<T>, test: (row: T) => boolean): number {
@@ -58,5 +79,21 @@ export function createRawReads(current: () => MemoryState): MemoryRawReads {
       count(current().read("deliveries").values(), (row) => row.endpointId === endpointId),
     countAttempts: async (deliveryId) =>
       count(current().read("attempts").values(), (row) => row.deliveryId === deliveryId),
+    countNotes: async (companyId, applicationId) =>
+      count(
+        current().read("notes").values(),
+        (row) => row.companyId === companyId && row.applicationId === applicationId,
+      ),
+    findText: async (text) => {
+      const state = current();
+      const found = new Set<string>();
+      for (const table of MemoryState.tableNames) {
+        for (const [key, row] of state.read(table as TableName) as ReadonlyMap<unknown, unknown>) {
+          collectText(key, `${table}.<key>`, text.toLowerCase(), found);
+          collectText(row, table, text.toLowerCase(), found);
+        }
+      }
+      return [...found].sort();
+    },
   };
 }

@@ -96,6 +96,9 @@ export class MemoryState {
     if (owned) for (const name of TABLE_NAMES) this.#owned.add(name);
   }
 
+  /** The names of every table. */
+  static readonly tableNames: readonly TableName[] = TABLE_NAMES;
+
   /** An empty state. */
   static empty(): MemoryState {
     const tables = {} as Record<TableName, Map<string, unknown>>;

@@ -2,7 +2,7 @@ import { statusClassOf, type UsageRecord, utcDay } from "../domain";
 import type { UsageStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
-import { keysetPage } from "./keyset";
+import { keysetPage, oldestMatching } from "./keyset";
 
 function matches(entry: UsageRecord, query: Parameters<UsageStore["list"]>[0]): boolean {
   const at = entry.createdAt.getTime();
@@ -55,16 +55,17 @@ export function createUsageStore(access: StateAccess): UsageStore {
           .map(({ day, statusClass, count }) => ({ day, statusClass, count })),
       ),
 
-    purge: (before) =>
+    purge: (before, limit) =>
       access.write((state) => {
         const usage = state.write("usage");
-        let removed = 0;
-        for (const entry of [...usage.values()]) {
-          if (entry.createdAt.getTime() < before.getTime()) {
-            usage.delete(entry.id);
-            removed += 1;
-          }
-        }
+        const old = oldestMatching(
+          usage.values(),
+          (entry) => entry.createdAt,
+          (entry) => entry.createdAt.getTime() < before.getTime(),
+          limit,
+        );
+        for (const entry of old) usage.delete(entry.id);
+        const removed = old.length;
         const lastKept = utcDay(before);
         const daily = state.write("usageDaily");
         for (const [key, row] of [...daily]) if (row.day < lastKept) daily.delete(key);

@@ -1,9 +1,10 @@
 import type { ClaimedDelivery, DeliveryRecord, WebhookEndpointRecord, WebhookSecret } from "../domain";
+import { REDACTED_RESPONSE_BODY } from "../erasure";
 import { subscribesTo } from "../outbox";
 import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, pickPatch, toStored } from "./copy";
-import { keysetPage, newestFirst, oldestFirst } from "./keyset";
+import { keysetPage, newestFirst, oldestFirst, oldestMatching } from "./keyset";
 import type { MemoryState } from "./state";
 
 /** The columns an endpoint patch may write. */
@@ -52,7 +53,11 @@ function recordOne(
   if (attempts.has(outcome.attempt.id)) {
     throw new Error(`The memory storage already has an attempt ${outcome.attempt.id}.`);
   }
-  attempts.set(outcome.attempt.id, toStored({ ...outcome.attempt, deliveryId, endpointId: delivery.endpointId }));
+  const responseBody = concernsErased(state, delivery) ? REDACTED_RESPONSE_BODY : outcome.attempt.responseBody;
+  attempts.set(
+    outcome.attempt.id,
+    toStored({ ...outcome.attempt, deliveryId, endpointId: delivery.endpointId, responseBody }),
+  );
   state.write("deliveries").set(
     deliveryId,
     toStored({
@@ -100,15 +105,23 @@ function comesAfter(at: Date, id: string, delivery: DeliveryRecord): boolean {
   return time > at.getTime() || (time === at.getTime() && delivery.id > id);
 }
 
-/** Deletes deliveries matching `test` with their attempts; returns how many deliveries went. */
-function deleteDeliveries(state: MemoryState, test: (delivery: DeliveryRecord) => boolean): number {
+/** Whether a delivery's event concerns an erased application (its attempts store no answer). */
+function concernsErased(state: MemoryState, delivery: DeliveryRecord): boolean {
+  const subject = state.read("events").get(delivery.eventId)?.subjectId;
+  if (subject === undefined || subject === null) return false;
+  return (state.read("applications").get(subject)?.erasedAt ?? null) !== null;
+}
+
+/**
+ * Deletes deliveries matching `test` (the oldest `limit` of them when given) with their attempts;
+ * returns how many deliveries went.
+ */
+function deleteDeliveries(state: MemoryState, test: (delivery: DeliveryRecord) => boolean, limit?: number): number {
   const deliveries = state.write("deliveries");
   const removed = new Set<string>();
-  for (const delivery of [...deliveries.values()]) {
-    if (test(delivery)) {
-      deliveries.delete(delivery.id);
-      removed.add(delivery.id);
-    }
+  for (const delivery of oldestMatching([...deliveries.values()], (delivery) => delivery.createdAt, test, limit)) {
+    deliveries.delete(delivery.id);
+    removed.add(delivery.id);
   }
   if (removed.size > 0) {
     const attempts = state.write("attempts");
@@ -355,11 +368,12 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         return copy(record);
       }),
 
-    purgeDeliveries: (before) =>
+    purgeDeliveries: (before, limit) =>
       access.write((state) =>
         deleteDeliveries(
           state,
           (delivery) => delivery.status !== "pending" && delivery.createdAt.getTime() < before.getTime(),
+          limit,
         ),
       ),
   };

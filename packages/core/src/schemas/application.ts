@@ -133,5 +133,9 @@ export const applicationSchema = z
     }),
     applied_at: utcDateTime(),
     updated_at: utcDateTime(),
+    erased_at: utcDateTime().nullable().meta({
+      description:
+        "When the candidate's personal data was erased at the company's request, or null. An erased application stays as an anonymous record: its stage, history, source, scores, tags and dates are kept; every candidate field and cover_letter are empty strings, skills is empty and resume_url is null. Additive to the v1 fields.",
+    }),
   })
   .meta({ description: "An application: personal data your company controls and the service processes for you." });

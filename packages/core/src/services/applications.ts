@@ -112,6 +112,7 @@ export class ApplicationService {
         humanReviewRequestedAt: null,
         appliedAt: now,
         updatedAt: now,
+        erasedAt: null,
       };
       const stored: ApplicationRecord = { ...record, jobTitle: job.title };
       const wire = await serializer.application(stored);
@@ -162,6 +163,8 @@ export class ApplicationService {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.applications.get(companyId, id, { lock: true });
       if (!current) throw notFound("application");
+      // Read under the lock: a PATCH that waited for an erasure sees it, and brings no personal data back.
+      if (current.erasedAt && body.note !== undefined) throw noteOnErased();
       const patch: ApplicationPatch = { updatedAt: now };
       let changed = false;
       if (body.stage !== undefined && body.stage !== current.stage) {
@@ -266,6 +269,18 @@ export class ApplicationService {
   async #unchanged(application: ApplicationRecord): Promise<Written<ApplicationRecord, ApplicationWire>> {
     return { record: application, wire: await this.#runtime.serializer.application(application) };
   }
+}
+
+/** 422 for a note on an erased application: notes are about the candidate, whose data was erased. */
+function noteOnErased(): HireportError {
+  return new HireportError("invalid", "The request body is not valid. note: The candidate's data was erased.", {
+    fields: [
+      {
+        field: "note",
+        message: "The candidate's personal data was erased from this application: it takes no more notes.",
+      },
+    ],
+  });
 }
 
 /** 422 for a closed job (DESIGN.md section 4): draft and paused jobs still take candidates. */

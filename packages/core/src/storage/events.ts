@@ -18,7 +18,8 @@ export interface EventStore {
   list(companyId: string, options: { after?: KeysetPosition; take: number }): Promise<EventRecord[]>;
   /**
    * MUST delete events created before `before` whose deliveries are all finished (so a foreign key
-   * from deliveries to events needs `ON DELETE SET NULL`, or none). Returns how many.
+   * from deliveries to events needs `ON DELETE SET NULL`, or none). With `limit`, MUST delete at
+   * most that many (a batch of retention; the oldest first). Returns how many.
    */
-  purge(before: Date): Promise<number>;
+  purge(before: Date, limit?: number): Promise<number>;
 }

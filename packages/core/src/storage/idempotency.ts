@@ -24,8 +24,14 @@ export interface IdempotencyStore {
    * one key MUST NOT both get `"claimed"`. `release` keeps a completed record.
    */
   claim(input: IdempotencyClaimInput): Promise<IdempotencyClaim>;
-  /** Stores the answer of a claimed key. */
-  complete(keyId: string, idempotencyKey: string, response: StoredResponse): Promise<void>;
+  /**
+   * Stores the answer of a claimed key. `subjectId` names the application the answer holds (POST
+   * /applications): then MUST, in one transaction, lock that application's row (as
+   * `applications.get` with `lock` does) and, when it is erased, store the body as
+   * `redactApplications(body, [subjectId], erasedAt)` makes it, so that an erasure running at the
+   * same time never leaves the candidate's data in a stored answer.
+   */
+  complete(keyId: string, idempotencyKey: string, response: StoredResponse, subjectId?: string): Promise<void>;
   /** Forgets an unfinished claim (the request failed with a 5xx), so that a retry runs again. */
   release(keyId: string, idempotencyKey: string): Promise<void>;
   purgeExpired(now: Date): Promise<number>;

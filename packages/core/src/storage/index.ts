@@ -21,6 +21,7 @@
  */
 import type { ApplicationStore } from "./applications";
 import type { AuditStore } from "./audit";
+import type { CandidateStore } from "./candidates";
 import type { CompanyStore } from "./companies";
 import type { EventStore } from "./events";
 import type { IdempotencyStore } from "./idempotency";
@@ -32,6 +33,7 @@ import type { WebhookStore } from "./webhooks";
 
 export type * from "./applications";
 export type * from "./audit";
+export type * from "./candidates";
 export type * from "./common";
 export type * from "./companies";
 export type * from "./events";
@@ -55,6 +57,7 @@ export interface StorageStores {
   idempotency: IdempotencyStore;
   webhooks: WebhookStore;
   audit: AuditStore;
+  candidates: CandidateStore;
 }
 
 export interface Storage extends StorageStores {

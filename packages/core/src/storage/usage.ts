@@ -56,7 +56,8 @@ export interface UsageStore {
   daily(query: UsageDailyQuery): Promise<UsageDayCount[]>;
   /**
    * Deletes entries created before `before` and the roll-up rows of days that ended at or before
-   * it (`day < utcDay(before)`), and only those. Returns how many entries went.
+   * it (`day < utcDay(before)`), and only those. With `limit`, MUST delete at most that many
+   * entries (a batch of retention; the oldest first). Returns how many entries went.
    */
-  purge(before: Date): Promise<number>;
+  purge(before: Date, limit?: number): Promise<number>;
 }

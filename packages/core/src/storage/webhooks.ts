@@ -181,7 +181,11 @@ export interface WebhookStore {
    * `pauseAfter` while it is active, all in one transaction. With `outcome.disable`, after the
    * count, MUST disable the endpoint (`status: "disabled"`, `pausedReason: "gone"`) unless it is
    * disabled already, whatever its status was. The delivery's and the endpoint's `updatedAt`
-   * become `attempt.attemptedAt`. See {@link RecordAttemptResult} for what it returns.
+   * become `attempt.attemptedAt`. When the delivery's event concerns an erased application (its
+   * `subjectId` names an application with `erasedAt` set, read after the delivery's row is locked),
+   * MUST store the attempt's `responseBody` as `REDACTED_RESPONSE_BODY`: the receiver may have
+   * echoed the candidate's data, sent before the erasure. See {@link RecordAttemptResult} for
+   * what it returns.
    */
   recordAttempt(deliveryId: string, leaseToken: string, outcome: AttemptOutcome): Promise<RecordAttemptResult>;
   /**
@@ -227,6 +231,10 @@ export interface WebhookStore {
    * touch nothing of another company or endpoint.
    */
   recoverFailedDeliveries(query: RecoverQuery): Promise<DeliveryRecord[]>;
-  /** Deletes finished deliveries and their attempts created before `before`. Returns how many. */
-  purgeDeliveries(before: Date): Promise<number>;
+  /**
+   * Deletes finished deliveries and their attempts created before `before`. With `limit`, MUST
+   * delete at most that many deliveries (a batch of retention; the oldest first). Returns how many
+   * deliveries went.
+   */
+  purgeDeliveries(before: Date, limit?: number): Promise<number>;
 }

@@ -163,6 +163,7 @@ export function makeApplication(
     humanReviewRequestedAt: null,
     appliedAt: at,
     updatedAt: at,
+    erasedAt: null,
     ...overrides,
   };
 }
@@ -180,7 +181,13 @@ export function makeApplicationWrite(
   const payload = JSON.stringify({
     id: eventId,
     type: "application.created",
-    data: { title: job.title, name: record.candidate.name, quote: '"\\ \u2028 🚀', nested: [1, 2.5, null] },
+    data: {
+      id: record.id,
+      title: job.title,
+      candidate: { name: record.candidate.name, email: record.candidate.email },
+      quote: '"\\ \u2028 🚀',
+      nested: [1, 2.5, null],
+    },
   });
   return {
     record,
@@ -194,7 +201,13 @@ export function makeApplicationWrite(
       actor: { type: "api_key", id: newId("key"), name: "Careers site 🚀 'quoted'" },
       createdAt: record.appliedAt,
     },
-    event: makeEvent(job.companyId, { id: eventId, type: "application.created", payload, createdAt: record.appliedAt }),
+    event: makeEvent(job.companyId, {
+      id: eventId,
+      type: "application.created",
+      payload,
+      createdAt: record.appliedAt,
+      subjectId: record.id,
+    }),
     jobTitle: job.title,
   };
 }
@@ -213,6 +226,7 @@ export function makeEvent(companyId: string, overrides: Partial<EventRecord> = {
     type,
     payload: JSON.stringify({ id, type, created_at: createdAt.toISOString(), company_id: companyId }),
     createdAt,
+    subjectId: null,
     ...overrides,
   };
 }

@@ -3,6 +3,7 @@ import { ConformanceContext } from "./context";
 import { applicationCreateTests } from "./suites/application-create";
 import { applicationTests } from "./suites/applications";
 import { auditTests } from "./suites/audit";
+import { candidateTests } from "./suites/candidates";
 import { companyTests } from "./suites/companies";
 import { eventTests } from "./suites/events";
 import { idempotencyTests } from "./suites/idempotency";
@@ -10,6 +11,7 @@ import { jobTests } from "./suites/jobs";
 import { keyAdmissionTests } from "./suites/key-admission";
 import { keyTests } from "./suites/keys";
 import { rateLimitTests } from "./suites/rate-limits";
+import { retentionTests } from "./suites/retention";
 import { roundTripTests } from "./suites/round-trips";
 import { transactionTests } from "./suites/transactions";
 import { usageTests } from "./suites/usage";
@@ -73,5 +75,7 @@ export function runStorageConformance(target: ConformanceTarget): void {
     webhookDeliveryTests(ctx);
     webhookLogTests(ctx);
     auditTests(ctx);
+    candidateTests(ctx);
+    retentionTests(ctx);
   });
 }

@@ -27,6 +27,14 @@ export interface ConformanceInspector {
   countDeliveries?(endpointId: string): Promise<number>;
   /** Attempt rows that reference the delivery. */
   countAttempts?(deliveryId: string): Promise<number>;
+  /** Note rows of the application. */
+  countNotes?(companyId: string, applicationId: string): Promise<number>;
+  /**
+   * Where `text` occurs, compared case-insensitively, in any text column of any of the storage's
+   * tables (every table and column the database's catalog lists, not a hand-kept list): one
+   * `table.column` entry for each column holding it, sorted. Empty when it is nowhere.
+   */
+  findText?(text: string): Promise<string[]>;
 }
 
 /** What `setup` hands to the suite: the storage under test and how to clean up. */
@@ -47,7 +55,7 @@ export interface ConformanceTarget {
    * migrated; it may hold other data: every test makes its own companies with random ids. The
    * methods without a company (`claimDueDeliveries`, the purge methods) see the whole database, so
    * nothing else may dispatch webhooks from it while the suite runs.
-   * The tests store times from 1991 to 2037 with milliseconds (on MySQL use `DATETIME(3)`).
+   * The tests store times from 1985 to 2037 with milliseconds (on MySQL use `DATETIME(3)`).
    */
   setup(): Promise<ConformanceInstance>;
 }

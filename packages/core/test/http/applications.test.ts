@@ -116,6 +116,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         human_review_requested: false,
         applied_at: START.toISOString(),
         updated_at: START.toISOString(),
+        erased_at: null,
       });
       expect(application.applied_at).toMatch(ISO_UTC);
       const stored = await w.api.applications.get(w.acme, application.id);

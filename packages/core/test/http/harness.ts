@@ -402,6 +402,7 @@ export const APPLICATION_FIELDS = [
   "human_review_requested",
   "applied_at",
   "updated_at",
+  "erased_at",
 ] as const;
 
 export const CANDIDATE_FIELDS = [

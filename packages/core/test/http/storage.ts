@@ -27,6 +27,13 @@ export interface StoredCounts {
   countUsage(companyId: string): Promise<number>;
   /** Idempotency rows of the API key, finished or not. */
   countIdempotencyRecords(keyId: string): Promise<number>;
+  /** Note rows of the application. */
+  countNotes(companyId: string, applicationId: string): Promise<number>;
+  /**
+   * Where `text` occurs, case-insensitively, in any text of any table of the storage (on a
+   * database: every text column of every table its catalog lists): one entry per column holding it.
+   */
+  findText(text: string): Promise<string[]>;
 }
 
 /** One storage for one test API. */

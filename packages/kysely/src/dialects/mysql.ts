@@ -4,7 +4,7 @@
  * business writes are the portable transactions of plain statements.
  */
 import { admitInSteps } from "@hireport/core";
-import { DummyDriver, MysqlAdapter, MysqlIntrospector, MysqlQueryCompiler, sql } from "kysely";
+import { DummyDriver, MysqlAdapter, MysqlIntrospector, MysqlQueryCompiler, type SqlBool, sql } from "kysely";
 import { createApplicationInSteps } from "../stores/application-create";
 import { appendEventInSteps } from "../stores/outbox";
 import { consumeInTransaction } from "../stores/rate-limit-counters";
@@ -36,6 +36,8 @@ export const mysqlStrategy: DialectStrategy = {
     alias === null
       ? sql`${sql.table(table)} force index (${sql.id(index)})`
       : sql`${sql.table(table)} as ${sql.id(alias)} force index (${sql.id(index)})`,
+  // The columns compare in binary (utf8mb4_bin): exact.
+  textContains: (column, text) => sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`,
 
   insertIgnore: (insert) => insert.ignore(),
   upsert: (insert, _conflict, set) => insert.onDuplicateKeyUpdate(set as never),

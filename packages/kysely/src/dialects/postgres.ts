@@ -8,6 +8,7 @@ import {
   PostgresIntrospector,
   PostgresQueryCompiler,
   type SelectQueryBuilder,
+  type SqlBool,
   sql,
 } from "kysely";
 import { consumeWithCountRequests } from "./postgres/count-requests";
@@ -42,6 +43,7 @@ export const postgresStrategy: DialectStrategy = {
   currentRead: (query) => query,
   // The planner range-scans the keyset bound of the `(company_id, …, time, id)` indexes unhinted.
   fromIndex: (table, alias) => (alias === null ? table : `${table} as ${alias}`),
+  textContains: (column, text) => sql<SqlBool>`strpos(${sql.ref(column)}, ${text}) > 0`,
 
   insertIgnore: onConflictDoNothing,
   upsert: onConflictUpdate,

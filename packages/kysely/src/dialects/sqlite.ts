@@ -4,7 +4,7 @@
  * as on Postgres. The business writes are the portable transactions of plain statements.
  */
 import { admitInSteps } from "@hireport/core";
-import { DummyDriver, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";
+import { DummyDriver, type SqlBool, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";
 import type { Db } from "../context";
 import { createApplicationInSteps } from "../stores/application-create";
 import { appendEventInSteps } from "../stores/outbox";
@@ -48,6 +48,7 @@ export const sqliteStrategy: DialectStrategy = {
   forUpdateSkipLocked: (query) => query,
   currentRead: (query) => query,
   fromIndex: (table, alias) => (alias === null ? table : `${table} as ${alias}`),
+  textContains: (column, text) => sql<SqlBool>`instr(${sql.ref(column)}, ${text}) > 0`,
 
   insertIgnore: onConflictDoNothing,
   upsert: onConflictUpdate,

@@ -24,6 +24,7 @@ import type {
   Kysely,
   RawBuilder,
   SelectQueryBuilder,
+  SqlBool,
 } from "kysely";
 import type { Db, StoreContext } from "../context";
 import type { DbBool } from "../schema";
@@ -112,6 +113,12 @@ export interface DialectStrategy {
    * the plain `table as alias`, which Kysely parses as usual.
    */
   fromIndex(table: string, alias: string | null, index: string): string | RawBuilder<unknown>;
+  /**
+   * Whether the text of the column `column` (a reference, `i.response_body`) contains `text`,
+   * compared exactly: `strpos` on Postgres, `instr` on MySQL/MariaDB and SQLite (a `LIKE` pattern
+   * would need its `_` and `%` escaped, which each dialect spells differently).
+   */
+  textContains(column: string, text: string): RawBuilder<SqlBool>;
 
   // Writes.
 

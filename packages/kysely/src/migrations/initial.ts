@@ -141,13 +141,17 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
           .addColumn("starred", ty.bool(), (c) => c.notNull())
           .addColumn("human_review_requested_at", ty.date())
           .addColumn("applied_at", ty.date(), (c) => c.notNull())
-          .addColumn("updated_at", ty.date(), (c) => c.notNull()),
+          .addColumn("updated_at", ty.date(), (c) => c.notNull())
+          .addColumn("erased_at", ty.date()),
       ).execute();
       await index("application", "company_applied", ["company_id", "applied_at", "id"]);
       await index("application", "company_job_applied", ["company_id", "job_id", "applied_at", "id"]);
       await index("application", "company_stage_applied", ["company_id", "stage", "applied_at", "id"]);
       await index("application", "company_updated", ["company_id", "updated_at"]);
       await index("application", "duplicate", ["job_id", "email_normalized", "applied_at"]);
+      // Personal data: one person's applications by address (export, erasure), and retention's scan.
+      await index("application", "company_email", ["company_id", "email_normalized"]);
+      await index("application", "retention", ["erased_at", "stage", "updated_at"]);
 
       for (const name of ["stage_change", "note"]) {
         let builder = strategy
@@ -175,9 +179,11 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
           .addColumn("company_id", ty.id(128), (c) => c.notNull())
           .addColumn("type", ty.id(), (c) => c.notNull())
           .addColumn("payload", ty.long(), (c) => c.notNull())
-          .addColumn("created_at", ty.date(), (c) => c.notNull()),
+          .addColumn("created_at", ty.date(), (c) => c.notNull())
+          .addColumn("subject_id", ty.id()),
       ).execute();
       await index("event", "company_created", ["company_id", "created_at", "id"]);
+      await index("event", "company_subject", ["company_id", "subject_id"]);
       await index("event", "created", ["created_at"]);
 
       await tableEnd(

@@ -44,6 +44,7 @@ export function toApplication(row: ApplicationRow): ApplicationRecord {
     humanReviewRequestedAt: fromDb(row.human_review_requested_at),
     appliedAt: fromDb(row.applied_at),
     updatedAt: fromDb(row.updated_at),
+    erasedAt: fromDb(row.erased_at),
   };
 }
 
@@ -103,6 +104,7 @@ export function applicationRow(ctx: StoreContext, record: NewApplication) {
     human_review_requested_at: ctx.toDb(record.humanReviewRequestedAt),
     applied_at: ctx.toDb(record.appliedAt),
     updated_at: ctx.toDb(record.updatedAt),
+    erased_at: ctx.toDb(record.erasedAt ?? null),
   } satisfies Record<keyof ApplicationTable, unknown>;
   return row;
 }

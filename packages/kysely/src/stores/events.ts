@@ -1,6 +1,7 @@
 import type { AnyEventType, EventRecord, EventStore } from "@hireport/core";
+import type { ExpressionBuilder } from "kysely";
 import type { StoreContext } from "../context";
-import type { EventTable } from "../schema";
+import type { EventTable, HireportDatabase } from "../schema";
 import { fromDb } from "../values";
 import { afterPosition } from "./keyset";
 
@@ -11,6 +12,7 @@ function toEvent(row: EventTable): EventRecord {
     type: row.type as AnyEventType,
     payload: row.payload,
     createdAt: fromDb(row.created_at),
+    subjectId: row.subject_id,
   };
 }
 
@@ -22,6 +24,7 @@ export function eventRow(ctx: StoreContext, event: EventRecord) {
     type: event.type,
     payload: event.payload,
     created_at: ctx.toDb(event.createdAt),
+    subject_id: event.subjectId ?? null,
   } satisfies Record<keyof EventTable, unknown>;
   return row;
 }
@@ -60,24 +63,50 @@ export function createEventStore(ctx: StoreContext): EventStore {
       return rows.map(toEvent);
     },
 
-    async purge(before) {
+    async purge(before, limit) {
       const events = ctx.table("event");
-      const result = await ctx.db
-        .deleteFrom(events)
-        .where("created_at", "<", ctx.toDb(before))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom(ctx.tableAs("webhook_delivery", "d"))
-                .select("d.id")
-                .whereRef("d.event_id", "=", eb.ref(`${events}.id` as "id"))
-                .where("d.status", "=", "pending"),
-            ),
+      /** The event (`id` of the statement's event table) has no pending delivery. */
+      const unneeded = (eb: ExpressionBuilder<HireportDatabase, "event">, tx: StoreContext) =>
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom(tx.tableAs("webhook_delivery", "d"))
+              .select("d.id")
+              .whereRef("d.event_id", "=", eb.ref(`${events}.id` as "id"))
+              .where("d.status", "=", "pending"),
           ),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+        );
+      if (limit === undefined) {
+        const result = await ctx.db
+          .deleteFrom(events)
+          .where("created_at", "<", ctx.toDb(before))
+          .where((eb) => unneeded(eb, ctx))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      }
+      // A batch: the oldest `limit` ids, then their rows (a delete with a limit is not portable).
+      return ctx.atomic(async (tx) => {
+        const picked = await tx.db
+          .selectFrom(tx.table("event"))
+          .select("id")
+          .where("created_at", "<", tx.toDb(before))
+          .where((eb) => unneeded(eb, tx))
+          .orderBy("created_at", "asc")
+          .orderBy("id", "asc")
+          .limit(Math.max(0, limit))
+          .execute();
+        if (picked.length === 0) return 0;
+        const result = await tx.db
+          .deleteFrom(events)
+          .where(
+            "id",
+            "in",
+            picked.map((row) => row.id),
+          )
+          .where((eb) => unneeded(eb, tx))
+          .executeTakeFirst();
+        return Number(result.numDeletedRows);
+      });
     },
   };
 }

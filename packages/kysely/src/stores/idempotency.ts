@@ -1,7 +1,7 @@
-import type { IdempotencyClaim, IdempotencyStore, StoredResponse } from "@hireport/core";
+import { type IdempotencyClaim, type IdempotencyStore, redactApplications, type StoredResponse } from "@hireport/core";
 import type { StoreContext } from "../context";
 import type { IdempotencyTable } from "../schema";
-import { readJson } from "../values";
+import { fromDb, readJson } from "../values";
 
 /**
  * Idempotency keys. A claim is at most three single statements, each atomic on its own: insert
@@ -80,18 +80,38 @@ export function createIdempotencyStore(ctx: StoreContext): IdempotencyStore {
       throw new Error("The idempotency record kept disappearing while it was being claimed.");
     },
 
-    async complete(keyId, idempotencyKey, response) {
-      await ctx.db
-        .updateTable(table)
-        .set({
-          state: "completed",
-          response_status: response.status,
-          response_headers: JSON.stringify(response.headers),
-          response_body: response.body,
-        })
-        .where("key_id", "=", keyId)
-        .where("idempotency_key", "=", idempotencyKey)
-        .execute();
+    async complete(keyId, idempotencyKey, response, subjectId) {
+      const store = (on: StoreContext, body: string) =>
+        on.db
+          .updateTable(on.table("idempotency"))
+          .set({
+            state: "completed",
+            response_status: response.status,
+            response_headers: JSON.stringify(response.headers),
+            response_body: body,
+          })
+          .where("key_id", "=", keyId)
+          .where("idempotency_key", "=", idempotencyKey)
+          .execute();
+      if (subjectId === undefined) {
+        await store(ctx, response.body);
+        return;
+      }
+      // The application's row locked first: an erasure holding it has committed (and is seen)
+      // by the time this reads it, and one that comes later finds this answer stored.
+      await ctx.atomic(async (tx) => {
+        const row = await tx.strategy
+          .forUpdate(
+            tx.db
+              .selectFrom(tx.tableAs("application", "a"))
+              .select(tx.strategy.selectColumns("a", ["erased_at"], new Set(["erased_at"])))
+              .where("a.id", "=", subjectId),
+          )
+          .$castTo<{ erased_at: string | Date | null }>()
+          .executeTakeFirst();
+        const erasedAt = row ? fromDb(row.erased_at) : null;
+        await store(tx, erasedAt ? redactApplications(response.body, [subjectId], erasedAt) : response.body);
+      });
     },
 
     async release(keyId, idempotencyKey) {

@@ -140,12 +140,27 @@ export function createUsageStore(ctx: StoreContext): UsageStore {
       }));
     },
 
-    purge: (before) =>
+    purge: (before, limit) =>
       ctx.atomic(async (tx) => {
-        const result = await tx.db
-          .deleteFrom(tx.table("usage"))
-          .where("created_at", "<", tx.toDb(before))
-          .executeTakeFirst();
+        let old = tx.db.deleteFrom(tx.table("usage")).where("created_at", "<", tx.toDb(before));
+        if (limit !== undefined) {
+          // A batch: the oldest `limit` ids (a delete with a limit is not portable).
+          const picked = await tx.db
+            .selectFrom(tx.from("usage", "u", "created"))
+            .select("u.id")
+            .where("u.created_at", "<", tx.toDb(before))
+            .orderBy("u.created_at", "asc")
+            .orderBy("u.id", "asc")
+            .limit(Math.max(0, limit))
+            .execute();
+          if (picked.length === 0) return 0;
+          old = old.where(
+            "id",
+            "in",
+            picked.map((row) => row.id),
+          );
+        }
+        const result = await old.executeTakeFirst();
         await tx.db.deleteFrom(tx.table("usage_daily")).where("day", "<", utcDay(before)).execute();
         return Number(result.numDeletedRows);
       }),

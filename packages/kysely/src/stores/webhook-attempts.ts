@@ -2,7 +2,13 @@
  * The attempt state machine, stated once: `recordAttempts` records a batch of attempts, and
  * `recordAttempt` is `recordAttempts` of one item.
  */
-import type { AttemptToRecord, RecordAttemptResult, WebhookEndpointRecord, WebhookStore } from "@hireport/core";
+import {
+  type AttemptToRecord,
+  REDACTED_RESPONSE_BODY,
+  type RecordAttemptResult,
+  type WebhookEndpointRecord,
+  type WebhookStore,
+} from "@hireport/core";
 import { type RawBuilder, sql, type Updateable } from "kysely";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookEndpointTable } from "../schema";
@@ -19,6 +25,8 @@ interface HeldAttempt {
   index: number;
   item: AttemptToRecord;
   endpointId: string;
+  eventId: string;
+  eventType: string;
 }
 
 /** An endpoint's failure state as one attempt of a batch left it. */
@@ -96,11 +104,12 @@ function endpointAfter(
 /** The delivery rows of the items, locked by primary key in id order; the items whose caller holds the lease. */
 async function heldAttempts(tx: StoreContext, items: readonly AttemptToRecord[]) {
   const ids = [...new Set(items.map((item) => item.deliveryId))].sort();
-  const rows: { id: string; endpoint_id: string; lease_token: string | null }[] = [];
+  const rows: { id: string; endpoint_id: string; lease_token: string | null; event_id: string; event_type: string }[] =
+    [];
   for (let start = 0; start < ids.length; start += RECORD_CHUNK) {
     const read = tx.db
       .selectFrom(tx.from("webhook_delivery", "d", PRIMARY_KEY))
-      .select(["d.id", "d.endpoint_id", "d.lease_token"])
+      .select(["d.id", "d.endpoint_id", "d.lease_token", "d.event_id", "d.event_type"])
       .where("d.id", "in", ids.slice(start, start + RECORD_CHUNK))
       .orderBy("d.id", "asc");
     rows.push(...(await tx.strategy.forUpdate(read).execute()));
@@ -112,13 +121,41 @@ async function heldAttempts(tx: StoreContext, items: readonly AttemptToRecord[])
     const row = byDelivery.get(item.deliveryId);
     if (!row || taken.has(item.deliveryId) || row.lease_token === null || row.lease_token !== item.leaseToken) return;
     taken.add(item.deliveryId);
-    held.push({ index, item, endpointId: row.endpoint_id });
+    held.push({ index, item, endpointId: row.endpoint_id, eventId: row.event_id, eventType: row.event_type });
   });
   return { byDelivery, held };
 }
 
-/** Moves the held deliveries to their next state (lease cleared) and stores their attempts. */
-async function writeAttempts(tx: StoreContext, held: readonly HeldAttempt[]): Promise<void> {
+/**
+ * The events, among those of the held deliveries, that concern an erased application: their
+ * attempts store no answer. Read after the deliveries' rows are locked, so an erasure that locked
+ * them first has committed (and is seen) by then. Only application events can concern one.
+ */
+async function erasedEvents(tx: StoreContext, held: readonly HeldAttempt[]): Promise<Set<string>> {
+  const ids = [...new Set(held.filter((entry) => entry.eventType.startsWith("application.")).map((e) => e.eventId))];
+  const erased = new Set<string>();
+  for (let start = 0; start < ids.length; start += RECORD_CHUNK) {
+    const rows = await tx.db
+      .selectFrom(tx.tableAs("event", "e"))
+      .innerJoin(tx.tableAs("application", "a"), "a.id", "e.subject_id")
+      .select("e.id")
+      .where("e.id", "in", ids.slice(start, start + RECORD_CHUNK))
+      .where("a.erased_at", "is not", null)
+      .execute();
+    for (const row of rows) erased.add(row.id);
+  }
+  return erased;
+}
+
+/**
+ * Moves the held deliveries to their next state (lease cleared) and stores their attempts; those of
+ * `erased` events without their answer.
+ */
+async function writeAttempts(
+  tx: StoreContext,
+  held: readonly HeldAttempt[],
+  erased: ReadonlySet<string>,
+): Promise<void> {
   for (let start = 0; start < held.length; start += RECORD_CHUNK) {
     const chunk = held.slice(start, start + RECORD_CHUNK);
     await tx.db
@@ -144,7 +181,7 @@ async function writeAttempts(tx: StoreContext, held: readonly HeldAttempt[]): Pr
     await tx.db
       .insertInto(tx.table("webhook_attempt"))
       .values(
-        chunk.map(({ item, endpointId }) => {
+        chunk.map(({ item, endpointId, eventId }) => {
           const attempt = item.outcome.attempt;
           return {
             id: attempt.id,
@@ -153,7 +190,7 @@ async function writeAttempts(tx: StoreContext, held: readonly HeldAttempt[]): Pr
             attempted_at: tx.toDb(attempt.attemptedAt),
             status_code: attempt.statusCode,
             duration_ms: attempt.durationMs,
-            response_body: attempt.responseBody,
+            response_body: erased.has(eventId) ? REDACTED_RESPONSE_BODY : attempt.responseBody,
             error: attempt.error,
             succeeded: tx.bool(attempt.succeeded),
           };
@@ -233,7 +270,7 @@ async function countFailures(tx: StoreContext, held: readonly HeldAttempt[]) {
  */
 async function recordInTransaction(tx: StoreContext, items: readonly AttemptToRecord[]) {
   const { byDelivery, held } = await heldAttempts(tx, items);
-  await writeAttempts(tx, held);
+  await writeAttempts(tx, held, await erasedEvents(tx, held));
   const { stops, states } = await countFailures(tx, held);
   const endpoints = await endpointsById(
     tx,

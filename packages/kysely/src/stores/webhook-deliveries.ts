@@ -161,19 +161,31 @@ export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
       return getDelivery(companyId, id);
     },
 
-    purgeDeliveries: (before) =>
+    purgeDeliveries: (before, limit) =>
       ctx.atomic(async (tx) => {
         const finished = tx.db
           .selectFrom(tx.tableAs("webhook_delivery", "d"))
           .select("d.id")
           .where("d.status", "<>", "pending")
           .where("d.created_at", "<", tx.toDb(before));
-        await tx.db.deleteFrom(tx.table("webhook_attempt")).where("delivery_id", "in", finished).execute();
-        const deleted = await tx.db
-          .deleteFrom(tx.table("webhook_delivery"))
-          .where("status", "<>", "pending")
-          .where("created_at", "<", tx.toDb(before))
-          .executeTakeFirst();
+        if (limit === undefined) {
+          await tx.db.deleteFrom(tx.table("webhook_attempt")).where("delivery_id", "in", finished).execute();
+          const deleted = await tx.db
+            .deleteFrom(tx.table("webhook_delivery"))
+            .where("status", "<>", "pending")
+            .where("created_at", "<", tx.toDb(before))
+            .executeTakeFirst();
+          return Number(deleted.numDeletedRows);
+        }
+        // A batch: the oldest `limit` finished deliveries, locked (a resend waits), then their
+        // attempts and their rows.
+        const picked = await tx.strategy
+          .forUpdate(finished.orderBy("d.created_at", "asc").orderBy("d.id", "asc").limit(Math.max(0, limit)))
+          .execute();
+        const ids = picked.map((row) => row.id);
+        if (ids.length === 0) return 0;
+        await tx.db.deleteFrom(tx.table("webhook_attempt")).where("delivery_id", "in", ids).execute();
+        const deleted = await tx.db.deleteFrom(tx.table("webhook_delivery")).where("id", "in", ids).executeTakeFirst();
         return Number(deleted.numDeletedRows);
       }),
   };

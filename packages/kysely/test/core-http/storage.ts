@@ -46,6 +46,8 @@ function storedCounts(db: AnyDb, prefix: string): StoredCounts {
     countKeys: required(raw.countKeys, "countKeys"),
     countUsage: required(raw.countUsage, "countUsage"),
     countIdempotencyRecords: required(raw.countIdempotencyRecords, "countIdempotencyRecords"),
+    countNotes: required(raw.countNotes, "countNotes"),
+    findText: required(raw.findText, "findText"),
   };
 }
 

@@ -1,6 +1,7 @@
 import type { ConformanceInspector } from "@hireport/core/testing";
 import { sql } from "kysely";
 import type { AnyDb } from "./databases";
+import { findText } from "./text-scan";
 
 /** Raw SQL reads of hireport's tables under a prefix, past the storage's own read methods. */
 export function rawReads(db: AnyDb, prefix: string): ConformanceInspector {
@@ -38,5 +39,10 @@ export function rawReads(db: AnyDb, prefix: string): ConformanceInspector {
       count(sql`select count(*) as n from ${table("webhook_delivery")} where endpoint_id = ${endpointId}`),
     countAttempts: (deliveryId) =>
       count(sql`select count(*) as n from ${table("webhook_attempt")} where delivery_id = ${deliveryId}`),
+    countNotes: (companyId, applicationId) =>
+      count(
+        sql`select count(*) as n from ${table("note")} where company_id = ${companyId} and application_id = ${applicationId}`,
+      ),
+    findText: (text) => findText(db, prefix, text),
   };
 }

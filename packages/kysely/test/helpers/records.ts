@@ -87,6 +87,7 @@ export function application(companyId: string, jobId: string, overrides: Partial
     humanReviewRequestedAt: null,
     appliedAt: new Date("2026-03-02T11:00:00.001Z"),
     updatedAt: new Date("2026-03-02T11:00:00.001Z"),
+    erasedAt: null,
     ...overrides,
   };
 }
@@ -118,6 +119,7 @@ export function event(companyId: string, overrides: Partial<EventRecord> = {}): 
     companyId,
     type: "webhook.test",
     payload: JSON.stringify({ hello: "wörld ✓" }),
+    subjectId: null,
     createdAt: new Date("2026-03-01T10:00:00.123Z"),
     ...overrides,
   };

@@ -1,0 +1,173 @@
+import { type Actor, APPLICATION_STAGES, type ApplicationStage } from "../domain";
+import type { Runtime } from "../runtime";
+import type { CandidateService } from "./candidates";
+
+const DAY_MS = 86_400_000;
+
+/**
+ * How long hireport keeps each kind of data, in days (`createPublicApi({ retention })`). A period
+ * left out (or null) keeps that kind until you set one, except where the default says otherwise.
+ */
+export interface RetentionOptions {
+  /**
+   * Applications, per stage group, counted from their last change (`updated_at`): past its period
+   * an application is erased as `api.candidates.erase` erases it (the candidate's data goes, the
+   * anonymous record stays so counts and reports stay true). `other` is every stage but `rejected`
+   * and `withdrawn`. @default {} (no application is erased)
+   */
+  applications?: { rejected?: number | null; withdrawn?: number | null; other?: number | null };
+  /** Usage-log entries (every request: key, route, status, IP). @default null (kept) */
+  usageDays?: number | null;
+  /**
+   * Outbox events and finished webhook deliveries with their attempts. An event is kept while one
+   * of its deliveries is pending. @default 30 (what the webhook dispatcher's own purge keeps)
+   */
+  eventDays?: number | null;
+  /** Rows per statement (a bounded batch): each kind is purged in as many batches as it takes. @default 500 */
+  batchSize?: number;
+}
+
+/** The periods in force, defaults applied: null keeps the kind. */
+export interface ResolvedRetention {
+  readonly applications: Readonly<{ rejected: number | null; withdrawn: number | null; other: number | null }>;
+  readonly usageDays: number | null;
+  readonly eventDays: number | null;
+  readonly batchSize: number;
+}
+
+/** What one `api.retention.purge()` removed, per kind. */
+export interface RetentionCounts {
+  /** Applications erased (kept as anonymous records). */
+  applicationsErased: number;
+  usageEntries: number;
+  /** Finished deliveries deleted, with their attempts. */
+  deliveries: number;
+  events: number;
+  /** Expired `Idempotency-Key` records (24 hours; always purged). */
+  idempotencyRecords: number;
+  /** Rate-limit counters whose window ended (always purged). */
+  rateLimitCounters: number;
+}
+
+function period(name: string, value: number | null | undefined, fallback: number | null): number | null {
+  if (value === undefined) return fallback;
+  if (value === null) return null;
+  if (!Number.isFinite(value) || value <= 0) {
+    throw new TypeError(`hireport: option retention.${name} must be a positive number of days or null, got ${value}.`);
+  }
+  return value;
+}
+
+/** Checks the retention options and applies the defaults. Throws a TypeError naming a bad one. */
+export function resolveRetention(options: RetentionOptions | undefined): ResolvedRetention {
+  const input = options ?? {};
+  const applications = input.applications ?? {};
+  const batchSize = input.batchSize ?? 500;
+  if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
+    throw new TypeError(
+      `hireport: option retention.batchSize must be a whole number from 1 to 10000, got ${batchSize}.`,
+    );
+  }
+  return Object.freeze({
+    applications: Object.freeze({
+      rejected: period("applications.rejected", applications.rejected, null),
+      withdrawn: period("applications.withdrawn", applications.withdrawn, null),
+      other: period("applications.other", applications.other, null),
+    }),
+    usageDays: period("usageDays", input.usageDays, null),
+    eventDays: period("eventDays", input.eventDays, 30),
+    batchSize,
+  });
+}
+
+/** Who erases in a retention run, in the audit list. */
+const RETENTION_ACTOR: Actor = { type: "host", id: null, name: "retention" };
+
+const GROUPS: Record<"rejected" | "withdrawn" | "other", readonly ApplicationStage[]> = {
+  rejected: ["rejected"],
+  withdrawn: ["withdrawn"],
+  other: APPLICATION_STAGES.filter((stage) => stage !== "rejected" && stage !== "withdrawn"),
+};
+
+/** Runs `batch` until it removes fewer than `limit` rows; the total removed. */
+async function drain(limit: number, batch: (limit: number) => Promise<number>): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const removed = await batch(limit);
+    total += removed;
+    if (removed < limit) return total;
+  }
+}
+
+/** `api.retention`: keeps data no longer than the company decides (DESIGN: personal data). */
+export class RetentionService {
+  readonly #runtime: Runtime;
+  readonly #candidates: CandidateService;
+  /** The periods in force. */
+  readonly settings: ResolvedRetention;
+
+  constructor(runtime: Runtime, candidates: CandidateService, settings: ResolvedRetention) {
+    this.#runtime = runtime;
+    this.#candidates = candidates;
+    this.settings = settings;
+  }
+
+  /**
+   * Removes what is older than its period, each kind in batches of `batchSize` rows (one statement
+   * or transaction each), and returns how many went per kind. Safe to run from several processes
+   * at once, and to run again after a failure: each batch stands on its own.
+   */
+  async purge(): Promise<RetentionCounts> {
+    const { storage, clock } = this.#runtime;
+    const { batchSize, usageDays, eventDays } = this.settings;
+    const now = clock.now();
+    const before = (days: number) => new Date(now.getTime() - days * DAY_MS);
+    const counts: RetentionCounts = {
+      applicationsErased: await this.#eraseApplications(now),
+      usageEntries: 0,
+      deliveries: 0,
+      events: 0,
+      idempotencyRecords: 0,
+      rateLimitCounters: 0,
+    };
+    if (eventDays !== null) {
+      counts.deliveries = await drain(batchSize, (limit) => storage.webhooks.purgeDeliveries(before(eventDays), limit));
+      counts.events = await drain(batchSize, (limit) => storage.events.purge(before(eventDays), limit));
+    }
+    if (usageDays !== null) {
+      counts.usageEntries = await drain(batchSize, (limit) => storage.usage.purge(before(usageDays), limit));
+    }
+    counts.idempotencyRecords = await storage.idempotency.purgeExpired(now);
+    counts.rateLimitCounters = await storage.rateLimits.purgeExpired(now);
+    return counts;
+  }
+
+  async #eraseApplications(now: Date): Promise<number> {
+    const { storage } = this.#runtime;
+    const { applications, batchSize } = this.settings;
+    let erased = 0;
+    for (const group of ["rejected", "withdrawn", "other"] as const) {
+      const days = applications[group];
+      if (days === null) continue;
+      const updatedBefore = new Date(now.getTime() - days * DAY_MS);
+      for (;;) {
+        const batch = await storage.candidates.listForRetention({
+          stages: GROUPS[group],
+          updatedBefore,
+          take: batchSize,
+        });
+        const byCompany = new Map<string, string[]>();
+        for (const row of batch) byCompany.set(row.companyId, [...(byCompany.get(row.companyId) ?? []), row.id]);
+        let progress = 0;
+        for (const [companyId, ids] of byCompany) {
+          const result = await this.#candidates.eraseForRetention(companyId, ids, updatedBefore, RETENTION_ACTOR);
+          progress += result.applicationIds.length + result.alreadyErased.length;
+          erased += result.applicationIds.length;
+        }
+        // Fewer than a batch: the group is done. No progress: nothing more this run can erase.
+        if (batch.length < batchSize || progress === 0) break;
+      }
+    }
+    return erased;
+  }
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import type { ConformanceContext } from "../context";
+import { DAY, HOUR, makeApplication, makeDelivery, makeEvent, makeJob, newId, SECOND, shift } from "../fixtures";
+import { deliveryHelpers } from "./webhook-delivery-support";
+
+/** A time before every other test's rows (they start in 1991): whole-database reads see only this suite's rows there. */
+const ANCIENT = new Date("1985-03-01T00:00:00.000Z");
+
+/** Retention's reads and batches: the applications it erases, purges with a limit. */
+export function retentionTests(ctx: ConformanceContext): void {
+  const { endpointOf } = deliveryHelpers(ctx);
+
+  describe("retention", () => {
+    it("listForRetention lists unerased applications of those stages changed before the time, oldest change first", async () => {
+      const companyId = await ctx.company();
+      const job = makeJob(companyId);
+      await ctx.storage.jobs.insert(job);
+      const at = (ms: number) => shift(ANCIENT, ms);
+      const rows = [
+        makeApplication(companyId, job.id, { stage: "rejected", appliedAt: at(0), updatedAt: at(3 * HOUR) }),
+        makeApplication(companyId, job.id, { stage: "withdrawn", appliedAt: at(0), updatedAt: at(1 * HOUR) }),
+        makeApplication(companyId, job.id, { stage: "rejected", appliedAt: at(0), updatedAt: at(2 * HOUR) }),
+        makeApplication(companyId, job.id, { stage: "hired", appliedAt: at(0), updatedAt: at(1 * HOUR) }),
+        makeApplication(companyId, job.id, { stage: "rejected", appliedAt: at(0), updatedAt: at(5 * HOUR) }),
+        makeApplication(companyId, job.id, { stage: "rejected", appliedAt: at(0), updatedAt: at(HOUR) }),
+      ];
+      for (const row of rows) {
+        expect(await ctx.createApplication(row, { duplicateSince: shift(ANCIENT, -DAY) })).toEqual({
+          outcome: "created",
+        });
+      }
+      const [r3, w1, r2, , r5, r1] = rows;
+      await ctx.storage.transaction((tx) =>
+        tx.candidates.erase({ companyId, applicationIds: [r1?.id ?? ""], erasedAt: at(HOUR) }),
+      );
+      const list = (stages: ("rejected" | "withdrawn")[], before: Date, take = 100) =>
+        ctx.storage.candidates.listForRetention({ stages, updatedBefore: before, take });
+      // r1 was erased; r5 changed at the cut (not before it).
+      expect(await list(["rejected"], at(5 * HOUR))).toEqual([
+        { companyId, id: r2?.id },
+        { companyId, id: r3?.id },
+      ]);
+      expect(await list(["rejected", "withdrawn"], at(5 * HOUR), 2)).toEqual([
+        { companyId, id: w1?.id },
+        { companyId, id: r2?.id },
+      ]);
+      expect(await list(["withdrawn"], at(HOUR))).toEqual([]);
+      expect(r5).toBeDefined();
+    });
+
+    it("purges take a limit: at most that many events, usage entries and finished deliveries, the oldest first", async () => {
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      // Before the rows of the retention test above, which the purges would also see.
+      const at = (ms: number) => shift(ANCIENT, -DAY * 30 + ms);
+      const events = [0, 1, 2].map((i) => makeEvent(companyId, { createdAt: at(i * SECOND) }));
+      for (const event of events) await ctx.storage.events.append(event);
+      const deliveries = events.map((event, i) =>
+        makeDelivery(endpoint, event, { createdAt: at(i * SECOND), status: "succeeded", nextAttemptAt: null }),
+      );
+      await ctx.storage.webhooks.insertDeliveries(deliveries);
+      const usage = [0, 1, 2].map((i) => ({
+        id: newId("use"),
+        companyId,
+        keyId: null,
+        method: "GET",
+        route: "/jobs",
+        status: 200,
+        durationMs: 1,
+        requestId: newId("req"),
+        ip: null,
+        createdAt: at(i * SECOND),
+      }));
+      await ctx.storage.usage.appendMany(usage);
+      const cut = at(DAY);
+
+      expect(await ctx.storage.webhooks.purgeDeliveries(cut, 2)).toBe(2);
+      expect(await ctx.storage.webhooks.getDelivery(companyId, deliveries[2]?.id ?? "")).not.toBeNull();
+      expect(await ctx.storage.webhooks.getDelivery(companyId, deliveries[0]?.id ?? "")).toBeNull();
+      expect(await ctx.storage.webhooks.purgeDeliveries(cut, 2)).toBe(1);
+      expect(await ctx.storage.events.purge(cut, 2)).toBe(2);
+      expect(await ctx.storage.events.get(events[2]?.id ?? "")).not.toBeNull();
+      expect(await ctx.storage.events.get(events[1]?.id ?? "")).toBeNull();
+      expect(await ctx.storage.events.purge(cut, 2)).toBe(1);
+      expect(await ctx.storage.usage.purge(cut, 2)).toBe(2);
+      await ctx.expectRaw("countUsage", [companyId], 1);
+      expect((await ctx.storage.usage.list({ companyId, take: 10 })).map((entry) => entry.id)).toEqual([usage[2]?.id]);
+      expect(await ctx.storage.usage.purge(cut, 2)).toBe(1);
+      await ctx.expectRaw("countUsage", [companyId], 0);
+      await ctx.expectRaw("countEvents", [companyId], 0);
+    });
+  });
+}

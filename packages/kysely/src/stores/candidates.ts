@@ -1,0 +1,190 @@
+import {
+  type CandidateErasureResult,
+  type CandidateStore,
+  REDACTED_RESPONSE_BODY,
+  redactApplications,
+} from "@hireport/core";
+import type { StoreContext } from "../context";
+import { type ApplicationRow, toApplication } from "./application-rows";
+
+/** Ids per `IN (…)` list. */
+const CHUNK = 500;
+
+function chunks<T>(items: readonly T[]): T[][] {
+  const out: T[][] = [];
+  for (let start = 0; start < items.length; start += CHUNK) out.push(items.slice(start, start + CHUNK));
+  return out;
+}
+
+/**
+ * One person's data: their applications by address, their erasure, and retention's choice of
+ * applications. `erase` is one transaction of plain statements on every dialect (the caller's when
+ * called on a `tx`), each step one statement per 500 ids: the locks first (applications, then the
+ * deliveries of their events, in id order, as every writer of those rows takes them), then the
+ * redactions.
+ */
+export function createCandidateStore(ctx: StoreContext): CandidateStore {
+  /** Applications with their job's title, joined. */
+  const selectApplications = (on: StoreContext) =>
+    on.db
+      .selectFrom(on.tableAs("application", "a"))
+      .innerJoin(on.tableAs("job", "j"), "j.id", "a.job_id")
+      .select(on.columns("application", "a"))
+      .select("j.title as job_title");
+
+  return {
+    async listByEmail(companyId, emailNormalized) {
+      const rows = await selectApplications(ctx)
+        .where("a.company_id", "=", companyId)
+        .where("a.email_normalized", "=", emailNormalized)
+        .orderBy("a.applied_at", "asc")
+        .orderBy("a.id", "asc")
+        .$castTo<ApplicationRow>()
+        .execute();
+      return rows.map(toApplication);
+    },
+
+    erase: (input) =>
+      ctx.atomic(async (tx): Promise<CandidateErasureResult> => {
+        const result: CandidateErasureResult = {
+          erased: [],
+          fileIds: [],
+          notes: 0,
+          events: 0,
+          attempts: 0,
+          idempotencyRecords: 0,
+        };
+        const { companyId, erasedAt } = input;
+        const requested = [...new Set(input.applicationIds)].sort();
+        const locked: { id: string; resume_file_id: string | null }[] = [];
+        for (const ids of chunks(requested)) {
+          let read = tx.db
+            .selectFrom(tx.tableAs("application", "a"))
+            .select(["a.id", "a.resume_file_id"])
+            .where("a.company_id", "=", companyId)
+            .where("a.id", "in", ids)
+            .where("a.erased_at", "is", null);
+          if (input.updatedBefore) read = read.where("a.updated_at", "<", tx.toDb(input.updatedBefore));
+          locked.push(...(await tx.strategy.forUpdate(read.orderBy("a.id", "asc"), "a").execute()));
+        }
+        if (locked.length === 0) return result;
+        const ids = locked.map((row) => row.id);
+        result.fileIds = locked.flatMap((row) => (row.resume_file_id === null ? [] : [row.resume_file_id]));
+
+        for (const part of chunks(ids)) {
+          await tx.db
+            .updateTable(tx.table("application"))
+            .set({
+              candidate_name: "",
+              candidate_email: "",
+              candidate_phone: "",
+              candidate_location: "",
+              candidate_linkedin_url: "",
+              candidate_current_title: "",
+              candidate_skills: "[]",
+              email_normalized: "",
+              cover_letter: "",
+              resume_source_url: null,
+              resume_file_id: null,
+              erased_at: tx.toDb(erasedAt),
+              updated_at: tx.toDb(erasedAt),
+            })
+            .where("company_id", "=", companyId)
+            .where("id", "in", part)
+            .execute();
+          const notes = await tx.db
+            .deleteFrom(tx.table("note"))
+            .where("company_id", "=", companyId)
+            .where("application_id", "in", part)
+            .executeTakeFirst();
+          result.notes += Number(notes.numDeletedRows);
+        }
+
+        const events: { id: string; payload: string }[] = [];
+        for (const part of chunks(ids)) {
+          const read = tx.db
+            .selectFrom(tx.tableAs("event", "e"))
+            .select(["e.id", "e.payload"])
+            .where("e.company_id", "=", companyId)
+            .where("e.subject_id", "in", part)
+            .orderBy("e.id", "asc");
+          events.push(...(await tx.strategy.forUpdate(read, "e").execute()));
+        }
+        for (const event of events) {
+          await tx.db
+            .updateTable(tx.table("event"))
+            .set({ payload: redactApplications(event.payload, ids, erasedAt) })
+            .where("id", "=", event.id)
+            .execute();
+        }
+        result.events = events.length;
+
+        const deliveryIds: string[] = [];
+        for (const part of chunks(events.map((event) => event.id))) {
+          const read = tx.db
+            .selectFrom(tx.tableAs("webhook_delivery", "d"))
+            .select("d.id")
+            .where("d.event_id", "in", part)
+            .orderBy("d.id", "asc");
+          deliveryIds.push(...(await tx.strategy.forUpdate(read, "d").execute()).map((row) => row.id));
+        }
+        for (const part of chunks(deliveryIds)) {
+          const emptied = await tx.db
+            .updateTable(tx.table("webhook_attempt"))
+            .set({ response_body: REDACTED_RESPONSE_BODY })
+            .where("delivery_id", "in", part)
+            .where("response_body", "<>", REDACTED_RESPONSE_BODY)
+            .executeTakeFirst();
+          result.attempts += Number(emptied.numUpdatedRows);
+        }
+
+        const keys = tx.db.selectFrom(tx.tableAs("api_key", "k")).select("k.id").where("k.company_id", "=", companyId);
+        for (const part of chunks(ids)) {
+          const answers = await tx.db
+            .selectFrom(tx.tableAs("idempotency", "i"))
+            .select(["i.key_id", "i.idempotency_key", "i.response_body"])
+            .where("i.key_id", "in", keys)
+            .where("i.response_body", "is not", null)
+            .where((eb) => eb.or(part.map((id) => tx.strategy.textContains("i.response_body", id))))
+            .execute();
+          for (const answer of answers) {
+            const body = redactApplications(answer.response_body ?? "", ids, erasedAt);
+            if (body === answer.response_body) continue;
+            await tx.db
+              .updateTable(tx.table("idempotency"))
+              .set({ response_body: body })
+              .where("key_id", "=", answer.key_id)
+              .where("idempotency_key", "=", answer.idempotency_key)
+              .execute();
+            result.idempotencyRecords += 1;
+          }
+        }
+
+        for (const part of chunks(ids)) {
+          const rows = await selectApplications(tx)
+            .where("a.company_id", "=", companyId)
+            .where("a.id", "in", part)
+            .$castTo<ApplicationRow>()
+            .execute();
+          result.erased.push(...rows.map(toApplication));
+        }
+        result.erased.sort((a, b) => a.appliedAt.getTime() - b.appliedAt.getTime() || (a.id < b.id ? -1 : 1));
+        return result;
+      }),
+
+    async listForRetention(query) {
+      if (query.stages.length === 0) return [];
+      const rows = await ctx.db
+        .selectFrom(ctx.from("application", "a", "retention"))
+        .select(["a.company_id", "a.id"])
+        .where("a.erased_at", "is", null)
+        .where("a.stage", "in", [...query.stages])
+        .where("a.updated_at", "<", ctx.toDb(query.updatedBefore))
+        .orderBy("a.updated_at", "asc")
+        .orderBy("a.id", "asc")
+        .limit(Math.max(0, query.take))
+        .execute();
+      return rows.map((row) => ({ companyId: row.company_id, id: row.id }));
+    },
+  };
+}
