@@ -64,6 +64,7 @@ export const postgresStrategy: DialectStrategy = {
     bool: () => "boolean",
     double: () => "double precision",
     int: () => "integer",
+    bytes: () => "bytea",
   },
   tableOptions: (builder) => builder,
   sequenceColumn: (builder) => builder.addColumn("seq", "bigserial", (column) => column.primaryKey()),
