@@ -47,7 +47,9 @@ const applicationListOptionsSchema = z.strictObject({
 
 const resumeSchema = z.strictObject({
   filename: z.string().min(1),
-  contentType: z.string().regex(/^[\w.+-]+\/[\w.+-]+$/, "A media type such as application/pdf."),
+  contentType: z
+    .string()
+    .regex(/^[\w.+-]+\/[\w.+-]+(?:\s*;\s*[\w.+-]+=[\w.+-]+)*$/, "A media type such as application/pdf."),
   body: z.custom<ReadableStream<Uint8Array> | Uint8Array>(
     (value) => value instanceof Uint8Array || (typeof value === "object" && value !== null && "getReader" in value),
     "A ReadableStream or a Uint8Array.",
@@ -143,7 +145,7 @@ export function hostApplications(applications: ApplicationService): HostApplicat
       const extras = parseBody(
         createExtrasSchema,
         { resume: options?.resume, publicJobOnly: options?.publicJobOnly },
-        "The options",
+        "The options object",
       );
       return (await applications.create(companyId, body, hostActor(options), extras as ApplicationCreateExtras)).record;
     },
