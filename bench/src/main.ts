@@ -1,12 +1,13 @@
 /**
  * `pnpm bench`: the API benchmarks (src/api.ts), then the dispatcher benchmark (src/dispatcher.ts,
- * in its own process) when it is there, then the console's pages (src/console.ts).
- * `BENCH_ONLY=api`, `BENCH_ONLY=dispatcher` or `BENCH_ONLY=console` runs one.
+ * in its own process) when it is there, then the console's pages (src/console.ts), then the careers
+ * site (src/careers.ts). `BENCH_ONLY=api`, `dispatcher`, `console` or `careers` runs one.
  * Stops by itself: every child is stopped at the end, and a hard limit ends a run that hangs.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runApiBench, stopAllServers } from "./api";
+import { runCareersBench, stopCareersServers } from "./careers";
 import { log, SRC_DIR, spawnTsx } from "./common";
 import { runConsoleBench } from "./console";
 
@@ -15,12 +16,15 @@ const HARD_LIMIT_MS = Number(process.env.BENCH_HARD_LIMIT_MS ?? 45 * 60_000);
 
 const limit = setTimeout(() => {
   log(`giving up after ${HARD_LIMIT_MS / 60_000} minutes`);
-  void stopAllServers().finally(() => process.exit(2));
+  void Promise.all([stopAllServers(), stopCareersServers()]).finally(() => process.exit(2));
 }, HARD_LIMIT_MS);
 limit.unref();
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void stopAllServers().finally(() => process.exit(130)));
+  process.once(
+    signal,
+    () => void Promise.all([stopAllServers(), stopCareersServers()]).finally(() => process.exit(130)),
+  );
 }
 
 async function main(): Promise<void> {
@@ -37,12 +41,16 @@ async function main(): Promise<void> {
     log("console pages (src/console.ts)");
     await runConsoleBench();
   }
+  if (!only || only === "careers") {
+    log("careers site (src/careers.ts)");
+    await runCareersBench();
+  }
 }
 
 main()
   .then(() => process.exit(0))
   .catch(async (error: unknown) => {
     console.error(error);
-    await stopAllServers();
+    await Promise.all([stopAllServers(), stopCareersServers()]);
     process.exit(1);
   });

@@ -123,7 +123,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
       : null;
     const rendered = render(options, "jobList", {
       site: contextOf(site),
-      jobs: result.data.map((job) => jobView(api, job, site.base)),
+      jobs: result.data.map((job) => jobView(api.publicJobs, job, site.base)),
       nextHref,
       firstHref: cursor ? site.links.jobs : null,
     });
@@ -149,7 +149,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
       throw error;
     }
     const body = {
-      data: result.data.map((job) => publicJobJson(jobView(api, job, site.base))),
+      data: result.data.map((job) => publicJobJson(jobView(api.publicJobs, job, site.base))),
       has_more: result.hasMore,
       next_cursor: result.nextCursor,
     };
@@ -162,7 +162,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
   }
 
   async function feed(request: ApiRequest, site: Site, kind: "indeed" | "rss" | "sitemap"): Promise<ApiResponse> {
-    const jobs = (await everyPublicJob(site.company.id)).map((job) => jobView(api, job, site.base));
+    const jobs = (await everyPublicJob(site.company.id)).map((job) => jobView(api.publicJobs, job, site.base));
     const now = options.clock.now();
     const body =
       kind === "indeed"
@@ -207,7 +207,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
   async function jobPage(request: ApiRequest, site: Site, id: string): Promise<ApiResponse> {
     const lookup = await api.publicJobs.find(site.company.id, id);
     if (lookup.state === "unknown") return notFound(site);
-    const job = jobView(api, lookup.job, site.base);
+    const job = jobView(api.publicJobs, lookup.job, site.base);
     if (lookup.state === "gone")
       return page(request, site, 410, render(options, "gone", { site: contextOf(site), job }));
     const answer = htmlAnswer(
@@ -234,10 +234,13 @@ export function createCareers(input: CareersOptions): HireportCareers {
     if (lookup.state !== "public") {
       await discardBody(request);
       if (lookup.state === "unknown") return notFound(site);
-      const gone = render(options, "gone", { site: contextOf(site), job: jobView(api, lookup.job, site.base) });
+      const gone = render(options, "gone", {
+        site: contextOf(site),
+        job: jobView(api.publicJobs, lookup.job, site.base),
+      });
       return htmlAnswer(options, site.theme, site.styleHash, 410, gone, { "cache-control": "no-store" });
     }
-    const job = jobView(api, lookup.job, site.base);
+    const job = jobView(api.publicJobs, lookup.job, site.base);
     const noStore = { "cache-control": "no-store" };
     return handleApply({
       options,

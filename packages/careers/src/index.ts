@@ -5,7 +5,14 @@
  */
 export { CAREERS_SOURCE } from "./apply/handle-apply";
 export { createCareers, type HireportCareers } from "./create-careers";
-export type { EmploymentType, JobView } from "./job-view";
+export {
+  type EmploymentType,
+  employmentTypeOf,
+  type JobView,
+  jobView,
+  type PublicJobAddresses,
+  parseLocation,
+} from "./job-view";
 export type {
   ApplicationNotice,
   CareersCspSources,
@@ -16,6 +23,8 @@ export type {
   ResolvedTheme,
   VerifyHumanInput,
 } from "./options";
+export { resolveTheme } from "./options";
+export { DEFAULT_RENDERERS as defaultRenderers } from "./pages/defaults";
 export type {
   AppliedProps,
   ApplyField,
@@ -29,5 +38,7 @@ export type {
   ReviewProps,
   SiteContext,
 } from "./pages/renderers";
-export type { PublicJobJson } from "./public-json";
+export { careersStyles } from "./pages/styles";
+export { type PublicJobJson, publicJobJson } from "./public-json";
 export type { Rendered } from "./responses";
+export { type JsonLd, jobPosting, scriptJson } from "./structured-data";

@@ -3,7 +3,7 @@
  * the structured data derive from it (its addresses, where it is, its type of work, its pay), in
  * one place so that each of them says the same.
  */
-import type { JobRecord, PublicApi } from "@hireport/core";
+import type { HostPublicJobs, JobRecord } from "@hireport/core";
 
 /** Google's `employmentType` values. */
 export type EmploymentType =
@@ -141,8 +141,14 @@ export function salaryTextOf(
   return `${money(min as number, currency)}${per}`;
 }
 
-/** A public job as the site shows it. `base` is the link root of the company's pages (mount and prefix). */
-export function jobView(api: PublicApi, job: JobRecord, base: string): JobView {
+/** What a job view reads of the public-job rule: `api.publicJobs`. */
+export type PublicJobAddresses = Pick<HostPublicJobs, "url" | "siteUrl" | "validThrough">;
+
+/**
+ * A public job as the site shows it. `publicJobs` is `api.publicJobs`; `base` is the link root of
+ * the company's pages (the mount and the company's path segment).
+ */
+export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: string): JobView {
   const employmentType = employmentTypeOf(job.employmentType);
   const href = `${base}/jobs/${encodeURIComponent(job.id)}`;
   return {
@@ -150,11 +156,11 @@ export function jobView(api: PublicApi, job: JobRecord, base: string): JobView {
     id: job.id,
     reference: job.reference,
     title: job.title,
-    url: api.publicJobs.url(job) ?? `${api.publicJobs.siteUrl(job.companyId)}/jobs/${encodeURIComponent(job.id)}`,
+    url: publicJobs.url(job) ?? `${publicJobs.siteUrl(job.companyId)}/jobs/${encodeURIComponent(job.id)}`,
     href,
     applyHref: `${href}/apply`,
     postedAt: job.publishedAt ?? job.createdAt,
-    validThrough: api.publicJobs.validThrough(job),
+    validThrough: publicJobs.validThrough(job),
     location: parseLocation(job.location),
     employmentType,
     employmentLabel: employmentType ? EMPLOYMENT_LABELS[employmentType] : job.employmentType,
