@@ -151,6 +151,8 @@ export type PublicJobAddresses = Pick<HostPublicJobs, "url" | "siteUrl" | "valid
 export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: string): JobView {
   const employmentType = employmentTypeOf(job.employmentType);
   const href = `${base}/jobs/${encodeURIComponent(job.id)}`;
+  // Formatting money makes an Intl formatter: only for the pages and feeds that show it.
+  let salaryText: string | null | undefined;
   return {
     record: job,
     id: job.id,
@@ -165,7 +167,10 @@ export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: st
     employmentType,
     employmentLabel: employmentType ? EMPLOYMENT_LABELS[employmentType] : job.employmentType,
     indeedJobType: employmentType ? (INDEED_JOB_TYPES[employmentType] ?? null) : null,
-    salaryText: salaryTextOf(job),
+    get salaryText() {
+      if (salaryText === undefined) salaryText = salaryTextOf(job);
+      return salaryText;
+    },
     salaryUnit: SALARY_UNITS[job.salaryPeriod.trim().toLowerCase()] ?? null,
   };
 }
