@@ -122,7 +122,13 @@ export function employmentTypeOf(text: string): EmploymentType | null {
 
 function money(amount: number, currency: string): string {
   try {
-    return new Intl.NumberFormat("en-GB", { style: "currency", currency, maximumFractionDigits: 2 }).format(amount);
+    const digits = Number.isInteger(amount) ? 0 : 2;
+    return new Intl.NumberFormat("en-GB", {
+      style: "currency",
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(amount);
   } catch {
     return `${amount.toLocaleString("en-GB")} ${currency}`;
   }

@@ -64,11 +64,17 @@ export interface ApplicationNotice {
 
 /** Extra sources for the pages' Content-Security-Policy (a CAPTCHA's script and frame, a font host). */
 export interface CareersCspSources {
+  /** Added to `script-src` (which is `'none'` without any). @default none */
   script?: readonly string[];
+  /** Added as `frame-src` (a CAPTCHA's frame). @default none */
   frame?: readonly string[];
+  /** Added to `style-src`. @default none */
   style?: readonly string[];
+  /** Added to `img-src`. @default none */
   img?: readonly string[];
+  /** Added as `connect-src`. @default none */
   connect?: readonly string[];
+  /** Added to `font-src`. @default none */
   font?: readonly string[];
 }
 

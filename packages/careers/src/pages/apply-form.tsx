@@ -30,6 +30,19 @@ const TEXT_FIELDS: {
   { name: "skills", label: "Skills", type: "text", autocomplete: "off" },
 ];
 
+const FIELD_ORDER: readonly ApplyField[] = [
+  "name",
+  "email",
+  "phone",
+  "location",
+  "linkedin_url",
+  "current_title",
+  "skills",
+  "resume",
+  "cover_letter",
+  "consent",
+];
+
 const LABELS: Record<ApplyField, string> = {
   name: "Full name",
   email: "E-mail address",
@@ -51,7 +64,10 @@ const LABELS: Record<ApplyField, string> = {
  */
 export function ApplyForm({ props }: { props: ApplyFormProps }) {
   const { values, errors } = props;
-  const problems = Object.entries(errors) as [ApplyField, string][];
+  // In the order of the form.
+  const problems = FIELD_ORDER.filter((field) => errors[field]).map(
+    (field) => [field, errors[field] as string] as const,
+  );
   const mebibytes = Math.round((props.maxFileBytes / 1_048_576) * 10) / 10;
   return (
     <form method="post" action={props.action} enctype="multipart/form-data" aria-labelledby="apply-heading" noValidate>

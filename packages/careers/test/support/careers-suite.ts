@@ -252,7 +252,7 @@ export function defineCareersSuite(adapter: Adapter): void {
       expect(cdata("city")).toBe("London");
       expect(cdata("country")).toBe("UK");
       expect(cdata("description")).toContain("<p>Build the API.</p>");
-      expect(cdata("salary")).toBe("£50,000.00 – £70,000.00 a year");
+      expect(cdata("salary")).toBe("£50,000 – £70,000 a year");
       expect(cdata("jobtype")).toBe("fulltime");
 
       const rss = xml.parse(await (await get("/feeds/jobs.rss")).text()).rss;
