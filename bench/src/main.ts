@@ -1,13 +1,14 @@
 /**
  * `pnpm bench`: the API benchmarks (src/api.ts), the cost of the durable usage log
  * (src/usage-durable.ts, in its own process), the dispatcher benchmark (src/dispatcher.ts, in its
- * own process) when it is there, then the console's pages (src/console.ts). `BENCH_ONLY=api`,
- * `BENCH_ONLY=usage-durable`, `BENCH_ONLY=dispatcher` or `BENCH_ONLY=console` runs one.
+ * own process) when it is there, then the console's pages (src/console.ts), then the careers site
+ * (src/careers.ts). `BENCH_ONLY=api`, `usage-durable`, `dispatcher`, `console` or `careers` runs one.
  * Stops by itself: every child is stopped at the end, and a hard limit ends a run that hangs.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runApiBench, stopAllServers } from "./api";
+import { runCareersBench, stopCareersServers } from "./careers";
 import { log, SRC_DIR, spawnTsx } from "./common";
 import { runConsoleBench } from "./console";
 
@@ -16,12 +17,15 @@ const HARD_LIMIT_MS = Number(process.env.BENCH_HARD_LIMIT_MS ?? 45 * 60_000);
 
 const limit = setTimeout(() => {
   log(`giving up after ${HARD_LIMIT_MS / 60_000} minutes`);
-  void stopAllServers().finally(() => process.exit(2));
+  void Promise.all([stopAllServers(), stopCareersServers()]).finally(() => process.exit(2));
 }, HARD_LIMIT_MS);
 limit.unref();
 
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
-  process.once(signal, () => void stopAllServers().finally(() => process.exit(130)));
+  process.once(
+    signal,
+    () => void Promise.all([stopAllServers(), stopCareersServers()]).finally(() => process.exit(130)),
+  );
 }
 
 /** Runs one benchmark script of src/ in its own process, its output passed through. */
@@ -43,12 +47,16 @@ async function main(): Promise<void> {
     log("console pages (src/console.ts)");
     await runConsoleBench();
   }
+  if (!only || only === "careers") {
+    log("careers site (src/careers.ts)");
+    await runCareersBench();
+  }
 }
 
 main()
   .then(() => process.exit(0))
   .catch(async (error: unknown) => {
     console.error(error);
-    await stopAllServers();
+    await Promise.all([stopAllServers(), stopCareersServers()]);
     process.exit(1);
   });

@@ -1,6 +1,7 @@
 /**
- * The hireport demo: an Express app with the public API on an SQLite file, the webhook dispatcher in
- * the same process, and a local receiver that verifies and prints every event.
+ * The hireport demo: an Express app with the careers site at its root, the public API and the
+ * console on an SQLite file (CVs kept in the same file), the webhook dispatcher in the same process,
+ * and a local receiver that verifies and prints every event.
  *
  *   pnpm demo            (from the repository root)
  *
@@ -10,10 +11,11 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createCareers } from "@hireport/careers";
 import { createConsole } from "@hireport/console";
 import { createPublicApi, type Scope } from "@hireport/core";
-import { hireportExpress, hireportExpressFiles } from "@hireport/express";
-import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { hireportExpress } from "@hireport/express";
+import { kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import Database from "better-sqlite3";
 import express from "express";
@@ -59,6 +61,8 @@ async function main(): Promise<void> {
   });
   const api = createPublicApi({
     storage,
+    // CVs uploaded through the careers site live in the same SQLite file.
+    fileStore: kyselyFileStore({ db }),
     publicBaseUrl: origin,
     fileTokenSecret: fileSecret(dataDir),
     onEvent: () => dispatcher.notify(),
@@ -102,17 +106,23 @@ async function main(): Promise<void> {
     authorize: () => ({ companyId: DEMO_COMPANY.id, role: "owner", actor: { id: "demo-owner", name: "Demo owner" } }),
   });
 
+  // The careers site: the demo company's public jobs, feeds and apply form at the root, and the CV
+  // links of applications (/files/cv/…) too, since the root is the API's publicBaseUrl.
+  const careers = createCareers({
+    api,
+    resolveCompany: () => DEMO_COMPANY.id,
+    secret: fileSecret(dataDir, "careers-secret"),
+    privacyNoticeUrl: "/privacy",
+    theme: { accentColor: "#0b6e4f" },
+  });
+
   const app = express();
   app.use("/api/public/v1", hireportExpress(api));
   app.use("/settings/api", hireportExpress(settings));
-  app.use("/files/cv", hireportExpressFiles(api));
-  app.get("/", (_request, response) => {
-    response
-      .type("text/plain")
-      .send(
-        "hireport demo: the API lives under /api/public/v1 (see /api/public/v1/openapi.json), the console under /settings/api\n",
-      );
+  app.get("/privacy", (_request, response) => {
+    response.type("text/plain").send("The demo keeps applications in a local SQLite file and sends them nowhere.\n");
   });
+  app.use(hireportExpress(careers));
   const server = app.listen(port);
   await new Promise<void>((ready, fail) => {
     server.once("listening", ready);
@@ -124,6 +134,11 @@ async function main(): Promise<void> {
   log("");
   log(`hireport demo ${created ? "seeded a new" : "reuses its"} database: ${join(dataDir, "demo.sqlite")}`);
   log(`Listening on ${origin}`);
+  log("");
+  log(`Careers site (jobs, apply with a CV, feeds): ${origin}/jobs`);
+  log(
+    `  Feeds: ${origin}/feeds/jobs.xml (Indeed), ${origin}/feeds/jobs.rss, ${origin}/sitemap.xml, ${origin}/jobs.json`,
+  );
   log("");
   log(`Console (keys, usage, webhooks, audit): ${origin}/settings/api`);
   log("  DEMO ONLY: everybody who opens it is signed in as an owner of the demo company.");

@@ -116,8 +116,20 @@ describe("the express-sqlite demo", () => {
       expect(body.data.company.id).toBe("demo-company");
       expect(body.data.key.scopes).toEqual(["jobs:read", "jobs:write", "applications:read", "applications:write"]);
       const jobs = await fetch(`${demo.base}/jobs?status=open`, { headers: { authorization: `Bearer ${demo.key}` } });
-      const page = (await jobs.json()) as { data: { title: string }[] };
+      const page = (await jobs.json()) as { data: { title: string; public_url: string }[] };
       expect(page.data.map((job) => job.title).sort()).toEqual(["Product Designer", "Senior Backend Engineer"]);
+      // The careers site at the root: the address it prints lists the open jobs, and every job's
+      // public_url is its page there.
+      const site = demo.base.replace("/api/public/v1", "");
+      expect(demo.output()).toContain(`Careers site (jobs, apply with a CV, feeds): ${site}/jobs`);
+      const careers = await (await fetch(`${site}/jobs`)).text();
+      for (const job of page.data) {
+        expect(careers).toContain(job.title);
+        const jobPage = await fetch(job.public_url);
+        expect(jobPage.status).toBe(200);
+        expect(await jobPage.text()).toContain('"@type":"JobPosting"');
+      }
+      expect((await fetch(`${site}/feeds/jobs.xml`)).status).toBe(200);
       // Seeding created 3 jobs and 4 applications: each event reaches the local receiver, verified.
       await demo.waitFor(/application\.created[^\n]*Zoë Müller[^\n]*signature ok/);
       expect(demo.output().match(/signature ok/g)?.length).toBeGreaterThanOrEqual(7);

@@ -1,5 +1,6 @@
 /**
- * One app process: Fastify 5 with the public API and the CV route, on the shared Postgres database.
+ * One app process: Fastify 5 with the public API, the careers site at the root (which also answers
+ * the CV links), on the shared Postgres database (the CVs candidates upload are kept there too).
  * Run several of them (start-all runs two) behind one address; they share everything through the
  * database: keys, data, rate-limit counters, the usage log, the webhook outbox.
  *
@@ -8,12 +9,13 @@
  * Environment: PORT (3000), HOST (127.0.0.1), PUBLIC_BASE_URL (http://localhost:PORT), APP_NAME,
  * HIREPORT_RATE_LIMIT_PER_MINUTE (120), and those of config.ts.
  */
+import { createCareers } from "@hireport/careers";
 import { createPublicApi } from "@hireport/core";
-import { hireportFastify, hireportFastifyFiles } from "@hireport/fastify";
-import { kyselyStorage } from "@hireport/kysely";
+import { hireportFastify } from "@hireport/fastify";
+import { kyselyFileStore, kyselyStorage } from "@hireport/kysely";
 import Fastify from "fastify";
 import { sql } from "kysely";
-import { createDb, env, fileTokenSecret, loadConfig, onShutdown } from "./config";
+import { careersSecret, createDb, env, fileTokenSecret, loadConfig, onShutdown } from "./config";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -25,10 +27,12 @@ async function main(): Promise<void> {
   const db = createDb(config, 10);
   // No migrations here: `pnpm migrate` runs them once, before the app processes start.
   const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
+  const secret = fileTokenSecret(name);
   const api = createPublicApi({
     storage,
+    fileStore: kyselyFileStore({ db, tablePrefix: config.tablePrefix }),
     publicBaseUrl: env("PUBLIC_BASE_URL") ?? `http://localhost:${port}`,
-    fileTokenSecret: fileTokenSecret(name),
+    fileTokenSecret: secret,
     ...(perMinute ? { limits: { perMinute: Number(perMinute) } } : {}),
     // No `onEvent`: the dispatcher runs in its own process and finds new events by polling.
   });
@@ -38,8 +42,16 @@ async function main(): Promise<void> {
   app.addHook("onResponse", async (request, reply) => {
     console.log(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
   });
+  // The careers site of the example's company: /jobs, /jobs/{id}, apply, feeds, sitemap, and the CV
+  // links (/files/cv/…) since it is mounted at the root of publicBaseUrl.
+  const careers = createCareers({
+    api,
+    resolveCompany: () => config.companyId,
+    secret: careersSecret(secret),
+    privacyNoticeUrl: env("PRIVACY_NOTICE_URL") ?? "/privacy",
+  });
   await app.register(hireportFastify, { api, prefix: "/api/public/v1" });
-  await app.register(hireportFastifyFiles, { api, prefix: "/files/cv" });
+  await app.register(hireportFastify, { api: careers });
   // For the load balancer's health checks: answers once the database answers.
   app.get("/healthz", async () => {
     await sql`select 1`.execute(db);
@@ -53,7 +65,7 @@ async function main(): Promise<void> {
   });
 
   await app.listen({ port, host });
-  console.log(`${name} listening on http://${host}:${port} (API under /api/public/v1)`);
+  console.log(`${name} listening on http://${host}:${port} (API under /api/public/v1, careers site at /jobs)`);
 }
 
 main().catch((error: unknown) => {

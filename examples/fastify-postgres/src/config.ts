@@ -3,7 +3,7 @@
  * the dispatcher, create-key). Each process reads the same variables, so they all agree on the
  * database, the table prefix and the secrets.
  */
-import { randomBytes } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { hardenPgPool } from "@hireport/kysely";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
@@ -75,6 +75,19 @@ export function fileTokenSecret(who: string): string {
     "Set HIREPORT_FILE_SECRET (32+ characters, the same in every app process) outside local development.",
   );
   return generated;
+}
+
+/**
+ * The secret of the careers site's form tokens and human-review links: `HIREPORT_CAREERS_SECRET`, or
+ * one derived from the file secret (so every app process agrees without another variable).
+ */
+export function careersSecret(fileSecret: string): string {
+  const secret = env("HIREPORT_CAREERS_SECRET");
+  if (secret) {
+    if (secret.length < 32) throw new TypeError("HIREPORT_CAREERS_SECRET must be at least 32 characters");
+    return secret;
+  }
+  return createHmac("sha256", fileSecret).update("hireport careers site").digest("base64url");
 }
 
 /** A warning that cannot be missed in a terminal full of logs. */

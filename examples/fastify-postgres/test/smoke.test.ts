@@ -289,7 +289,14 @@ describe.skipIf(unreachable)("fastify-postgres example", () => {
       const job = ((await created.json()) as { data: { id: string; title: string } }).data;
       const read = await fetch(`${b}/jobs/${job.id}`, { headers });
       expect(read.status).toBe(200);
-      expect(((await read.json()) as { data: { title: string } }).data.title).toBe("Site Reliability Engineer");
+      const publicJob = ((await read.json()) as { data: { title: string; public_url: string } }).data;
+      expect(publicJob.title).toBe("Site Reliability Engineer");
+      // The careers site of either process shows the job, with its structured data, and lists it in the feed.
+      expect(new URL(publicJob.public_url).pathname).toBe(`/jobs/${job.id}`);
+      const jobPage = await fetch(`http://127.0.0.1:${portB}/jobs/${job.id}`);
+      expect(jobPage.status).toBe(200);
+      expect(await jobPage.text()).toContain('"@type":"JobPosting"');
+      expect(await (await fetch(`http://127.0.0.1:${portA}/feeds/jobs.xml`)).text()).toContain(job.id);
 
       // The dispatcher process (not the app that made the change) delivers job.created, signed.
       const deadline = Date.now() + 20_000;

@@ -8,6 +8,10 @@ export default function Home() {
         <code>curl -H "Authorization: Bearer svc_live_…" http://localhost:3000/api/public/v1/me</code> with a key from{" "}
         <code>pnpm create-key</code>.
       </p>
+      <p>
+        The careers site lives under <a href="/careers/jobs">/careers/jobs</a>: the open jobs, their pages, the apply
+        form and the feeds.
+      </p>
     </main>
   );
 }

@@ -1,6 +1,6 @@
 /**
- * The one place that creates hireport for this app: the database, the API and the webhook
- * dispatcher, once per process.
+ * The one place that creates hireport for this app: the database, the API, the careers site (under
+ * `/careers`) and the webhook dispatcher, once per process.
  *
  * - SQLite by default (better-sqlite3, `.data/hireport.sqlite`, git-ignored), Postgres when
  *   DATABASE_URL is set.
@@ -13,13 +13,16 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { createCareers, type HireportCareers } from "@hireport/careers";
 import { createPublicApi, type PublicApi } from "@hireport/core";
-import { hardenPgPool, kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { hardenPgPool, kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 
 export interface Hireport {
   api: PublicApi;
+  /** The careers site, mounted by `app/careers/[[...path]]/route.ts`. */
+  careers: HireportCareers;
   dispatcher: WebhookDispatcher;
   db: Kysely<unknown>;
   /** Where the data lives, for logs: the SQLite file or the Postgres address without password. */
@@ -64,16 +67,21 @@ async function openDatabase(): Promise<{ db: Kysely<unknown>; location: string }
  * value on every instance); locally one is generated once and kept in the data folder.
  */
 function fileTokenSecret(): string {
-  const secret = env("HIREPORT_FILE_SECRET");
+  return localSecret("HIREPORT_FILE_SECRET", "file-token-secret");
+}
+
+/** A secret from the environment, or (locally) one generated once and kept in the data folder. */
+function localSecret(variable: string, name: string): string {
+  const secret = env(variable);
   if (secret) return secret;
   const dir = dataDir();
-  const path = join(dir, "file-token-secret");
+  const path = join(dir, name);
   if (!existsSync(path)) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(path, randomBytes(32).toString("base64url"), { mode: 0o600 });
     const bar = "!".repeat(100);
     console.warn(
-      `${bar}\n!!! [hireport] HIREPORT_FILE_SECRET is not set: generated one in ${path} for local use.\n!!! Set HIREPORT_FILE_SECRET (32+ characters, the same on every instance) in production.\n${bar}`,
+      `${bar}\n!!! [hireport] ${variable} is not set: generated one in ${path} for local use.\n!!! Set ${variable} (32+ characters, the same on every instance) in production.\n${bar}`,
     );
   }
   return readFileSync(path, "utf8").trim();
@@ -93,9 +101,14 @@ async function create(): Promise<Hireport> {
     storage,
     onEndpointPaused: (endpoint) => console.warn(`[hireport] webhook endpoint ${endpoint.id} paused after failures`),
   });
+  const publicBaseUrl = env("PUBLIC_BASE_URL") ?? `http://localhost:${env("PORT") ?? "3000"}`;
   const api = createPublicApi({
     storage,
-    publicBaseUrl: env("PUBLIC_BASE_URL") ?? `http://localhost:${env("PORT") ?? "3000"}`,
+    // CVs uploaded through the careers site live in the same database.
+    fileStore: kyselyFileStore({ db, tablePrefix }),
+    publicBaseUrl,
+    // The careers site is mounted under /careers: jobs' public_url point there.
+    publicSiteUrl: () => `${publicBaseUrl}/careers`,
     fileTokenSecret: fileTokenSecret(),
     // Wakes the dispatcher loop at once when it runs in this process (HIREPORT_WEBHOOK_LOOP=1).
     onEvent: () => dispatcher.notify(),
@@ -103,7 +116,14 @@ async function create(): Promise<Hireport> {
   // On a long-lived server (`next start` on your own machine) the dispatcher can run here; on
   // serverless hosts the cron route (`/api/cron/webhooks`) drives it instead.
   if (env("HIREPORT_WEBHOOK_LOOP") === "1") dispatcher.start();
-  return { api, dispatcher, db, location };
+  const careers = createCareers({
+    api,
+    basePath: "/careers",
+    resolveCompany: () => env("HIREPORT_COMPANY_ID") ?? "example-company",
+    secret: localSecret("HIREPORT_CAREERS_SECRET", "careers-secret"),
+    privacyNoticeUrl: env("PRIVACY_NOTICE_URL") ?? "/",
+  });
+  return { api, careers, dispatcher, db, location };
 }
 
 const holder = globalThis as typeof globalThis & { __hireport?: Promise<Hireport> };

@@ -191,8 +191,18 @@ describe("the next-app example (next build + next start)", () => {
     expect(created.status).toBe(201);
     const jobs = await fetch(`${origin}/api/public/v1/jobs`, { headers });
     expect(jobs.status).toBe(200);
-    const page = (await jobs.json()) as { data: { title: string }[] };
+    const page = (await jobs.json()) as { data: { title: string; public_url: string }[] };
     expect(page.data.map((job) => job.title)).toContain("Frontend Engineer");
+
+    // The careers site under /careers: the job's public_url is its page there, with its structured data.
+    const job = page.data.find((item) => item.title === "Frontend Engineer");
+    expect(job?.public_url).toMatch(/\/careers\/jobs\/job_/);
+    const jobPage = await fetch(`${origin}${new URL(job?.public_url ?? "").pathname}`);
+    expect(jobPage.status).toBe(200);
+    expect(await jobPage.text()).toContain('"@type":"JobPosting"');
+    const list = await (await fetch(`${origin}/careers/jobs`)).text();
+    expect(list).toContain("Frontend Engineer");
+    expect(list).toContain('href="/careers/jobs/job_');
 
     expect((await fetch(`${origin}/api/public/v1/me`)).status).toBe(401);
   });

@@ -4,12 +4,20 @@ import { createFetchHandler } from "./fetch-bridge";
 import { serveFile } from "./file-route";
 import { FileTokens } from "./file-tokens";
 import { createHandlers } from "./handlers";
-import { type HostApplications, type HostJobs, hostApplications, hostJobs } from "./host-api";
+import {
+  type HostApplications,
+  type HostJobs,
+  type HostPublicJobs,
+  hostApplications,
+  hostJobs,
+  hostPublicJobs,
+} from "./host-api";
 import type { ApiRequest, ApiResponse, HireportHandler } from "./http-types";
 import { newId } from "./ids";
 import { buildOpenApiDocument } from "./openapi";
 import { type CreatePublicApiOptions, type Logger, systemClock } from "./options";
 import { createPipeline, errorResponse, toHireportError } from "./pipeline";
+import { PublicJobRules } from "./public-jobs";
 import { renderApiReference } from "./reference-page";
 import { resolveOptions } from "./resolve-options";
 import { Router } from "./router";
@@ -22,6 +30,8 @@ import { CompanyService } from "./services/companies";
 import { JobService } from "./services/jobs";
 import { KeyService } from "./services/keys";
 import { type ResolvedRetention, type RetentionCounts, RetentionService, resolveRetention } from "./services/retention";
+import { PublicListing } from "./services/public-listing";
+import { type ThrottleLimits, type ThrottleResult, throttle } from "./throttle";
 import { UsageLog } from "./usage-log";
 
 /** The object `createPublicApi` returns: the request handler and the host services. */
@@ -42,6 +52,13 @@ export interface PublicApi extends HireportHandler {
   keys: KeyService;
   jobs: HostJobs;
   applications: HostApplications;
+  /** The public side of jobs: the public listing, a job's public state, its page's address. */
+  publicJobs: HostPublicJobs;
+  /**
+   * Counts one hit of a name the host chooses (`careers:apply:{ip}`) against per-minute and per-day
+   * limits in the storage's rate-limit store, atomically; a refused hit counts in neither window.
+   */
+  throttle(name: string, limits: ThrottleLimits): Promise<ThrottleResult>;
   usage: UsageLog;
   /** The company's audit list: who created or revoked which key, changed which webhook, erased which candidate. */
   audit: AuditLog;
@@ -68,6 +85,9 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const clock = options.clock ?? systemClock;
   const logger: Logger = options.logger ?? console;
   const fileTokens = new FileTokens(options.fileTokenSecret, resolved.fileTokenTtlSeconds, clock);
+  const publicJobs = new PublicJobRules({ siteUrl: resolved.publicSiteUrl, timeZone: resolved.closingTimeZone }, () =>
+    clock.now(),
+  );
   const runtime: Runtime = Object.freeze({
     storage: options.storage,
     clock,
@@ -77,8 +97,10 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
       publicBaseUrl: resolved.publicBaseUrl,
       filesPath: resolved.filesPath,
       fileTokens,
+      publicJobs,
       hostServesResumes: options.resolveResume !== undefined,
     }),
+    publicJobs,
     cursors: new CursorCodec(options.fileTokenSecret),
     fileTokens,
     scoring: options.scoring ?? skillsMatchScore,
@@ -144,6 +166,8 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     keys: new KeyService(runtime),
     jobs: hostJobs(jobs),
     applications: hostApplications(applications),
+    publicJobs: hostPublicJobs(new PublicListing(runtime), publicJobs),
+    throttle: (name, limits) => throttle(runtime, name, limits),
     usage,
     audit: new AuditLog(runtime),
     candidates: hostCandidates(candidates),

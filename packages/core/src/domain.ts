@@ -121,6 +121,12 @@ export interface JobRecord extends JobFields {
   createdAt: Date;
   updatedAt: Date;
   closedAt: Date | null;
+  /**
+   * When the job first became public (active, not hidden, closing date not passed), or null while
+   * it never was: set by core's job writes. The careers site answers 410 Gone for the page of a job
+   * that was public once and 404 for one that never was; its JobPosting's `datePosted`.
+   */
+  publishedAt: Date | null;
 }
 
 export interface CandidateRecord {

@@ -15,6 +15,7 @@ import {
   type StageChangeRecord,
 } from "./domain";
 import type { Page } from "./paging";
+import type { PublicJobRules } from "./public-jobs";
 import {
   type ApplicationCreateInput,
   type ApplicationPatchInput,
@@ -22,8 +23,14 @@ import {
   applicationPatchBodySchema,
 } from "./schemas/application";
 import { type JobCreateInput, type JobPatchInput, jobCreateBodySchema, jobPatchBodySchema } from "./schemas/job";
-import type { ApplicationListOptions, ApplicationService } from "./services/applications";
+import type {
+  ApplicationCreateExtras,
+  ApplicationListOptions,
+  ApplicationService,
+  HumanReviewResult,
+} from "./services/applications";
 import type { JobListOptions, JobService } from "./services/jobs";
+import type { PublicJobListOptions, PublicJobLookup, PublicListing } from "./services/public-listing";
 import { parseBody } from "./validation";
 
 const pageOptions = {
@@ -39,6 +46,21 @@ const applicationListOptionsSchema = z.strictObject({
   jobId: z.string().min(1).optional(),
   stage: z.enum(APPLICATION_STAGES).optional(),
   ...pageOptions,
+});
+
+const resumeSchema = z.strictObject({
+  filename: z.string().min(1),
+  contentType: z
+    .string()
+    .regex(/^[\w.+-]+\/[\w.+-]+(?:\s*;\s*[\w.+-]+=[\w.+-]+)*$/, "A media type such as application/pdf."),
+  body: z.custom<ReadableStream<Uint8Array> | Uint8Array>(
+    (value) => value instanceof Uint8Array || (typeof value === "object" && value !== null && "getReader" in value),
+    "A ReadableStream or a Uint8Array.",
+  ),
+});
+const createExtrasSchema = z.object({
+  resume: resumeSchema.optional(),
+  publicJobOnly: z.boolean().optional(),
 });
 
 /** The host's `api.jobs`. Each change emits its event (job.created, job.updated, job.closed) as over HTTP. */
@@ -57,13 +79,32 @@ export interface HostJobs {
   list(companyId: string, options?: JobListOptions): Promise<Page<JobRecord>>;
 }
 
+/** Options of `api.applications.create`: who adds the candidate, and what comes with the application. */
+export interface ApplicationCreateOptions extends ChangeOptions, ApplicationCreateExtras {}
+
 /** The host's `api.applications`. Each change emits application.created or application.updated as over HTTP. */
 export interface HostApplications {
   /**
    * Adds a candidate (stage `new`, source `host` unless given) and emits application.created.
-   * `options.actor` names who added it in the stage history. @throws `invalid`, `not_found`, `duplicate` (409)
+   * `options.actor` names who added it in the stage history; `options.resume` keeps a CV file in the
+   * `fileStore` (deleted again when the application is refused); `options.publicJobOnly` refuses a
+   * job that is not public (the careers site's form). @throws `invalid`, `not_found`, `duplicate` (409)
    */
-  create(companyId: string, input: ApplicationCreateInput, options?: ChangeOptions): Promise<ApplicationRecord>;
+  create(
+    companyId: string,
+    input: ApplicationCreateInput,
+    options?: ApplicationCreateOptions,
+  ): Promise<ApplicationRecord>;
+  /**
+   * Records the candidate's request for a person to review the application (spec section 1): sets
+   * `humanReviewRequestedAt` once, adds a note with its time to the history (by `options.actor`) and
+   * emits application.updated; asking again changes nothing (`requested: false`). @throws `not_found`
+   */
+  requestHumanReview(
+    companyId: string,
+    id: string,
+    options?: ChangeOptions,
+  ): Promise<{ application: ApplicationRecord } & HumanReviewResult>;
   /** Moves the stage, adds a note, sets tags or the star; emits application.updated when something changed. */
   update(
     companyId: string,
@@ -105,7 +146,16 @@ export function hostApplications(applications: ApplicationService): HostApplicat
   const host: HostApplications = {
     create: async (companyId, input, options) => {
       const body = parseBody(applicationCreateBodySchema, input, "The application");
-      return (await applications.create(companyId, body, hostActor(options))).record;
+      const extras = parseBody(
+        createExtrasSchema,
+        { resume: options?.resume, publicJobOnly: options?.publicJobOnly },
+        "The options object",
+      );
+      return (await applications.create(companyId, body, hostActor(options), extras as ApplicationCreateExtras)).record;
+    },
+    requestHumanReview: async (companyId, id, options) => {
+      const { record, requested } = await applications.requestHumanReview(companyId, id, hostActor(options));
+      return { application: record, requested };
     },
     update: async (companyId, id, input, options) => {
       const body = parseBody(applicationPatchBodySchema, input, "The change");
@@ -123,3 +173,38 @@ export function hostApplications(applications: ApplicationService): HostApplicat
   };
   return Object.freeze(host);
 }
+
+/**
+ * The host's `api.publicJobs`: the public side of jobs, as the careers site sees it. A job is public
+ * while it is active, not hidden and its closing date has not passed (in the company's time zone,
+ * the day itself included).
+ */
+export interface HostPublicJobs {
+  /** One page of the company's public jobs, newest first. @throws `invalid` for a bad page size, `bad_request` for a cursor of another list */
+  list(companyId: string, options?: PublicJobListOptions): Promise<Page<JobRecord>>;
+  /** Whether a job is public now (`public`), was public once (`gone`: 410), or never was in this company (`unknown`: 404). */
+  find(companyId: string, id: string): Promise<PublicJobLookup>;
+  /** Whether the job is public now. */
+  isPublic(job: JobRecord): boolean;
+  /** The job's page on its company's careers site (`public_url`) while it is public, else null. */
+  url(job: JobRecord): string | null;
+  /** The root of the company's careers site (the `publicSiteUrl` option, else `publicBaseUrl`). */
+  siteUrl(companyId: string): string;
+  /** When a job with a closing date stops being public: the end of that day in the company's time zone; null without one. */
+  validThrough(job: JobRecord): Date | null;
+}
+
+export function hostPublicJobs(listing: PublicListing, rules: PublicJobRules): HostPublicJobs {
+  const host: HostPublicJobs = {
+    list: (companyId, options = {}) =>
+      listing.list(companyId, parseBody(publicListOptionsSchema, options, "The list options") as PublicJobListOptions),
+    find: (companyId, id) => listing.find(companyId, id),
+    isPublic: (job) => rules.isPublic(job),
+    url: (job) => rules.url(job),
+    siteUrl: (companyId) => rules.siteUrl(companyId),
+    validThrough: (job) => rules.validThrough(job),
+  };
+  return Object.freeze(host);
+}
+
+const publicListOptionsSchema = z.strictObject({ limit: pageOptions.limit, cursor: pageOptions.cursor });

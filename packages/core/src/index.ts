@@ -17,7 +17,7 @@ export { ERASED_CANDIDATE, erasedApplication, REDACTED_RESPONSE_BODY, redactAppl
 export * from "./errors";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
-export type { HostApplications, HostJobs } from "./host-api";
+export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./host-api";
 export type * from "./http-types";
 export { newId } from "./ids";
 export { admitInSteps, isKeyUsable } from "./key-admission";
@@ -25,6 +25,7 @@ export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi";
 export * from "./options";
 export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./outbox";
 export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./paging";
+export { isPublicJob, type PublicJobFields, publicJobUrl } from "./public-jobs";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";
@@ -34,8 +35,13 @@ export * from "./schemas/query";
 export { expandScopes, hasScope } from "./scopes";
 export { skillsMatchScore } from "./scoring";
 export type { ApplicationWire, JobWire } from "./serialize";
-export type { ApplicationListOptions } from "./services/applications";
-export { normalizeEmail } from "./services/applications";
+export type {
+  ApplicationCreateExtras,
+  ApplicationListOptions,
+  HumanReviewResult,
+  NewResume,
+} from "./services/applications";
+export { HUMAN_REVIEW_NOTE, normalizeEmail } from "./services/applications";
 export type {
   CandidateEraseOptions,
   CandidateErasure,
@@ -44,8 +50,10 @@ export type {
 } from "./services/candidates";
 export type { JobListOptions } from "./services/jobs";
 export { type CreatedKey, type CreateKeyInput, hashKey, KEY_PREFIX } from "./services/keys";
+export type { PublicJobListOptions, PublicJobLookup } from "./services/public-listing";
 export type { ResolvedRetention, RetentionCounts, RetentionOptions } from "./services/retention";
 export type * from "./storage";
+export type { ThrottleLimits, ThrottleResult } from "./throttle";
 export type {
   UsageDailyOptions,
   UsageDay,

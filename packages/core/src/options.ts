@@ -55,6 +55,22 @@ export interface CreatePublicApiOptions {
    * the code; rotating it invalidates open CV links and cursors.
    */
   fileTokenSecret: string;
+  /**
+   * The root of a company's careers site, no trailing slash, for a host with one site per company
+   * (a subdomain, `https://acme.jobs.example.com`, or a path segment, `https://example.com/c/acme`).
+   * A public job's `public_url` is `{site}/jobs/{id}`, the page `@hireport/careers` serves there;
+   * its feeds and structured data use the same addresses. Called with the job's company (its id:
+   * the API reads no company row to serialize a job), so it must be fast and synchronous.
+   * @default every company's site is `publicBaseUrl`
+   */
+  publicSiteUrl?: (company: { id: string }) => string;
+  /**
+   * The IANA time zone in which a company's closing dates are read (the public-job rule): a job
+   * closing on `2026-03-31` is public through the whole of that day there and leaves at the next
+   * midnight. One zone for every company, or a function of the company.
+   * @default "UTC"
+   */
+  closingTimeZone?: string | ((company: { id: string }) => string);
   /** Path prefix of the API, stripped from `ApiRequest.path` when present. @default "/api/public/v1" */
   basePath?: string;
   /** Path prefix of the CV file route. @default "/files/cv" */

@@ -1,4 +1,5 @@
 import type { CreatePublicApiOptions, UsageLogMode } from "./options";
+import { checkTimeZone } from "./public-jobs";
 import type { ResolvedLimits } from "./runtime";
 
 export interface ResolvedOptions {
@@ -10,6 +11,10 @@ export interface ResolvedOptions {
   usageFlushMs: number;
   usageLog: UsageLogMode;
   limits: ResolvedLimits;
+  /** The root of a company's careers site. */
+  publicSiteUrl: (company: { id: string }) => string;
+  /** The time zone of a company's closing dates. */
+  closingTimeZone: (company: { id: string }) => string;
 }
 
 function positiveInteger(name: string, value: number | undefined, fallback: number): number {
@@ -51,7 +56,20 @@ export function resolveOptions(options: CreatePublicApiOptions): Readonly<Resolv
     throw new TypeError(`hireport: option usageLog must be "batched" or "durable", got '${String(usageLog)}'.`);
   }
   const limits = options.limits ?? {};
+  const siteUrl = options.publicSiteUrl;
+  if (siteUrl !== undefined && typeof siteUrl !== "function") {
+    throw new TypeError("hireport: option publicSiteUrl must be a function (company) => the root of its careers site.");
+  }
+  const zone = options.closingTimeZone ?? "UTC";
+  let closingTimeZone: (company: { id: string }) => string;
+  if (typeof zone === "function") closingTimeZone = zone;
+  else {
+    const fixed = checkTimeZone(zone, "closingTimeZone");
+    closingTimeZone = () => fixed;
+  }
   return Object.freeze({
+    publicSiteUrl: siteUrl ? (company: { id: string }) => siteUrl(company).replace(/\/+$/, "") : () => publicBaseUrl,
+    closingTimeZone,
     publicBaseUrl,
     basePath: pathOption("basePath", options.basePath, "/api/public/v1"),
     filesPath: pathOption("filesPath", options.filesPath, "/files/cv"),

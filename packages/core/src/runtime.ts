@@ -3,6 +3,7 @@ import type { EventType } from "./domain";
 import { newEvent } from "./events";
 import type { FileTokens } from "./file-tokens";
 import type { Clock, Logger, ResumeSource, ScoringFunction } from "./options";
+import type { PublicJobRules } from "./public-jobs";
 import type { Serializer } from "./serialize";
 import type { FileStore, Storage, StorageStores } from "./storage";
 
@@ -31,6 +32,8 @@ export interface Runtime {
   readonly logger: Logger;
   readonly limits: ResolvedLimits;
   readonly serializer: Serializer;
+  /** The public-job rule now, and where each company's careers site lives. */
+  readonly publicJobs: PublicJobRules;
   readonly cursors: CursorCodec;
   readonly fileTokens: FileTokens;
   readonly scoring: ScoringFunction;

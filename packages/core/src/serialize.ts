@@ -1,6 +1,7 @@
 import type * as z from "zod";
 import type { ApplicationRecord, JobRecord } from "./domain";
 import type { FileTokens } from "./file-tokens";
+import type { PublicJobRules } from "./public-jobs";
 import type { applicationSchema } from "./schemas/application";
 import type { jobSchema } from "./schemas/job";
 
@@ -14,6 +15,8 @@ export interface SerializerOptions {
   publicBaseUrl: string;
   filesPath: string;
   fileTokens: FileTokens;
+  /** The public-job rule, which gives `public_url`. */
+  publicJobs: PublicJobRules;
   /** When the host serves CVs itself, every application gets a link. */
   hostServesResumes: boolean;
 }
@@ -26,10 +29,9 @@ export class Serializer {
     this.#options = options;
   }
 
-  /** `{publicBaseUrl}/jobs/{id}` while the job is active and not hidden, else null. */
+  /** The job's page on its company's careers site while the job is public, else null. */
   publicUrl(job: JobRecord): string | null {
-    if (job.status !== "active" || job.hidden) return null;
-    return `${this.#options.publicBaseUrl}/jobs/${encodeURIComponent(job.id)}`;
+    return this.#options.publicJobs.url(job);
   }
 
   job(job: JobRecord): JobWire {

@@ -72,6 +72,7 @@ export interface JobTable {
   created_at: DbDate;
   updated_at: DbDate;
   closed_at: DbDate | null;
+  published_at: DbDate | null;
 }
 
 export interface ApplicationTable {
@@ -239,6 +240,24 @@ export interface AuditTable {
   created_at: DbDate;
 }
 
+/** A file of the file store (`kyselyFileStore`): written after its last chunk, so a partial upload has none. */
+export interface FileTable {
+  id: string;
+  company_id: string;
+  filename: string;
+  content_type: string;
+  size: DbNumber;
+  chunk_count: DbNumber;
+  created_at: DbDate;
+}
+
+/** The bytes of a file, in chunks of at most 256 KiB, numbered from 0. */
+export interface FileChunkTable {
+  file_id: string;
+  seq: DbNumber;
+  data: Uint8Array;
+}
+
 /** Every hireport table, by its name without the prefix. */
 export interface HireportDatabase {
   company: CompanyTable;
@@ -257,6 +276,8 @@ export interface HireportDatabase {
   webhook_delivery: WebhookDeliveryTable;
   webhook_attempt: WebhookAttemptTable;
   audit: AuditTable;
+  file: FileTable;
+  file_chunk: FileChunkTable;
 }
 
 export type TableName = keyof HireportDatabase;
@@ -279,6 +300,8 @@ export const TABLE_NAMES = [
   "webhook_delivery",
   "webhook_attempt",
   "audit",
+  "file",
+  "file_chunk",
 ] as const satisfies readonly TableName[];
 
 /** Columns holding dates, per table: MySQL reads them through `CAST(… AS CHAR)`. */
@@ -286,7 +309,7 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   company: ["created_at"],
   sequence: [],
   api_key: ["created_at", "expires_at", "revoked_at", "last_used_at"],
-  job: ["created_at", "updated_at", "closed_at"],
+  job: ["created_at", "updated_at", "closed_at", "published_at"],
   application: ["consent_at", "human_review_requested_at", "applied_at", "updated_at", "erased_at"],
   stage_change: ["created_at"],
   note: ["created_at"],
@@ -299,6 +322,8 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   webhook_delivery: ["next_attempt_at", "lease_expires_at", "created_at", "updated_at"],
   webhook_attempt: ["attempted_at"],
   audit: ["created_at"],
+  file: ["created_at"],
+  file_chunk: [],
 };
 
 /** Every column, per table, in migration order. */
@@ -347,6 +372,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "created_at",
     "updated_at",
     "closed_at",
+    "published_at",
   ],
   application: [
     "id",
@@ -457,4 +483,6 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "details",
     "created_at",
   ],
+  file: ["id", "company_id", "filename", "content_type", "size", "chunk_count", "created_at"],
+  file_chunk: ["file_id", "seq", "data"],
 };

@@ -6,5 +6,7 @@
  * const api = createPublicApi({ storage: memoryStorage(), publicBaseUrl, fileTokenSecret });
  * ```
  */
+
+export { type MemoryFileStoreOptions, memoryFileStore } from "./file-store";
 export { type MemoryStorage, memoryStorage } from "./memory-storage";
 export type { MemoryRawReads } from "./raw-reads";

@@ -1,4 +1,5 @@
 import type { JobRecord } from "../domain";
+import { isPublicJob } from "../public-jobs";
 import type { JobPatch, JobStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, pickPatch, toStored } from "./copy";
@@ -28,6 +29,7 @@ const JOB_PATCH_KEYS = [
   "status",
   "hidden",
   "closedAt",
+  "publishedAt",
   "updatedAt",
 ] as const satisfies readonly (keyof JobPatch)[];
 
@@ -64,6 +66,7 @@ export function createJobStore(access: StateAccess): JobStore {
           if (job.companyId !== query.companyId) continue;
           if (query.statuses && !query.statuses.includes(job.status)) continue;
           if (since !== undefined && job.updatedAt.getTime() < since) continue;
+          if (query.publicOn !== undefined && !isPublicJob(job, query.publicOn)) continue;
           rows.push(job);
         }
         return keysetPage(

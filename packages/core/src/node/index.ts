@@ -5,6 +5,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { ApiRequest } from "../http-types";
 
+export { type DiskFileStore, type DiskFileStoreOptions, diskFileStore } from "./disk-file-store";
+
 /** The body fields of an `ApiRequest` that a Node adapter fills. */
 export type NodeBody = Pick<ApiRequest, "rawBody" | "bodyTooLarge" | "bodyUnreadable">;
 

@@ -162,7 +162,8 @@ export const jobSchema = z
     closing_date: z.iso.date().nullable(),
     applications_count: z.int().min(0),
     public_url: z.url().nullable().meta({
-      description: "Address of the public job page while the job is active and not hidden; otherwise null.",
+      description:
+        "Address of the public job page while the job is public (active, not hidden, closing date not passed; the closing day itself included); otherwise null.",
     }),
     created_at: utcDateTime(),
     updated_at: utcDateTime(),

@@ -1,5 +1,5 @@
 import { cursorScope } from "../cursor";
-import type { Actor, ApplicationRecord, ApplicationStage, NoteRecord, StageChangeRecord } from "../domain";
+import type { Actor, ApplicationRecord, ApplicationStage, JobRecord, NoteRecord, StageChangeRecord } from "../domain";
 import { HireportError, notFound } from "../errors";
 import { newEvent } from "../events";
 import { newId } from "../ids";
@@ -7,7 +7,7 @@ import { type Page, pageRequest, toPage } from "../paging";
 import { announceEvents, type Runtime, runChange, type Written } from "../runtime";
 import type { ApplicationCreateBody, ApplicationPatchBody } from "../schemas/application";
 import type { ApplicationWire } from "../serialize";
-import type { ApplicationPatch, NewApplication } from "../storage";
+import type { ApplicationPatch, NewApplication, StoredFileInfo } from "../storage";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INITIAL_STAGE: ApplicationStage = "new";
@@ -27,6 +27,39 @@ export interface ApplicationListOptions {
   /** The `nextCursor` of the previous page, with the same filters. */
   cursor?: string;
 }
+
+/** A CV file to keep with a new application (an upload through the careers site). */
+export interface NewResume {
+  /** The name the candidate's file had, at most 255 characters (longer names are cut). */
+  filename: string;
+  /** The media type read from the bytes, never from the name or the declared type. */
+  contentType: string;
+  /** The bytes, as a stream (read as they arrive) or a buffer. */
+  body: ReadableStream<Uint8Array> | Uint8Array;
+}
+
+/** What else a new application comes with, beyond its body. */
+export interface ApplicationCreateExtras {
+  /**
+   * A CV file: put in the `fileStore` of `createPublicApi` before the application is written and
+   * named by its `resumeFileId`; deleted again when the application is refused.
+   */
+  resume?: NewResume;
+  /**
+   * Take the application only while the job is public (active, not hidden, closing date not
+   * passed): what the careers site's form does. A job that is not public is refused with 422
+   * `invalid`, field `job_id`. @default false (draft and paused jobs take candidates, closed ones do not)
+   */
+  publicJobOnly?: boolean;
+}
+
+/** What `requestHumanReview` did: `requested` is false when the candidate had asked already. */
+export interface HumanReviewResult {
+  requested: boolean;
+}
+
+/** The note that records a human-review request in the application's history. */
+export const HUMAN_REVIEW_NOTE = "The candidate asked for a person to review this application.";
 
 /** The e-mail as the duplicate rule compares it: trimmed and lower-cased. */
 export function normalizeEmail(email: string): string {
@@ -64,18 +97,58 @@ export class ApplicationService {
    * (field `job_id`); draft and paused jobs take candidates. Refuses with 409 duplicate when
    * the same e-mail applied to the same job in the duplicate window, also when two identical
    * requests race. `actor` names who added it (the history entry). `source` defaults to `api` for
-   * a key and `host` otherwise.
+   * a key and `host` otherwise. With `extras.resume`, the file is put in the file store first and
+   * deleted again when the application is refused: nothing is left half-written.
    */
   async create(
     companyId: string,
     body: ApplicationCreateBody,
     actor: Actor,
+    extras: ApplicationCreateExtras = {},
   ): Promise<Written<ApplicationRecord, ApplicationWire>> {
-    const { storage, scoring, limits, clock, serializer } = this.#runtime;
-    let job = await storage.jobs.get(companyId, body.job_id);
+    const { storage, fileStore, publicJobs } = this.#runtime;
+    if (extras.resume && !fileStore) {
+      throw new Error("hireport: a CV file needs the fileStore option of createPublicApi.");
+    }
+    const job = await storage.jobs.get(companyId, body.job_id);
     if (!job) throw notFound("job");
     // A job closed between this read and the write takes the application as if it had come first.
     if (job.status === "closed") throw closedJob();
+    if (extras.publicJobOnly && !publicJobs.isPublic(job)) throw notPublicJob();
+    let file: StoredFileInfo | null = null;
+    if (extras.resume && fileStore) {
+      file = await fileStore.put({
+        companyId,
+        filename: extras.resume.filename.slice(0, 255),
+        contentType: extras.resume.contentType,
+        body: extras.resume.body,
+      });
+    }
+    try {
+      return await this.#insert(companyId, body, actor, job, file);
+    } catch (error) {
+      if (file && fileStore) {
+        // Refused (a duplicate, the job gone) or failed: the file goes too.
+        await fileStore.delete(companyId, file.id).catch((failure: unknown) => {
+          this.#runtime.logger.error("hireport: a refused application's CV could not be deleted", {
+            fileId: file?.id,
+            error: String(failure),
+          });
+        });
+      }
+      throw error;
+    }
+  }
+
+  async #insert(
+    companyId: string,
+    body: ApplicationCreateBody,
+    actor: Actor,
+    firstRead: JobRecord,
+    file: StoredFileInfo | null,
+  ): Promise<Written<ApplicationRecord, ApplicationWire>> {
+    const { storage, scoring, limits, clock, serializer } = this.#runtime;
+    let job = firstRead;
     const candidate = {
       name: body.candidate.name.trim(),
       email: body.candidate.email.trim(),
@@ -100,7 +173,7 @@ export class ApplicationService {
         emailNormalized: normalizeEmail(candidate.email),
         coverLetter: body.cover_letter ?? "",
         resumeSourceUrl: body.resume_url ?? null,
-        resumeFileId: null,
+        resumeFileId: file?.id ?? null,
         source: body.source ?? (actor.type === "api_key" ? "api" : "host"),
         consent: body.consent ?? null,
         consentAt: body.consent === true ? now : null,
@@ -203,6 +276,36 @@ export class ApplicationService {
     });
   }
 
+  /**
+   * Records that the candidate asked for a person to review the application (spec section 1): sets
+   * `humanReviewRequestedAt` once, adds a note with its time to the application's history (by
+   * `actor`), and emits application.updated. Asking again changes nothing and emits nothing.
+   */
+  async requestHumanReview(
+    companyId: string,
+    id: string,
+    actor: Actor,
+  ): Promise<Written<ApplicationRecord, ApplicationWire> & HumanReviewResult> {
+    return runChange(this.#runtime, async (tx, emit, now) => {
+      const current = await tx.applications.get(companyId, id, { lock: true });
+      if (!current) throw notFound("application");
+      if (current.humanReviewRequestedAt !== null) return { ...(await this.#unchanged(current)), requested: false };
+      await tx.applications.addNote({
+        id: newId("note", now),
+        applicationId: current.id,
+        companyId,
+        body: HUMAN_REVIEW_NOTE,
+        actor,
+        createdAt: now,
+      });
+      const updated = await tx.applications.update(companyId, id, { humanReviewRequestedAt: now, updatedAt: now });
+      if (!updated) throw notFound("application");
+      const wire = await this.#runtime.serializer.application(updated);
+      await emit("application.updated", companyId, wire);
+      return { record: updated, wire, requested: true };
+    });
+  }
+
   /** Sets `scores.overall` (0 to 100, or null to clear) and emits application.updated. */
   async setOverallScore(
     companyId: string,
@@ -280,6 +383,13 @@ function noteOnErased(): HireportError {
         message: "The candidate's personal data was erased from this application: it takes no more notes.",
       },
     ],
+  });
+}
+
+/** 422 for a job that is not public, when only public jobs take applications (the careers site's form). */
+function notPublicJob(): HireportError {
+  return new HireportError("invalid", "The request body is not valid. job_id: The job is not open for applications.", {
+    fields: [{ field: "job_id", message: "The job is no longer open for applications." }],
   });
 }
 

@@ -131,7 +131,9 @@ export class JobService {
         createdAt: now,
         updatedAt: now,
         closedAt: null,
+        publishedAt: null,
       };
+      if (this.#runtime.publicJobs.isPublic(job)) job.publishedAt = now;
       await tx.jobs.insert(job);
       return this.#emitted(emit, "job.created", job);
     });
@@ -160,6 +162,7 @@ export class JobService {
       }
       if (!changed) return this.#unchanged(current);
       checkSalary({ ...current, ...patch } as JobFields);
+      this.#publishedBy(current, patch, now);
       const job = await tx.jobs.update(companyId, id, patch);
       if (!job) throw notFound("job");
       return this.#emitted(emit, "job.updated", job);
@@ -187,7 +190,9 @@ export class JobService {
       const current = await tx.jobs.get(companyId, id, { lock: true });
       if (!current) throw notFound("job");
       if (current.hidden === hidden) return this.#unchanged(current);
-      const job = await tx.jobs.update(companyId, id, { hidden, updatedAt: now });
+      const patch: JobPatch = { hidden, updatedAt: now };
+      this.#publishedBy(current, patch, now);
+      const job = await tx.jobs.update(companyId, id, patch);
       if (!job) throw notFound("job");
       return this.#emitted(emit, "job.updated", job);
     });
@@ -225,6 +230,12 @@ export class JobService {
     const wire = this.#runtime.serializer.job(job);
     await emit(type, job.companyId, wire);
     return { record: job, wire };
+  }
+
+  /** Sets `publishedAt` in the patch when it makes a job public for the first time. */
+  #publishedBy(current: JobRecord, patch: JobPatch, now: Date): void {
+    if (current.publishedAt !== null) return;
+    if (this.#runtime.publicJobs.isPublic({ ...current, ...patch } as JobRecord)) patch.publishedAt = now;
   }
 
   #unchanged(job: JobRecord): Written<JobRecord, JobWire> {

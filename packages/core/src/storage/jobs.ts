@@ -7,6 +7,12 @@ export interface JobListQuery {
   statuses?: readonly JobStatus[];
   /** Only jobs with `updatedAt >= updatedSince`. */
   updatedSince?: Date;
+  /**
+   * Only the jobs that are public on this calendar day (`YYYY-MM-DD`): status `active`, `hidden`
+   * false, and `closingDate` null or on or after this day (compared as `YYYY-MM-DD` text). This is
+   * core's `isPublicJob` rule, which the conformance suite checks the filter against.
+   */
+  publicOn?: string;
   after?: KeysetPosition;
   /** How many rows to return at most. Core asks for one more than the page size to learn `has_more`. */
   take: number;
@@ -17,6 +23,7 @@ export type JobPatch = Partial<JobFields> & {
   status?: JobStatus;
   hidden?: boolean;
   closedAt?: Date | null;
+  publishedAt?: Date | null;
   updatedAt: Date;
 };
 
@@ -30,7 +37,7 @@ export interface JobStore {
    */
   update(companyId: string, id: string, patch: JobPatch): Promise<JobRecord | null>;
   /**
-   * MUST return at most `take` jobs matching the query, ordered by `createdAt` descending then `id`
+   * MUST return at most `take` jobs matching every filter of the query (`publicOn` included), ordered by `createdAt` descending then `id`
    * descending, strictly after `after` in that order. MUST NOT use OFFSET; the cost of a page MUST
    * not grow with its depth.
    */

@@ -123,6 +123,7 @@ export function makeJob(companyId: string, overrides: Partial<JobRecord> = {}): 
     createdAt: at,
     updatedAt: at,
     closedAt: null,
+    publishedAt: null,
     ...overrides,
   };
 }

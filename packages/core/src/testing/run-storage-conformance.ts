@@ -10,6 +10,7 @@ import { idempotencyTests } from "./suites/idempotency";
 import { jobTests } from "./suites/jobs";
 import { keyAdmissionTests } from "./suites/key-admission";
 import { keyTests } from "./suites/keys";
+import { publicJobTests } from "./suites/public-jobs";
 import { rateLimitTests } from "./suites/rate-limits";
 import { retentionTests } from "./suites/retention";
 import { roundTripTests } from "./suites/round-trips";
@@ -62,6 +63,7 @@ export function runStorageConformance(target: ConformanceTarget): void {
     keyTests(ctx);
     keyAdmissionTests(ctx);
     jobTests(ctx);
+    publicJobTests(ctx);
     applicationCreateTests(ctx);
     applicationTests(ctx);
     transactionTests(ctx);

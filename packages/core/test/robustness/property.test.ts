@@ -609,7 +609,11 @@ describe("valid input round-trips", () => {
             required_skills: trimmed(input.required_skills),
             closing_date: input.closing_date ?? null,
             applications_count: 0,
-            public_url: status === "active" ? `${BASE_URL}/jobs/${encodeURIComponent(job.id)}` : null,
+            // Public while active and not past its closing date (that day included, UTC by default).
+            public_url:
+              status === "active" && (input.closing_date ?? "9999-12-31") >= now.slice(0, 10)
+                ? `${BASE_URL}/jobs/${encodeURIComponent(job.id)}`
+                : null,
             created_at: now,
             updated_at: now,
             short_description: input.short_description ?? "",

@@ -71,6 +71,8 @@ export const mysqlStrategy: DialectStrategy = {
     bool: () => sql.raw("tinyint(1)"),
     double: () => "double precision",
     int: () => "integer",
+    // Up to 16 MiB a value; the file store writes chunks of 256 KiB, far below any packet limit.
+    bytes: () => sql.raw("mediumblob"),
   },
   // InnoDB, full Unicode, and binary comparisons: ids compare by code point.
   tableOptions: (builder) => builder.modifyEnd(sql.raw("engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin")),

@@ -66,6 +66,7 @@ export const postgresStrategy: DialectStrategy = {
     bool: () => "boolean",
     double: () => "double precision",
     int: () => "integer",
+    bytes: () => "bytea",
   },
   tableOptions: (builder) => builder,
   sequenceColumn: (builder) => builder.addColumn("seq", "bigserial", (column) => column.primaryKey()),

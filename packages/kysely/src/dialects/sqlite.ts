@@ -70,6 +70,7 @@ export const sqliteStrategy: DialectStrategy = {
     bool: () => "integer",
     double: () => "real",
     int: () => "integer",
+    bytes: () => "blob",
   },
   tableOptions: (builder) => builder,
   sequenceColumn: (builder) => builder.addColumn("seq", "integer", (column) => column.primaryKey().autoIncrement()),

@@ -54,6 +54,8 @@ export interface ColumnTypes {
   bool(): DataType;
   double(): DataType;
   int(): DataType;
+  /** Bytes: a chunk of a stored file, up to 256 KiB. */
+  bytes(): DataType;
 }
 
 /** What `keys.admit` may build on: the portable steps of `admitInSteps`. */

@@ -14,6 +14,8 @@ type AnyDb = Kysely<any>;
 export function initialMigration(prefix: string, dialect: DialectKind | undefined): HireportMigration {
   const t = (name: string) => `${prefix}${name}`;
   const tables = [
+    "file_chunk",
+    "file",
     "audit",
     "webhook_attempt",
     "webhook_delivery",
@@ -108,7 +110,8 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
           .addColumn("applications_count", ty.int(), (c) => c.notNull().defaultTo(0))
           .addColumn("created_at", ty.date(), (c) => c.notNull())
           .addColumn("updated_at", ty.date(), (c) => c.notNull())
-          .addColumn("closed_at", ty.date()),
+          .addColumn("closed_at", ty.date())
+          .addColumn("published_at", ty.date()),
       ).execute();
       await index("job", "company_created", ["company_id", "created_at", "id"]);
       await index("job", "company_status_created", ["company_id", "status", "created_at", "id"]);
@@ -306,6 +309,26 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
       ).execute();
       await index("audit", "company_created", ["company_id", "created_at", "id"]);
       await index("audit", "created", ["created_at"]);
+
+      // The file store (`kyselyFileStore`): a file's row is written after its last chunk.
+      await tableEnd(
+        create("file")
+          .addColumn("id", ty.id(), (c) => c.primaryKey())
+          .addColumn("company_id", ty.id(128), (c) => c.notNull())
+          .addColumn("filename", ty.text(255), (c) => c.notNull())
+          .addColumn("content_type", ty.text(255), (c) => c.notNull())
+          .addColumn("size", ty.int(), (c) => c.notNull())
+          .addColumn("chunk_count", ty.int(), (c) => c.notNull())
+          .addColumn("created_at", ty.date(), (c) => c.notNull()),
+      ).execute();
+      await index("file", "company_created", ["company_id", "created_at"]);
+      await tableEnd(
+        create("file_chunk")
+          .addColumn("file_id", ty.id(), (c) => c.notNull())
+          .addColumn("seq", ty.int(), (c) => c.notNull())
+          .addColumn("data", ty.bytes(), (c) => c.notNull())
+          .addPrimaryKeyConstraint(t("file_chunk_pk"), ["file_id", "seq"]),
+      ).execute();
     },
 
     async down(db: AnyDb) {

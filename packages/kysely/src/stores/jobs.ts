@@ -35,6 +35,7 @@ export function toJob(row: JobTable): JobRecord {
     createdAt: fromDb(row.created_at),
     updatedAt: fromDb(row.updated_at),
     closedAt: fromDb(row.closed_at),
+    publishedAt: fromDb(row.published_at),
   };
 }
 
@@ -78,6 +79,7 @@ function patchColumns(ctx: StoreContext, patch: JobPatch): Updateable<JobTable> 
   if (patch.positions !== undefined) set.positions = patch.positions;
   if (patch.hidden !== undefined) set.hidden = ctx.bool(patch.hidden);
   if (patch.closedAt !== undefined) set.closed_at = ctx.toDb(patch.closedAt);
+  if (patch.publishedAt !== undefined) set.published_at = ctx.toDb(patch.publishedAt);
   return set;
 }
 
@@ -126,6 +128,7 @@ export function createJobStore(ctx: StoreContext): JobStore {
           created_at: ctx.toDb(record.createdAt),
           updated_at: ctx.toDb(record.updatedAt),
           closed_at: ctx.toDb(record.closedAt),
+          published_at: ctx.toDb(record.publishedAt),
         })
         .execute();
     },
@@ -149,7 +152,11 @@ export function createJobStore(ctx: StoreContext): JobStore {
       // `(company_id, updated_at)` one (few rows changed since the last sync).
       const from = query.updatedSince
         ? ctx.tableAs("job", "j")
-        : ctx.from("job", "j", query.statuses?.length === 1 ? "company_status_created" : "company_created");
+        : ctx.from(
+            "job",
+            "j",
+            query.statuses?.length === 1 || query.publicOn !== undefined ? "company_status_created" : "company_created",
+          );
       let select = ctx.db.selectFrom(from).select(ctx.columns("job", "j")).where("j.company_id", "=", query.companyId);
       if (query.statuses) {
         if (query.statuses.length === 0) return [];
@@ -159,6 +166,14 @@ export function createJobStore(ctx: StoreContext): JobStore {
             : select.where("j.status", "in", [...query.statuses]);
       }
       if (query.updatedSince) select = select.where("j.updated_at", ">=", ctx.toDb(query.updatedSince));
+      // Core's `isPublicJob`, as a filter (the conformance suite checks the two agree).
+      if (query.publicOn !== undefined) {
+        const day = query.publicOn;
+        select = select
+          .where("j.status", "=", "active")
+          .where("j.hidden", "=", ctx.bool(false))
+          .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
+      }
       const after = query.after;
       if (after) select = select.where((eb) => afterPosition(ctx, eb, "j.created_at", "j.id", after));
       const rows = await select

@@ -52,6 +52,7 @@ export function job(companyId: string, overrides: Partial<JobRecord> = {}): JobR
     createdAt: new Date("2026-03-01T10:00:00.123Z"),
     updatedAt: new Date("2026-03-01T10:00:00.123Z"),
     closedAt: null,
+    publishedAt: null,
     ...overrides,
   };
 }

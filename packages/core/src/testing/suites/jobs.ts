@@ -34,6 +34,7 @@ export function jobTests(ctx: ConformanceContext): void {
         createdAt: new Date("2024-02-29T23:59:59.987Z"),
         updatedAt: new Date("2025-10-26T01:30:00.001Z"),
         closedAt: new Date("2025-03-30T00:59:59.999Z"),
+        publishedAt: new Date("2024-03-01T08:00:00.250Z"),
       });
       await ctx.storage.jobs.insert(job);
       const read = await ctx.storage.jobs.get(companyId, job.id);
@@ -42,6 +43,7 @@ export function jobTests(ctx: ConformanceContext): void {
       expect(read?.createdAt.toISOString()).toBe("2024-02-29T23:59:59.987Z");
       expect(read?.updatedAt.getTime()).toBe(job.updatedAt.getTime());
       expect(read?.closedAt?.getTime()).toBe(job.closedAt?.getTime());
+      expect(read?.publishedAt?.toISOString()).toBe("2024-03-01T08:00:00.250Z");
       await ctx.expectRaw("jobApplicationsCount", [companyId, job.id], 7);
     });
 
@@ -90,6 +92,7 @@ export function jobTests(ctx: ConformanceContext): void {
         status: "active" as const,
         hidden: true,
         closedAt: null,
+        publishedAt: shift(job.updatedAt, 500),
         salaryMin: null,
         closingDate: null,
         requiredSkills: ["dup", "dup", "日本語"],

@@ -1,0 +1,10 @@
+// The careers site under /careers: /careers/jobs, the job pages, apply, the feeds and the sitemap.
+import { toNextHandlers } from "@hireport/next";
+import { getHireport } from "../../../lib/hireport";
+
+export const runtime = "nodejs";
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, POST, OPTIONS } = toNextHandlers({
+  fetch: async (request) => (await getHireport()).careers.fetch(request),
+});

@@ -1,0 +1,326 @@
+/**
+ * `POST /jobs/{id}/apply`: the per-address limit, the body, the spam checks (honeypot, signed form
+ * token with a minimum fill time, `verifyHuman`), the fields (the consent and the CV here, the
+ * candidate's fields by core's own schema), then core's one write path (`api.applications.create`
+ * with the CV, source `careers_site`, only while the job is public). A refused form comes back with
+ * everything typed kept (except the file); a duplicate gets the same confirmation as a new
+ * application, so the answer never tells whether an address applied before.
+ */
+import { createReadStream } from "node:fs";
+import { Readable } from "node:stream";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  type ApplicationCreateInput,
+  type ApplicationRecord,
+  applicationCreateBodySchema,
+  isHireportError,
+  newId,
+} from "@hireport/core";
+import type { JobView } from "../job-view";
+import type { ResolvedCareersOptions } from "../options";
+import type { ApplyField, ApplyFormProps, ApplyValues } from "../pages/renderers";
+import { contentType } from "../request";
+import { json, jsonError } from "../responses";
+import type { CareersTokens } from "../tokens";
+import { type CvType, cvFilename, cvTypeOf } from "./cv-type";
+import { discardBody, discardSubmission, readSubmission, type Submission, UnreadableBody } from "./read-submission";
+
+/** The source of every application of the careers site. */
+export const CAREERS_SOURCE = "careers_site";
+/** Who adds a candidate from the site, in the application's history. */
+export const CAREERS_ACTOR = { type: "host", id: null, name: "Careers site" } as const;
+
+/** What the apply step needs from the request's site. */
+export interface ApplyContext {
+  options: ResolvedCareersOptions;
+  tokens: CareersTokens;
+  request: ApiRequest;
+  companyId: string;
+  job: JobView;
+  /** The root of the company's site, absolute (human-review links live under it). */
+  siteUrl: string;
+  privacyNoticeUrl: string;
+  /** Answers with the job page and its form (422), the confirmation, or a message. */
+  answer: {
+    form(status: number, form: ApplyFormProps): Promise<ApiResponse>;
+    applied(humanReviewToken: string): ApiResponse;
+    gone(): ApiResponse;
+    message(status: number, title: string, message: string, headers?: Record<string, string>): ApiResponse;
+  };
+  /** The human-review token of an application (a decoy for a duplicate). */
+  reviewToken(applicationId: string): Promise<string>;
+}
+
+const _EMPTY_VALUES: ApplyValues = {
+  name: "",
+  email: "",
+  phone: "",
+  location: "",
+  linkedin_url: "",
+  current_title: "",
+  skills: "",
+  cover_letter: "",
+  consent: false,
+};
+
+/** The form's fields by core's paths in `error.fields` (a skill's index points at the skills field). */
+const FIELD_OF_PATH: Record<string, ApplyField> = {
+  "candidate.name": "name",
+  "candidate.email": "email",
+  "candidate.phone": "phone",
+  "candidate.location": "location",
+  "candidate.linkedin_url": "linkedin_url",
+  "candidate.current_title": "current_title",
+  "candidate.skills": "skills",
+  cover_letter: "cover_letter",
+};
+
+function fieldOf(path: string): ApplyField | null {
+  return FIELD_OF_PATH[path] ?? (path.startsWith("candidate.skills.") ? "skills" : null);
+}
+
+function valuesOf(fields: Record<string, string>): ApplyValues {
+  const text = (name: keyof Omit<ApplyValues, "consent">) => (fields[name] ?? "").slice(0, 25_000);
+  return {
+    name: text("name"),
+    email: text("email"),
+    phone: text("phone"),
+    location: text("location"),
+    linkedin_url: text("linkedin_url"),
+    current_title: text("current_title"),
+    skills: text("skills"),
+    cover_letter: text("cover_letter"),
+    consent: ["yes", "on", "true", "1"].includes((fields.consent ?? "").toLowerCase()),
+  };
+}
+
+/** The candidate's input to core, from what the form sent. */
+function inputOf(jobId: string, values: ApplyValues): ApplicationCreateInput {
+  const optional = (value: string) => value.trim();
+  return {
+    job_id: jobId,
+    candidate: {
+      name: values.name,
+      email: values.email,
+      phone: optional(values.phone),
+      location: optional(values.location),
+      linkedin_url: optional(values.linkedin_url),
+      current_title: optional(values.current_title),
+      skills: values.skills
+        .split(/[,\n]/)
+        .map((skill) => skill.trim())
+        .filter(Boolean),
+    },
+    cover_letter: values.cover_letter,
+    source: CAREERS_SOURCE,
+    consent: true,
+  };
+}
+
+function megabytes(bytes: number): string {
+  return `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
+}
+
+/** The refusal of one application: what the candidate sees next to the fields, or above the form. */
+interface Refusal {
+  errors: Partial<Record<ApplyField, string>>;
+  notices: string[];
+  /** Whether the form needs a fresh token (the old one was not valid). */
+  freshToken: boolean;
+}
+
+export async function handleApply(ctx: ApplyContext): Promise<ApiResponse> {
+  const { options, request } = ctx;
+  const asJson = contentType(request) === "application/json" || typeof request.body === "object";
+  const limit = await options.api.throttle(`careers:apply:${request.ip ?? "unknown"}`, {
+    perMinute: options.limits.perMinute,
+    perDay: options.limits.perDay,
+  });
+  if (!limit.allowed) {
+    await discardBody(request);
+    const headers = { "retry-after": String(limit.retryAfterSeconds) };
+    const message =
+      limit.refusedBy === "day"
+        ? "Too many applications were sent from your address today. Please try again tomorrow."
+        : `Too many applications were sent from your address in the last minute. Please wait ${limit.retryAfterSeconds} seconds and send the form again.`;
+    return asJson
+      ? jsonError(429, "rate_limited", message, { headers })
+      : ctx.answer.message(429, "Please wait a moment", message, headers);
+  }
+
+  let submission: Submission | null = null;
+  try {
+    try {
+      submission = await readSubmission(request, {
+        maxFileBytes: options.limits.maxFileBytes,
+        directory: options.uploadDirectory,
+      });
+    } catch (error) {
+      if (!(error instanceof UnreadableBody)) throw error;
+      const message =
+        error.reason === "type"
+          ? "Send the application as a form (multipart/form-data) or as JSON."
+          : error.reason === "too_large"
+            ? `The application is too large: the CV may be at most ${megabytes(options.limits.maxFileBytes)}.`
+            : "The application could not be read. Please send the form again.";
+      const status = error.reason === "too_large" ? 413 : 400;
+      return asJson
+        ? jsonError(status, "bad_request", message)
+        : ctx.answer.message(status, "That did not work", message);
+    }
+    return await applyWith(ctx, submission, asJson);
+  } finally {
+    await discardSubmission(submission);
+  }
+}
+
+async function applyWith(ctx: ApplyContext, submission: Submission, asJson: boolean): Promise<ApiResponse> {
+  const { options, tokens, job } = ctx;
+  const values = valuesOf(submission.fields);
+  const now = options.clock.now();
+  const submittedToken = submission.fields.form_token ?? "";
+  const refuse = async (refusal: Refusal): Promise<ApiResponse> => {
+    if (asJson) {
+      const fields = Object.entries(refusal.errors).map(([field, message]) => ({ field, message }));
+      const message = [...refusal.notices, ...fields.map((field) => `${field.field}: ${field.message}`)].join(" ");
+      return jsonError(422, "invalid", message || "The application is not valid.", { fields });
+    }
+    const formToken = refusal.freshToken ? await tokens.formToken(ctx.companyId, job.id, now) : submittedToken;
+    return ctx.answer.form(422, {
+      action: job.applyHref,
+      formToken,
+      values,
+      errors: refusal.errors,
+      notices: refusal.notices,
+      privacyNoticeUrl: ctx.privacyNoticeUrl,
+      maxFileBytes: options.limits.maxFileBytes,
+    });
+  };
+
+  if (submission.overLimit) {
+    return refuse({ errors: {}, notices: ["The form had more or longer fields than it can take."], freshToken: false });
+  }
+  // The honeypot: a field people never see or fill.
+  if ((submission.fields.website ?? "") !== "") {
+    return refuse({
+      errors: {},
+      notices: ["The form could not be sent: leave the field named “Leave this field empty” empty."],
+      freshToken: false,
+    });
+  }
+  const claims = submittedToken ? await tokens.readForm(submittedToken) : null;
+  if (!claims || claims.jobId !== job.id || claims.companyId !== ctx.companyId) {
+    return refuse({
+      errors: {},
+      notices: ["This form did not come from this job's page. Check your answers and send it again."],
+      freshToken: true,
+    });
+  }
+  const age = now.getTime() - claims.issuedAt.getTime();
+  if (age > options.limits.formTtlSeconds * 1000) {
+    return refuse({
+      errors: {},
+      notices: ["The form has expired. Check your answers and send it again."],
+      freshToken: true,
+    });
+  }
+  if (age < options.limits.minFillSeconds * 1000) {
+    return refuse({
+      errors: {},
+      notices: ["That was quicker than a person can fill in the form. Check your answers and send it again."],
+      freshToken: true,
+    });
+  }
+  if (
+    options.verifyHuman &&
+    !(await options.verifyHuman({
+      request: ctx.request,
+      companyId: ctx.companyId,
+      fields: Object.freeze({ ...submission.fields }),
+      ip: ctx.request.ip,
+    }))
+  ) {
+    return refuse({
+      errors: {},
+      notices: ["We could not tell that a person sent this form. Please complete the check and send it again."],
+      freshToken: false,
+    });
+  }
+
+  const errors: Partial<Record<ApplyField, string>> = {};
+  if (!values.consent) errors.consent = "Tick the box to agree, or we cannot consider your application.";
+  let cvType: CvType | null = null;
+  const file = submission.file;
+  if (!file || (file.size === 0 && file.filename === "")) errors.resume = "Choose the file of your CV.";
+  else if (file.truncated) {
+    errors.resume = `The file is larger than ${megabytes(options.limits.maxFileBytes)}. Send a smaller one.`;
+  } else {
+    const sniffed = await cvTypeOf(file.path);
+    cvType = sniffed.type;
+    if (!cvType) {
+      errors.resume = `This file is not a PDF, Word (DOC or DOCX), OpenDocument, RTF or plain-text document${
+        sniffed.detected ? ` (it is ${sniffed.detected.toUpperCase()})` : ""
+      }. Save your CV as one of those and send it again.`;
+    }
+  }
+  const input = inputOf(job.id, values);
+  const checked = applicationCreateBodySchema.safeParse(input);
+  if (!checked.success) {
+    for (const issue of checked.error.issues) {
+      const field = fieldOf(issue.path.join("."));
+      if (field && !errors[field]) errors[field] = issue.message;
+    }
+  }
+  if (Object.keys(errors).length > 0) return refuse({ errors, notices: [], freshToken: false });
+  if (!file || !cvType) throw new Error("unreachable: a CV passed its checks without a type");
+
+  let token: string;
+  try {
+    const application = await options.api.applications.create(ctx.companyId, input, {
+      actor: CAREERS_ACTOR,
+      publicJobOnly: true,
+      resume: {
+        filename: cvFilename(file.filename, cvType),
+        contentType: cvType.contentType,
+        body: Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>,
+      },
+    });
+    token = await ctx.reviewToken(application.id);
+    await notify(ctx, application, `${ctx.siteUrl}/review/${token}`);
+  } catch (error) {
+    if (isHireportError(error) && error.code === "duplicate") {
+      // The same answer as for a new application, with a link of the same shape that names none.
+      token = await ctx.reviewToken(newId("app", now));
+    } else if (isHireportError(error) && error.code === "invalid" && error.fields?.some((f) => f.field === "job_id")) {
+      return asJson ? jsonError(410, "gone", "This job is no longer open for applications.") : ctx.answer.gone();
+    } else if (isHireportError(error) && error.code === "invalid") {
+      const fieldErrors: Partial<Record<ApplyField, string>> = {};
+      for (const field of error.fields ?? []) {
+        const name = fieldOf(field.field);
+        if (name) fieldErrors[name] = field.message;
+      }
+      const notices = Object.keys(fieldErrors).length > 0 ? [] : [error.message];
+      return refuse({ errors: fieldErrors, notices, freshToken: false });
+    } else throw error;
+  }
+  if (asJson) {
+    const data = { status: "received", job_id: job.id, human_review_url: `${ctx.siteUrl}/review/${token}` };
+    return json(201, { data }, { "cache-control": "no-store" });
+  }
+  return ctx.answer.applied(token);
+}
+
+/** Tells the host of a new application (`onApplication`); a failure there is logged, never shown. */
+async function notify(ctx: ApplyContext, application: ApplicationRecord, humanReviewUrl: string): Promise<void> {
+  const { onApplication } = ctx.options;
+  if (!onApplication) return;
+  try {
+    await onApplication({ companyId: ctx.companyId, job: ctx.job.record, application, humanReviewUrl });
+  } catch (error) {
+    ctx.options.logger.error("hireport careers: onApplication failed", {
+      applicationId: application.id,
+      error: String(error),
+    });
+  }
+}

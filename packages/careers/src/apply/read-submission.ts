@@ -1,0 +1,251 @@
+/**
+ * Reads the body of `POST /jobs/{id}/apply`: a multipart form (the site's own page), a URL-encoded
+ * form, or JSON (a host's own front end, the CV as base64). Multipart is streamed through busboy
+ * with limits; the CV is spooled to a temporary file as it arrives (never whole in memory), to be
+ * checked once the whole form is read and handed to the file store only when everything is valid.
+ * The caller removes the temporary file (`discardSubmission`) whatever happens.
+ */
+import { randomBytes } from "node:crypto";
+import { createWriteStream } from "node:fs";
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeWebStream } from "node:stream/web";
+import type { ApiRequest } from "@hireport/core";
+import busboy from "busboy";
+import { contentType, header } from "../request";
+
+/** A CV as received, in a temporary file. */
+export interface SpooledFile {
+  path: string;
+  /** The name the candidate's file had. */
+  filename: string;
+  size: number;
+  /** More bytes came than `maxFileBytes`: the file holds only the first ones. */
+  truncated: boolean;
+}
+
+export interface Submission {
+  /** The text fields, the first value of each name. */
+  fields: Record<string, string>;
+  file: SpooledFile | null;
+  /** The body broke a limit (too many fields or files, a field too long): it is refused whole. */
+  overLimit: boolean;
+}
+
+export interface ReadLimits {
+  maxFileBytes: number;
+  /** Where the CV is spooled. */
+  directory: string;
+}
+
+/** Longest text field (the cover letter is 20,000 characters, up to 4 bytes each). */
+const MAX_FIELD_BYTES = 96 * 1024;
+const MAX_FIELDS = 30;
+/** A JSON body: the CV as base64 (4 bytes per 3) and the text fields. */
+const jsonLimit = (maxFileBytes: number) => Math.ceil((maxFileBytes * 4) / 3) + 256 * 1024;
+
+/** The request's body as a Web stream, whatever the adapter passed. */
+function bodyOf(request: ApiRequest): ReadableStream<Uint8Array> | null {
+  if (request.bodyStream) return request.bodyStream;
+  if (request.rawBody !== undefined) {
+    const bytes = typeof request.rawBody === "string" ? new TextEncoder().encode(request.rawBody) : request.rawBody;
+    return new Response(bytes as BodyInit).body;
+  }
+  return null;
+}
+
+function temporaryPath(directory: string): string {
+  return join(directory, `hireport-cv-${randomBytes(12).toString("hex")}`);
+}
+
+/** Reads and drops a body the site will not use (up to `maxBytes`, then stops), so the connection stays usable. */
+export async function discardBody(request: ApiRequest, maxBytes = 32 * 1024 * 1024): Promise<void> {
+  const stream = request.bodyStream;
+  if (!stream) return;
+  const reader = stream.getReader();
+  let read = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) return;
+      read += value.byteLength;
+      if (read > maxBytes) {
+        await reader.cancel();
+        return;
+      }
+    }
+  } catch {
+    // The client went away: nothing to drop.
+  }
+}
+
+async function readMultipart(
+  request: ApiRequest,
+  limits: ReadLimits,
+  stream: ReadableStream<Uint8Array>,
+): Promise<Submission> {
+  const parser = busboy({
+    headers: { "content-type": header(request, "content-type") ?? "" },
+    defParamCharset: "utf8",
+    limits: {
+      fileSize: limits.maxFileBytes,
+      files: 1,
+      fields: MAX_FIELDS,
+      parts: MAX_FIELDS + 1,
+      fieldSize: MAX_FIELD_BYTES,
+    },
+  });
+  const submission: Submission = { fields: {}, file: null, overLimit: false };
+  const writes: Promise<void>[] = [];
+  return new Promise<Submission>((resolve, reject) => {
+    // A body that breaks off leaves no temporary file behind.
+    const fail = (error: unknown) => {
+      Promise.allSettled(writes)
+        .then(() => (submission.file ? rm(submission.file.path, { force: true }) : undefined))
+        .then(() => reject(error));
+    };
+    parser.on("field", (name, value, info) => {
+      if (info.nameTruncated || info.valueTruncated) submission.overLimit = true;
+      if (!(name in submission.fields)) submission.fields[name] = value;
+    });
+    parser.on("file", (name, file, info) => {
+      if (name !== "resume" || submission.file) {
+        file.resume();
+        return;
+      }
+      const spooled: SpooledFile = {
+        path: temporaryPath(limits.directory),
+        filename: info.filename ?? "",
+        size: 0,
+        truncated: false,
+      };
+      submission.file = spooled;
+      file.on("data", (chunk: Buffer) => {
+        spooled.size += chunk.byteLength;
+      });
+      file.on("limit", () => {
+        spooled.truncated = true;
+      });
+      writes.push(pipeline(file, createWriteStream(spooled.path, { flags: "wx", mode: 0o600 })));
+    });
+    for (const event of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
+      parser.on(event, () => {
+        submission.overLimit = true;
+      });
+    }
+    parser.on("error", fail);
+    parser.on("close", () => {
+      Promise.all(writes).then(() => resolve(submission), fail);
+    });
+    const source = Readable.fromWeb(stream as NodeWebStream<Uint8Array>);
+    source.on("error", (error) => parser.destroy(error));
+    source.pipe(parser);
+  });
+}
+
+async function readAll(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | null> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks, size);
+}
+
+function text(value: unknown): string | undefined {
+  if (typeof value === "string") return value;
+  if (typeof value === "number" || typeof value === "boolean") return String(value);
+  if (Array.isArray(value) && value.every((item) => typeof item === "string")) return value.join(", ");
+  return undefined;
+}
+
+/** A JSON application: the fields by the form's names, `consent` true, the CV as `{ filename, content_base64 }`. */
+async function fromJson(value: unknown, limits: ReadLimits): Promise<Submission> {
+  const submission: Submission = { fields: {}, file: null, overLimit: false };
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return submission;
+  for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
+    if (name === "resume") continue;
+    const field = text(item);
+    if (field !== undefined) submission.fields[name] = field;
+  }
+  if ((value as { consent?: unknown }).consent === true) submission.fields.consent = "yes";
+  else delete submission.fields.consent;
+  const resume = (value as { resume?: unknown }).resume;
+  if (resume && typeof resume === "object") {
+    const { filename, content_base64: content } = resume as { filename?: unknown; content_base64?: unknown };
+    if (typeof content === "string") {
+      const bytes = Buffer.from(content, "base64");
+      const path = temporaryPath(limits.directory);
+      const truncated = bytes.byteLength > limits.maxFileBytes;
+      await writeFile(path, truncated ? bytes.subarray(0, limits.maxFileBytes) : bytes, { flag: "wx", mode: 0o600 });
+      submission.file = {
+        path,
+        filename: typeof filename === "string" ? filename : "",
+        size: bytes.byteLength,
+        truncated,
+      };
+    }
+  }
+  return submission;
+}
+
+/** What went wrong reading a body: it was not a form the site reads, or it could not be read at all. */
+export class UnreadableBody extends Error {
+  constructor(readonly reason: "type" | "unreadable" | "too_large") {
+    super(`The application could not be read (${reason}).`);
+  }
+}
+
+/** Reads an application from the request. @throws UnreadableBody */
+export async function readSubmission(request: ApiRequest, limits: ReadLimits): Promise<Submission> {
+  const type = contentType(request);
+  // A host's parser got there first (express.json(), express.urlencoded()).
+  if (request.body !== undefined && request.bodyStream === undefined && request.rawBody === undefined) {
+    if (typeof request.body === "object" && request.body !== null) return fromJson(request.body, limits);
+    throw new UnreadableBody("type");
+  }
+  if (request.bodyTooLarge) throw new UnreadableBody("too_large");
+  if (request.bodyUnreadable) throw new UnreadableBody("unreadable");
+  const stream = bodyOf(request);
+  if (!stream) throw new UnreadableBody("unreadable");
+  if (type === "multipart/form-data" || type === "application/x-www-form-urlencoded") {
+    try {
+      return await readMultipart(request, limits, stream);
+    } catch {
+      throw new UnreadableBody("unreadable");
+    }
+  }
+  if (type === "application/json") {
+    let bytes: Uint8Array | null;
+    try {
+      bytes = await readAll(stream, jsonLimit(limits.maxFileBytes));
+    } catch {
+      throw new UnreadableBody("unreadable");
+    }
+    if (bytes === null) throw new UnreadableBody("too_large");
+    let value: unknown;
+    try {
+      value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+    } catch {
+      throw new UnreadableBody("unreadable");
+    }
+    return fromJson(value, limits);
+  }
+  await discardBody(request);
+  throw new UnreadableBody("type");
+}
+
+/** Removes the temporary file of a submission, if any. */
+export async function discardSubmission(submission: Submission | null): Promise<void> {
+  if (submission?.file) await rm(submission.file.path, { force: true });
+}

@@ -1,0 +1,419 @@
+import {
+  type ApiRequest,
+  type ApiResponse,
+  createFetchHandler,
+  type HireportHandler,
+  isHireportError,
+  type JobRecord,
+  newId,
+} from "@hireport/core";
+import { handleApply } from "./apply/handle-apply";
+import { discardBody } from "./apply/read-submission";
+import { indeedFeed } from "./feeds/indeed";
+import { rssFeed } from "./feeds/rss";
+import { sitemap } from "./feeds/sitemap";
+import { jobView } from "./job-view";
+import { type CareersOptions, type ResolvedCareersOptions, resolveOptions, resolveTheme } from "./options";
+import type { ApplyFormProps } from "./pages/renderers";
+import { publicJobJson } from "./public-json";
+import { pathBelow, queryOf } from "./request";
+import { cacheable, etagOf, json, jsonError, notModified, redirect } from "./responses";
+import { contextOf, htmlAnswer, render, type Site, StyleCache, siteFor } from "./site";
+import { jobPosting, scriptJson } from "./structured-data";
+import { CareersTokens } from "./tokens";
+
+/** The largest body the site reads when an adapter has to read it first (a JSON application with its CV). */
+const MAX_BODY_BYTES = 16 * 1024 * 1024;
+/** How long a human-review link works. */
+const REVIEW_LINK_SECONDS = 365 * 86_400;
+/** Stands in for the form token while a job page's `ETag` is computed: the token differs per answer. */
+const TOKEN_PLACEHOLDER = "hireport-form-token-placeholder-7f3c9a";
+/** Who asks for a human review, in the application's history. */
+const CANDIDATE_ACTOR = { type: "host", id: null, name: "Candidate (careers site)" } as const;
+
+/** What `createCareers` returns: a handler any hireport adapter mounts, and links for the host's own messages. */
+export interface HireportCareers extends HireportHandler {
+  /** Answers one request below the mount path. Never rejects. */
+  handle(request: ApiRequest): Promise<ApiResponse>;
+  fetch(request: Request): Promise<Response>;
+  readonly settings: Readonly<{ maxBodyBytes: number; streamBody: true }>;
+  /** A signed token for a job's apply form, for a host that builds its own form (field `form_token`). */
+  formToken(input: { companyId: string; jobId: string }): Promise<string>;
+  /** The candidate's human-review link of an application (absolute), for the confirmation the host sends. */
+  humanReviewUrl(input: { companyId: string; applicationId: string }): Promise<string>;
+}
+
+const DEFAULT_SITE_THEME = { name: "Careers" };
+
+/**
+ * The public side of hireport for the public jobs of the company `resolveCompany` names: `/jobs`,
+ * `/jobs.json`, `/jobs/{id}` (with JobPosting structured data), `POST /jobs/{id}/apply`,
+ * `/feeds/jobs.xml` (Indeed), `/feeds/jobs.rss`, `/sitemap.xml`, the human-review link, and (at the
+ * root of `publicBaseUrl`) the CV links. Mount it with an adapter: `app.use(hireportExpress(careers))`.
+ */
+export function createCareers(input: CareersOptions): HireportCareers {
+  const options = resolveOptions(input);
+  const { api, logger } = options;
+  const tokens = new CareersTokens(options.secret);
+  const styles = new StyleCache();
+  const filesPath = api.settings.filesPath;
+
+  /** A short page (404, 405, 429, 500) in the site's theme, or the default one. */
+  function message(
+    site: Site | null,
+    status: number,
+    title: string,
+    text: string,
+    headers: Record<string, string> = {},
+  ): ApiResponse {
+    const theme = site?.theme ?? resolveTheme(DEFAULT_SITE_THEME, { id: "", name: "Careers", createdAt: new Date(0) });
+    const style = site ? { styles: site.styles, hash: site.styleHash } : styles.get(theme);
+    const page = render(options, "message", {
+      site: site ? contextOf(site) : null,
+      theme,
+      styles: style.styles,
+      status,
+      title,
+      message: text,
+    });
+    return htmlAnswer(options, theme, style.hash, status, page, { "cache-control": "no-store", ...headers });
+  }
+
+  function notFound(site: Site | null): ApiResponse {
+    return message(
+      site,
+      404,
+      "Page not found",
+      "There is no such page here. The job may have moved, or never existed.",
+    );
+  }
+
+  /** An HTML page as a cacheable answer (ETag, Cache-Control, 304). */
+  function page(request: ApiRequest, site: Site, status: number, rendered: ReturnType<typeof render>): ApiResponse {
+    const answer = htmlAnswer(options, site.theme, site.styleHash, status, rendered);
+    return cacheable(request, answer, "public, no-cache");
+  }
+
+  async function everyPublicJob(companyId: string): Promise<JobRecord[]> {
+    const jobs: JobRecord[] = [];
+    let cursor: string | undefined;
+    while (jobs.length < options.limits.feedMaxJobs) {
+      const batch = await api.publicJobs.list(companyId, { limit: 100, ...(cursor ? { cursor } : {}) });
+      jobs.push(...batch.data);
+      if (!batch.hasMore || !batch.nextCursor) break;
+      cursor = batch.nextCursor;
+    }
+    return jobs.slice(0, options.limits.feedMaxJobs);
+  }
+
+  async function jobList(request: ApiRequest, site: Site): Promise<ApiResponse> {
+    const cursor = queryOf(request).get("cursor") ?? undefined;
+    let result: Awaited<ReturnType<typeof api.publicJobs.list>>;
+    try {
+      result = await api.publicJobs.list(site.company.id, {
+        limit: options.limits.pageSize,
+        ...(cursor ? { cursor } : {}),
+      });
+    } catch (error) {
+      if (isHireportError(error) && error.code === "bad_request") return notFound(site);
+      throw error;
+    }
+    const nextHref = result.nextCursor
+      ? `${site.links.jobs}?${new URLSearchParams({ cursor: result.nextCursor })}`
+      : null;
+    const rendered = render(options, "jobList", {
+      site: contextOf(site),
+      jobs: result.data.map((job) => jobView(api.publicJobs, job, site.base)),
+      nextHref,
+      firstHref: cursor ? site.links.jobs : null,
+    });
+    return page(request, site, 200, rendered);
+  }
+
+  async function jobsJson(request: ApiRequest, site: Site): Promise<ApiResponse> {
+    const query = queryOf(request);
+    const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "etag" };
+    const limitText = query.get("limit");
+    const limit = limitText === null ? options.limits.pageSize : Number(limitText);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      return jsonError(400, "bad_request", "limit must be a whole number from 1 to 100.", { headers: cors });
+    }
+    const cursor = query.get("cursor") ?? undefined;
+    let result: Awaited<ReturnType<typeof api.publicJobs.list>>;
+    try {
+      result = await api.publicJobs.list(site.company.id, { limit, ...(cursor ? { cursor } : {}) });
+    } catch (error) {
+      if (isHireportError(error) && error.code === "bad_request") {
+        return jsonError(400, "bad_request", error.message, { headers: cors });
+      }
+      throw error;
+    }
+    const body = {
+      data: result.data.map((job) => publicJobJson(jobView(api.publicJobs, job, site.base))),
+      has_more: result.hasMore,
+      next_cursor: result.nextCursor,
+    };
+    const answer = json(200, body, cors);
+    return cacheable(request, answer as { status: number; headers: Record<string, string>; body: string }, maxAge());
+  }
+
+  function maxAge(): string {
+    return `public, max-age=${options.limits.maxAgeSeconds}`;
+  }
+
+  async function feed(request: ApiRequest, site: Site, kind: "indeed" | "rss" | "sitemap"): Promise<ApiResponse> {
+    const jobs = (await everyPublicJob(site.company.id)).map((job) => jobView(api.publicJobs, job, site.base));
+    const now = options.clock.now();
+    const body =
+      kind === "indeed"
+        ? indeedFeed({ publisher: site.theme.name, siteUrl: site.siteUrl, jobs, now })
+        : kind === "rss"
+          ? rssFeed({ title: site.theme.name, siteUrl: site.siteUrl, jobs, now })
+          : sitemap({ siteUrl: site.siteUrl, jobs });
+    const type = kind === "rss" ? "application/rss+xml; charset=utf-8" : "application/xml; charset=utf-8";
+    // The build time changes every answer: the ETag is of the jobs the feed lists.
+    const etag = etagOf(body.replace(/<lastBuildDate>[^<]*<\/lastBuildDate>/, ""));
+    const answer = { status: 200, headers: { "content-type": type, "x-content-type-options": "nosniff" }, body };
+    return cacheable(request, answer, maxAge(), etag);
+  }
+
+  function formProps(site: Site, job: ReturnType<typeof jobView>, formToken: string): ApplyFormProps {
+    return {
+      action: job.applyHref,
+      formToken,
+      values: {
+        name: "",
+        email: "",
+        phone: "",
+        location: "",
+        linkedin_url: "",
+        current_title: "",
+        skills: "",
+        cover_letter: "",
+        consent: false,
+      },
+      errors: {},
+      notices: [],
+      privacyNoticeUrl: options.privacyNoticeUrl(site.company),
+      maxFileBytes: options.limits.maxFileBytes,
+    };
+  }
+
+  function jobPageOf(site: Site, job: ReturnType<typeof jobView>, form: ApplyFormProps) {
+    const structuredData = scriptJson(jobPosting(job, site.theme, site.siteUrl));
+    return render(options, "jobPage", { site: contextOf(site), job, structuredData, form });
+  }
+
+  async function jobPage(request: ApiRequest, site: Site, id: string): Promise<ApiResponse> {
+    const lookup = await api.publicJobs.find(site.company.id, id);
+    if (lookup.state === "unknown") return notFound(site);
+    const job = jobView(api.publicJobs, lookup.job, site.base);
+    if (lookup.state === "gone")
+      return page(request, site, 410, render(options, "gone", { site: contextOf(site), job }));
+    const answer = htmlAnswer(
+      options,
+      site.theme,
+      site.styleHash,
+      200,
+      jobPageOf(site, job, formProps(site, job, TOKEN_PLACEHOLDER)),
+    );
+    // A weak tag of the page without its form token: the same page, a fresh token.
+    const etag = `W/${etagOf(answer.body)}`;
+    if (notModified(request, etag)) return cacheable(request, answer, "public, no-cache", etag);
+    const token = await tokens.formToken(site.company.id, job.id, options.clock.now());
+    return cacheable(
+      request,
+      { ...answer, body: answer.body.replaceAll(TOKEN_PLACEHOLDER, token) },
+      "public, no-cache",
+      etag,
+    );
+  }
+
+  async function apply(request: ApiRequest, site: Site, id: string): Promise<ApiResponse> {
+    const lookup = await api.publicJobs.find(site.company.id, id);
+    if (lookup.state !== "public") {
+      await discardBody(request);
+      if (lookup.state === "unknown") return notFound(site);
+      const gone = render(options, "gone", {
+        site: contextOf(site),
+        job: jobView(api.publicJobs, lookup.job, site.base),
+      });
+      return htmlAnswer(options, site.theme, site.styleHash, 410, gone, { "cache-control": "no-store" });
+    }
+    const job = jobView(api.publicJobs, lookup.job, site.base);
+    const noStore = { "cache-control": "no-store" };
+    return handleApply({
+      options,
+      tokens,
+      request,
+      companyId: site.company.id,
+      job,
+      siteUrl: site.siteUrl,
+      privacyNoticeUrl: options.privacyNoticeUrl(site.company),
+      reviewToken: (applicationId) =>
+        tokens.reviewToken({ companyId: site.company.id, applicationId }, options.clock.now(), REVIEW_LINK_SECONDS),
+      answer: {
+        form: async (status, form) =>
+          htmlAnswer(options, site.theme, site.styleHash, status, jobPageOf(site, job, form), noStore),
+        applied: (token) =>
+          htmlAnswer(
+            options,
+            site.theme,
+            site.styleHash,
+            200,
+            render(options, "applied", { site: contextOf(site), job, humanReviewHref: `${site.base}/review/${token}` }),
+            noStore,
+          ),
+        gone: () =>
+          htmlAnswer(
+            options,
+            site.theme,
+            site.styleHash,
+            410,
+            render(options, "gone", { site: contextOf(site), job }),
+            noStore,
+          ),
+        message: (status, title, text, headers) => message(site, status, title, text, headers),
+      },
+    });
+  }
+
+  async function review(request: ApiRequest, site: Site, token: string, method: string): Promise<ApiResponse> {
+    const action = `${site.base}/review/${token}`;
+    const answer = (state: "confirm" | "done" | "invalid", status: number) =>
+      htmlAnswer(
+        options,
+        site.theme,
+        site.styleHash,
+        status,
+        render(options, "review", { site: contextOf(site), state, action }),
+        {
+          "cache-control": "no-store",
+          "referrer-policy": "no-referrer",
+        },
+      );
+    if (method === "POST") await discardBody(request, 64 * 1024);
+    const claims = await tokens.readReview(token, options.clock.now());
+    if (!claims || claims.companyId !== site.company.id) return answer("invalid", 404);
+    if (method !== "POST") return answer("confirm", 200);
+    try {
+      await api.applications.requestHumanReview(site.company.id, claims.applicationId, { actor: CANDIDATE_ACTOR });
+    } catch (error) {
+      // A decoy link (given for a duplicate application) names no application: the same answer.
+      if (!isHireportError(error) || error.code !== "not_found") throw error;
+    }
+    return answer("done", 200);
+  }
+
+  /** The company the request is for, and the path below its site; null for none (404). */
+  async function siteOf(request: ApiRequest, path: string): Promise<{ site: Site; path: string } | null> {
+    const match = await options.resolveCompany({ ...request, path });
+    if (match === null || match === undefined) return null;
+    const companyId = typeof match === "string" ? match : match.companyId;
+    const prefix = (typeof match === "string" ? "" : (match.pathPrefix ?? "")).replace(/\/+$/, "");
+    if (prefix && path !== prefix && !path.startsWith(`${prefix}/`)) return null;
+    let company: Awaited<ReturnType<typeof api.companies.get>>;
+    try {
+      company = await api.companies.get(companyId);
+    } catch (error) {
+      if (isHireportError(error) && error.code === "not_found") return null;
+      throw error;
+    }
+    const rest = path.slice(prefix.length) || "/";
+    return { site: siteFor(options, styles, company, `${options.basePath}${prefix}`), path: rest };
+  }
+
+  function notAllowed(site: Site, allow: string): ApiResponse {
+    return message(site, 405, "Not allowed", "This page does not take that method.", { allow });
+  }
+
+  async function respond(request: ApiRequest): Promise<ApiResponse> {
+    const method = request.method.toUpperCase();
+    const read = method === "GET" || method === "HEAD";
+    const full = pathBelow(request, options.basePath);
+    if (options.serveFiles && filesPath && full.startsWith(`${filesPath}/`)) {
+      return api.handleFile({ ...request, path: full });
+    }
+    const found = await siteOf(request, full);
+    if (!found) {
+      if (!read) await discardBody(request);
+      return notFound(null);
+    }
+    const { site, path } = found;
+    const segments = path.split("/").filter(Boolean);
+    const [first, second, third] = segments;
+    let id: string | undefined;
+    try {
+      id = second === undefined ? undefined : decodeURIComponent(second);
+    } catch {
+      return notFound(site);
+    }
+    const only = async (allowed: "GET" | "POST" | "GET, POST", run: () => Promise<ApiResponse>) => {
+      const ok = allowed === "GET, POST" ? read || method === "POST" : allowed === "GET" ? read : method === "POST";
+      if (!ok) {
+        await discardBody(request);
+        return notAllowed(site, allowed === "GET" ? "GET, HEAD" : allowed);
+      }
+      return run();
+    };
+    if (segments.length === 0) return only("GET", async () => redirect(site.links.jobs));
+    if (first === "jobs" && segments.length === 1) return only("GET", () => jobList(request, site));
+    if (first === "jobs.json" && segments.length === 1) {
+      if (method === "OPTIONS") {
+        return {
+          status: 204,
+          headers: {
+            "access-control-allow-origin": "*",
+            "access-control-allow-methods": "GET, HEAD",
+            "access-control-max-age": "86400",
+          },
+          body: "",
+        };
+      }
+      return only("GET", () => jobsJson(request, site));
+    }
+    if (first === "jobs" && id && segments.length === 2) return only("GET", () => jobPage(request, site, id));
+    if (first === "jobs" && id && third === "apply" && segments.length === 3) {
+      if (read) return redirect(`${site.base}/jobs/${encodeURIComponent(id)}`);
+      return only("POST", () => apply(request, site, id));
+    }
+    if (first === "feeds" && segments.length === 2 && (second === "jobs.xml" || second === "jobs.rss")) {
+      return only("GET", () => feed(request, site, second === "jobs.xml" ? "indeed" : "rss"));
+    }
+    if (first === "sitemap.xml" && segments.length === 1) return only("GET", () => feed(request, site, "sitemap"));
+    if (first === "review" && id && segments.length === 2)
+      return only("GET, POST", () => review(request, site, id, method));
+    if (!read) await discardBody(request);
+    return notFound(site);
+  }
+
+  async function handle(request: ApiRequest): Promise<ApiResponse> {
+    try {
+      const answer = await respond(request);
+      return request.method.toUpperCase() === "HEAD" ? { ...answer, body: "" } : answer;
+    } catch (error) {
+      const reference = newId("err");
+      logger.error("hireport careers: a request failed", {
+        reference,
+        error: String(error),
+        stack: (error as Error)?.stack,
+      });
+      return message(null, 500, "Something went wrong", `Please try again in a moment. Reference: ${reference}.`);
+    }
+  }
+
+  const settings = Object.freeze({ maxBodyBytes: MAX_BODY_BYTES, streamBody: true as const });
+  return Object.freeze({
+    handle,
+    fetch: createFetchHandler(handle, settings),
+    settings,
+    formToken: ({ companyId, jobId }: { companyId: string; jobId: string }) =>
+      tokens.formToken(companyId, jobId, options.clock.now()),
+    async humanReviewUrl({ companyId, applicationId }: { companyId: string; applicationId: string }) {
+      const token = await tokens.reviewToken({ companyId, applicationId }, options.clock.now(), REVIEW_LINK_SECONDS);
+      return `${api.publicJobs.siteUrl(companyId)}/review/${token}`;
+    },
+  });
+}
+
+export type { ResolvedCareersOptions };

@@ -1,0 +1,182 @@
+/**
+ * A public job as the careers site shows it: the stored record with what the pages, the feeds and
+ * the structured data derive from it (its addresses, where it is, its type of work, its pay), in
+ * one place so that each of them says the same.
+ */
+import type { HostPublicJobs, JobRecord } from "@hireport/core";
+
+/** Google's `employmentType` values. */
+export type EmploymentType =
+  | "FULL_TIME"
+  | "PART_TIME"
+  | "CONTRACTOR"
+  | "TEMPORARY"
+  | "INTERN"
+  | "VOLUNTEER"
+  | "PER_DIEM"
+  | "OTHER";
+
+const EMPLOYMENT_TYPES: Record<string, EmploymentType> = {
+  full_time: "FULL_TIME",
+  fulltime: "FULL_TIME",
+  permanent: "FULL_TIME",
+  part_time: "PART_TIME",
+  parttime: "PART_TIME",
+  contract: "CONTRACTOR",
+  contractor: "CONTRACTOR",
+  freelance: "CONTRACTOR",
+  temporary: "TEMPORARY",
+  temp: "TEMPORARY",
+  fixed_term: "TEMPORARY",
+  intern: "INTERN",
+  internship: "INTERN",
+  volunteer: "VOLUNTEER",
+  per_diem: "PER_DIEM",
+  other: "OTHER",
+};
+
+const EMPLOYMENT_LABELS: Record<EmploymentType, string> = {
+  FULL_TIME: "Full time",
+  PART_TIME: "Part time",
+  CONTRACTOR: "Contract",
+  TEMPORARY: "Temporary",
+  INTERN: "Internship",
+  VOLUNTEER: "Volunteer",
+  PER_DIEM: "Per diem",
+  OTHER: "Other",
+};
+
+/** Indeed's `jobtype` values for Google's types (Indeed has no volunteer, per-diem or other). */
+const INDEED_JOB_TYPES: Partial<Record<EmploymentType, string>> = {
+  FULL_TIME: "fulltime",
+  PART_TIME: "parttime",
+  CONTRACTOR: "contract",
+  TEMPORARY: "temporary",
+  INTERN: "internship",
+};
+
+/** schema.org `unitText` for the salary periods hireport stores. */
+const SALARY_UNITS: Record<string, string> = { hour: "HOUR", day: "DAY", week: "WEEK", month: "MONTH", year: "YEAR" };
+
+export interface JobView {
+  record: JobRecord;
+  id: string;
+  reference: string;
+  title: string;
+  /** The job's page: an absolute address (`public_url`). */
+  url: string;
+  /** The job's page, as a link within the site (from the mount). */
+  href: string;
+  /** Where the apply form posts, within the site. */
+  applyHref: string;
+  /** When it was first public (`datePosted`). */
+  postedAt: Date;
+  /** When it stops being public (the end of its closing day in the company's time zone), or null. */
+  validThrough: Date | null;
+  location: { text: string; city: string | null; country: string | null; remote: boolean };
+  employmentType: EmploymentType | null;
+  /** A reader's words for the type of work (`Full time`), or the stored text. */
+  employmentLabel: string;
+  indeedJobType: string | null;
+  /** The pay in words (`£50,000 – £70,000 a year`), or null when no figure is set. */
+  salaryText: string | null;
+  salaryUnit: string | null;
+}
+
+/**
+ * Where a job is, from its free-text location: `London, UK` is London in the UK; `Remote`,
+ * `Remote (UK)` and `Remote - Europe` are remote work (the part after it names where applicants
+ * must be).
+ */
+export function parseLocation(text: string): JobView["location"] {
+  const trimmed = text.trim();
+  const remote = /^(remote|anywhere|work from home)\b/i.exec(trimmed);
+  if (remote) {
+    const rest = trimmed
+      .slice(remote[0].length)
+      .replace(/^[\s(,:–-]+|[\s)]+$/g, "")
+      .trim();
+    return { text: trimmed, city: null, country: rest || null, remote: true };
+  }
+  const parts = trimmed
+    .split(",")
+    .map((part) => part.trim())
+    .filter(Boolean);
+  if (parts.length === 0) return { text: trimmed, city: null, country: null, remote: false };
+  return {
+    text: trimmed,
+    city: parts[0] ?? null,
+    country: parts.length > 1 ? (parts[parts.length - 1] ?? null) : null,
+    remote: false,
+  };
+}
+
+/** Google's type of work for the stored `employment_type` (`full_time`, `Part-time`…), or null. */
+export function employmentTypeOf(text: string): EmploymentType | null {
+  const key = text
+    .trim()
+    .toLowerCase()
+    .replace(/[\s-]+/g, "_");
+  return EMPLOYMENT_TYPES[key] ?? null;
+}
+
+function money(amount: number, currency: string): string {
+  try {
+    const digits = Number.isInteger(amount) ? 0 : 2;
+    return new Intl.NumberFormat("en-GB", {
+      style: "currency",
+      currency,
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    }).format(amount);
+  } catch {
+    return `${amount.toLocaleString("en-GB")} ${currency}`;
+  }
+}
+
+/** The pay in words, or null when neither figure is set. */
+export function salaryTextOf(
+  job: Pick<JobRecord, "salaryMin" | "salaryMax" | "salaryCurrency" | "salaryPeriod">,
+): string | null {
+  const { salaryMin: min, salaryMax: max, salaryCurrency: currency, salaryPeriod: period } = job;
+  if (min === null && max === null) return null;
+  const per = period ? ` a ${period}` : "";
+  if (min !== null && max !== null && min !== max) return `${money(min, currency)} – ${money(max, currency)}${per}`;
+  if (min !== null && max === null) return `From ${money(min, currency)}${per}`;
+  if (min === null && max !== null) return `Up to ${money(max, currency)}${per}`;
+  return `${money(min as number, currency)}${per}`;
+}
+
+/** What a job view reads of the public-job rule: `api.publicJobs`. */
+export type PublicJobAddresses = Pick<HostPublicJobs, "url" | "siteUrl" | "validThrough">;
+
+/**
+ * A public job as the site shows it. `publicJobs` is `api.publicJobs`; `base` is the link root of
+ * the company's pages (the mount and the company's path segment).
+ */
+export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: string): JobView {
+  const employmentType = employmentTypeOf(job.employmentType);
+  const href = `${base}/jobs/${encodeURIComponent(job.id)}`;
+  // Formatting money makes an Intl formatter: only for the pages and feeds that show it.
+  let salaryText: string | null | undefined;
+  return {
+    record: job,
+    id: job.id,
+    reference: job.reference,
+    title: job.title,
+    url: publicJobs.url(job) ?? `${publicJobs.siteUrl(job.companyId)}/jobs/${encodeURIComponent(job.id)}`,
+    href,
+    applyHref: `${href}/apply`,
+    postedAt: job.publishedAt ?? job.createdAt,
+    validThrough: publicJobs.validThrough(job),
+    location: parseLocation(job.location),
+    employmentType,
+    employmentLabel: employmentType ? EMPLOYMENT_LABELS[employmentType] : job.employmentType,
+    indeedJobType: employmentType ? (INDEED_JOB_TYPES[employmentType] ?? null) : null,
+    get salaryText() {
+      if (salaryText === undefined) salaryText = salaryTextOf(job);
+      return salaryText;
+    },
+    salaryUnit: SALARY_UNITS[job.salaryPeriod.trim().toLowerCase()] ?? null,
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * A candidate applies in a real browser (Debian's Chromium driven by playwright-core): opens the
+ * jobs page, follows a job, fills the form, uploads a PDF and submits. The application then reads
+ * back over the API with a `resume_url` that downloads the same bytes, and a local webhook receiver
+ * (signature checked) gets `application.created`. A wrong e-mail first brings the form back with
+ * what was typed kept.
+ *
+ * Where Chromium cannot start the test fails with CI=true, and is skipped with a loud warning
+ * otherwise.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ApplicationWire, createPublicApi, type PublicApi } from "@hireport/core";
+import { hireportExpress } from "@hireport/express";
+import { kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
+import { verifySignature } from "@hireport/webhooks/verify";
+import SQLite from "better-sqlite3";
+import express from "express";
+import { Kysely, SqliteDialect } from "kysely";
+import { type Browser, chromium } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createCareers } from "../src/index";
+import { pdfBytes } from "./support/careers-suite";
+
+const CHROMIUM = process.env.HIREPORT_CHROMIUM ?? "/usr/bin/chromium";
+const SECRET = "browser-test-secret-0123456789-abcdefghij";
+const COMPANY = "co_acme";
+
+let browser: Browser | null = null;
+let server: Server;
+let receiver: Server;
+let origin = "";
+let api: PublicApi;
+let dispatcher: WebhookDispatcher;
+let db: Kysely<unknown>;
+let dir: string;
+const received: { body: string; signature: string | undefined }[] = [];
+let signingSecret = "";
+
+beforeAll(async () => {
+  try {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+      ],
+    });
+  } catch (error) {
+    if (process.env.CI === "true") {
+      throw new Error(`[@hireport/careers] Chromium cannot start at ${CHROMIUM} and CI=true: failing the run.`, {
+        cause: error,
+      });
+    }
+    const line = "!".repeat(100);
+    console.warn(
+      `\n${line}\n!!! [@hireport/careers] CHROMIUM CANNOT START at ${CHROMIUM}: THE BROWSER TEST IS SKIPPED.\n!!! (${
+        error instanceof Error ? error.message.split("\n")[0] : String(error)
+      })\n!!! Install it (apt-get install chromium) or set HIREPORT_CHROMIUM; CI=true turns this into a failure.\n${line}\n`,
+    );
+  }
+
+  // The address first: the API's CV links and the site's pages name it.
+  server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  dir = mkdtempSync(join(tmpdir(), "hireport-careers-browser-"));
+  db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, "site.sqlite")) }) });
+  const migration = await migrateToLatest(db);
+  if (migration.error) throw migration.error;
+  const storage = kyselyStorage({ db });
+  dispatcher = createWebhookDispatcher({ storage, allowPrivateAddresses: true, pollIntervalMs: 100, timeoutMs: 2_000 });
+  api = createPublicApi({
+    storage,
+    fileStore: kyselyFileStore({ db }),
+    publicBaseUrl: origin,
+    fileTokenSecret: SECRET,
+    onEvent: () => dispatcher.notify(),
+    usageFlushMs: 20,
+  });
+  await api.companies.upsert({ id: COMPANY, name: "Acme Ltd" });
+
+  receiver = createServer((request: IncomingMessage, response) => {
+    const chunks: Buffer[] = [];
+    request.on("data", (chunk: Buffer) => chunks.push(chunk));
+    request.on("end", () => {
+      received.push({
+        body: Buffer.concat(chunks).toString("utf8"),
+        signature: request.headers["service-signature"] as string,
+      });
+      response.writeHead(200).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  const endpoint = await dispatcher.endpoints.create({
+    companyId: COMPANY,
+    url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`,
+    events: ["application.created"],
+  });
+  signingSecret = endpoint.secret;
+
+  const careers = createCareers({ api, resolveCompany: () => COMPANY, secret: SECRET, privacyNoticeUrl: "/privacy" });
+  const app = express();
+  app.use("/api/public/v1", hireportExpress(api));
+  app.use(hireportExpress(careers));
+  server.on("request", app);
+  dispatcher.start();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise<void>((resolve) => server?.close(() => resolve()));
+  server?.closeAllConnections?.();
+  await dispatcher?.stop();
+  await api?.close();
+  await new Promise<void>((resolve) => receiver?.close(() => resolve()));
+  await db?.destroy();
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
+
+async function until<T>(read: () => T | undefined, what: string): Promise<T> {
+  const started = Date.now();
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (Date.now() - started > 10_000) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+describe("the careers site in Chromium", () => {
+  it("takes a candidate from the jobs page to a stored application, its CV and its webhook", async (context) => {
+    if (!browser) return context.skip();
+    const job = await api.jobs.create(COMPANY, {
+      title: "Site Reliability Engineer",
+      description: "Keep it running.",
+      location: "Manchester, UK",
+      employment_type: "full_time",
+      status: "active",
+    });
+    const page = await (await browser.newContext()).newPage();
+    page.setDefaultTimeout(5_000);
+    await page.goto(`${origin}/jobs`);
+    await expect(page.locator("h1").textContent()).resolves.toBe("Jobs at Acme Ltd");
+    await page.getByRole("link", { name: "Site Reliability Engineer" }).click();
+    expect(page.url()).toBe(`${origin}/jobs/${job.id}`);
+
+    const pdf = pdfBytes(64 * 1024);
+    const fill = async (email: string) => {
+      await page.getByLabel("Full name (required)").fill("Margaret Hamilton");
+      await page.getByLabel("E-mail address (required)").fill(email);
+      await page.getByLabel("Skills").fill("Go, Kubernetes");
+      await page.getByLabel("Cover letter").fill("I keep systems up.");
+      await page
+        .getByLabel("CV (required)")
+        .setInputFiles({ name: "hamilton.pdf", mimeType: "application/pdf", buffer: Buffer.from(pdf) });
+      await page.getByRole("checkbox").check();
+    };
+    // A person takes longer than the form's minimum fill time (3 s).
+    await fill("margaret-at-example.com");
+    await page.waitForTimeout(3_100);
+    await page.getByRole("button", { name: "Send application" }).click();
+    await expect(page.locator("#email-error").textContent()).resolves.toContain("valid e-mail address");
+    expect(await page.getByLabel("Full name (required)").inputValue()).toBe("Margaret Hamilton");
+    expect(await page.getByLabel("Cover letter").inputValue()).toBe("I keep systems up.");
+    expect(await page.getByRole("checkbox").isChecked()).toBe(true);
+
+    await page.getByLabel("E-mail address (required)").fill("margaret@example.com");
+    await page
+      .getByLabel("CV (required)")
+      .setInputFiles({ name: "hamilton.pdf", mimeType: "application/pdf", buffer: Buffer.from(pdf) });
+    await page.getByRole("button", { name: "Send application" }).click();
+    await expect(page.locator("h1").textContent()).resolves.toBe("Thank you for applying");
+    expect(
+      await page.getByRole("link", { name: "ask for a person to review my application" }).getAttribute("href"),
+    ).toMatch(/^\/review\//);
+
+    // The application over the API, and its CV.
+    const { key } = await api.keys.create({ companyId: COMPANY, name: "Browser test", scopes: ["applications:read"] });
+    const list = (await (
+      await fetch(`${origin}/api/public/v1/applications?job_id=${job.id}`, {
+        headers: { authorization: `Bearer ${key}` },
+      })
+    ).json()) as { data: ApplicationWire[] };
+    expect(list.data).toHaveLength(1);
+    const application = list.data[0] as ApplicationWire;
+    expect(application).toMatchObject({
+      source: "careers_site",
+      candidate: { name: "Margaret Hamilton", email: "margaret@example.com", skills: ["Go", "Kubernetes"] },
+      cover_letter: "I keep systems up.",
+    });
+    const cv = await fetch(application.resume_url as string);
+    expect(cv.status).toBe(200);
+    expect(new Uint8Array(await cv.arrayBuffer())).toEqual(pdf);
+
+    // The webhook receiver got application.created, signed.
+    const delivery = await until(
+      () => received.find((item) => JSON.parse(item.body).type === "application.created"),
+      "application.created at the receiver",
+    );
+    await verifySignature({ payload: delivery.body, header: delivery.signature, secret: signingSecret });
+    expect(JSON.parse(delivery.body).data).toMatchObject({ id: application.id, source: "careers_site" });
+  }, 60_000);
+});

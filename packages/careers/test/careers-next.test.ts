@@ -1,0 +1,3 @@
+import { defineCareersSuite } from "./support/careers-suite";
+
+defineCareersSuite("next");

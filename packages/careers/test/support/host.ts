@@ -1,0 +1,211 @@
+/**
+ * A host app as the careers tests need it: the public API and the careers site on one SQLite file
+ * (migrated by `@hireport/kysely`, CVs in `kyselyFileStore`), mounted by Express, Fastify or a
+ * Next-style server of route handlers; one clock the test moves; three companies, one at the root
+ * of the site and two under `/c/{slug}` (or named by the subdomain of the `Host` header).
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type ApiRequest, type Clock, createPublicApi, type EventRecord, type PublicApi } from "@hireport/core";
+import { hireportExpress } from "@hireport/express";
+import { hireportFastify } from "@hireport/fastify";
+import { kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { type NextHandlers, toNextHandlers } from "@hireport/next";
+import SQLite from "better-sqlite3";
+import express from "express";
+import Fastify from "fastify";
+import { Kysely, SqliteDialect } from "kysely";
+import { type CareersOptions, createCareers, type HireportCareers } from "../../src/index";
+
+export type Adapter = "express" | "fastify" | "next";
+
+export const SECRET = "careers-test-secret-0123456789-abcdefghij";
+export const START = new Date("2026-03-02T10:00:30.000Z");
+export const COMPANIES = { acme: "co_acme", globex: "co_globex", initech: "co_initech" } as const;
+
+export interface TestClock extends Clock {
+  advance(ms: number): void;
+  set(at: Date): void;
+}
+
+export function testClock(start = START): TestClock {
+  let now = start.getTime();
+  return {
+    now: () => new Date(now),
+    advance: (ms) => {
+      now += ms;
+    },
+    set: (at) => {
+      now = at.getTime();
+    },
+  };
+}
+
+export interface TestHost {
+  origin: string;
+  api: PublicApi;
+  careers: HireportCareers;
+  clock: TestClock;
+  /** Every event of a company, oldest first. */
+  events(companyId: string): Promise<EventRecord[]>;
+  /** Stored files of a company (rows of the file table). */
+  countFiles(companyId: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+/** Which company a request is for: `/c/{slug}` or a `{slug}.jobs.test` host name, else Acme at the root. */
+function resolveCompany(request: ApiRequest) {
+  const segment = /^\/c\/([a-z]+)(?:\/|$)/.exec(request.path);
+  if (segment?.[1]) return { companyId: `co_${segment[1]}`, pathPrefix: `/c/${segment[1]}` };
+  const headers = request.headers as Record<string, string | undefined> | Headers;
+  const host =
+    (typeof (headers as Headers).get === "function"
+      ? (headers as Headers).get("host")
+      : (headers as Record<string, string>).host) ?? "";
+  const subdomain = /^([a-z]+)\.jobs\.test(?::\d+)?$/.exec(host);
+  if (subdomain?.[1]) return subdomain[1] === "nobody" ? null : `co_${subdomain[1]}`;
+  return COMPANIES.acme;
+}
+
+/** What Next's server does around route handlers, in small (as in @hireport/next's own tests). */
+async function serveNext(req: IncomingMessage, res: ServerResponse, handlers: (path: string) => NextHandlers) {
+  const aborted = new AbortController();
+  res.once("close", () => {
+    if (!res.writableFinished) aborted.abort();
+  });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  headers.set("x-forwarded-for", req.socket.remoteAddress ?? "");
+  const method = req.method ?? "GET";
+  const body =
+    method === "GET" || method === "HEAD" ? undefined : (ReadableStreamFrom(req) as ReadableStream<Uint8Array>);
+  const request = new Request(`http://${req.headers.host}${req.url}`, {
+    method,
+    headers,
+    signal: aborted.signal,
+    ...(body ? { body, duplex: "half" } : {}),
+  } as RequestInit);
+  const route = handlers(new URL(request.url).pathname)[method as keyof NextHandlers];
+  const response = await route(request);
+  res.writeHead(response.status, Object.fromEntries(response.headers));
+  if (method === "HEAD" || !response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  for (let read = await reader.read(); !read.done; read = await reader.read()) res.write(read.value);
+  res.end();
+}
+
+function ReadableStreamFrom(req: IncomingMessage): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      req.on("data", (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
+      req.on("end", () => controller.close());
+      req.on("error", (error) => controller.error(error));
+    },
+  });
+}
+
+export async function startHost(adapter: Adapter, overrides: Partial<CareersOptions> = {}): Promise<TestHost> {
+  const dir = mkdtempSync(join(tmpdir(), "hireport-careers-"));
+  const sqlite = new SQLite(join(dir, "test.sqlite"));
+  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const migration = await migrateToLatest(db);
+  if (migration.error) throw migration.error;
+  const storage = kyselyStorage({ db });
+  const fileStore = kyselyFileStore({ db });
+  const clock = testClock();
+  let origin = "http://127.0.0.1";
+  const api = createPublicApi({
+    storage,
+    fileStore,
+    clock,
+    publicBaseUrl: "https://careers.example.com",
+    publicSiteUrl: (company) => (company.id === COMPANIES.acme ? origin : `${origin}/c/${company.id.slice(3)}`),
+    fileTokenSecret: SECRET,
+    logger: { warn: () => undefined, error: (message, details) => console.error(message, details) },
+    usageFlushMs: 20,
+  });
+  await api.companies.upsert({ id: COMPANIES.acme, name: "Acme Ltd" });
+  await api.companies.upsert({ id: COMPANIES.globex, name: "Globex" });
+  await api.companies.upsert({ id: COMPANIES.initech, name: "Initech" });
+  const careers = createCareers({
+    api,
+    resolveCompany,
+    secret: SECRET,
+    privacyNoticeUrl: "/privacy",
+    clock,
+    theme: (company) => ({ accentColor: company.id === COMPANIES.globex ? "#8a2be2" : "#2457c5" }),
+    logger: { warn: () => undefined, error: (message, details) => console.error(message, details) },
+    ...overrides,
+  });
+
+  let close: () => Promise<void>;
+  if (adapter === "express") {
+    const app = express();
+    app.set("trust proxy", false);
+    app.use("/api/public/v1", hireportExpress(api));
+    app.use(hireportExpress(careers));
+    const server: Server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+  } else if (adapter === "fastify") {
+    const app = Fastify();
+    await app.register(hireportFastify, { api, prefix: "/api/public/v1" });
+    await app.register(hireportFastify, { api: careers });
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    origin = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+    close = () => app.close();
+  } else {
+    // app/api/public/v1/[...path]/route.ts and app/[[...path]]/route.ts
+    const apiRoutes = toNextHandlers(api);
+    const siteRoutes = toNextHandlers(careers);
+    const server = createServer((req, res) => {
+      void serveNext(req, res, (path) => (path.startsWith("/api/public/v1") ? apiRoutes : siteRoutes)).catch(() => {
+        if (!res.headersSent) res.writeHead(500);
+        res.end();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    close = () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+  }
+
+  return {
+    origin,
+    api,
+    careers,
+    clock,
+    events: async (companyId) => storage.events.list(companyId, { take: 1000 }),
+    async countFiles(companyId) {
+      const row = await db
+        .selectFrom("hireport_file" as never)
+        .select((eb) => eb.fn.countAll<number>().as("n"))
+        .where("company_id" as never, "=", companyId as never)
+        .executeTakeFirstOrThrow();
+      return Number((row as { n: number }).n);
+    },
+    async close() {
+      await close();
+      await api.close();
+      await db.destroy();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

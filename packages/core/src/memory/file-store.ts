@@ -1,0 +1,88 @@
+import { newId } from "../ids";
+import type { Clock } from "../options";
+import type { FileStore, StoredFileInfo } from "../storage";
+
+interface MemoryFile {
+  info: StoredFileInfo;
+  bytes: Uint8Array;
+}
+
+export interface MemoryFileStoreOptions {
+  /** Time source of `createdAt`. @default the system clock */
+  clock?: Clock;
+}
+
+/** Reads a body to its end into one byte array. */
+async function readAll(body: ReadableStream<Uint8Array> | Uint8Array): Promise<Uint8Array> {
+  if (body instanceof Uint8Array) return body.slice();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value.slice());
+    size += value.byteLength;
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
+
+/** A stream of `bytes` in chunks of 64 KiB, produced as it is read. */
+function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
+  let offset = 0;
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (offset >= bytes.byteLength) {
+        controller.close();
+        return;
+      }
+      const end = Math.min(bytes.byteLength, offset + 65_536);
+      controller.enqueue(bytes.slice(offset, end));
+      offset = end;
+    },
+  });
+}
+
+/**
+ * The file-store contract in memory, for tests and demos: files live as long as the store. Every
+ * MUST rule of `FileStore` holds (`runFileStoreConformance` checks it); a file is kept only once
+ * its whole body was read, so a failed `put` leaves nothing.
+ */
+export function memoryFileStore(options: MemoryFileStoreOptions = {}): FileStore {
+  const clock = options.clock ?? { now: () => new Date() };
+  const files = new Map<string, MemoryFile>();
+  const copyInfo = (info: StoredFileInfo): StoredFileInfo => ({ ...info, createdAt: new Date(info.createdAt) });
+  return Object.freeze({
+    async put(file) {
+      const bytes = await readAll(file.body);
+      const now = clock.now();
+      const info: StoredFileInfo = {
+        id: newId("fil", now),
+        companyId: file.companyId,
+        filename: file.filename,
+        contentType: file.contentType,
+        size: bytes.byteLength,
+        createdAt: new Date(now.getTime()),
+      };
+      files.set(info.id, { info, bytes });
+      return copyInfo(info);
+    },
+    async get(companyId, id) {
+      const file = files.get(id);
+      if (!file || file.info.companyId !== companyId) return null;
+      return { info: copyInfo(file.info), body: streamOf(file.bytes) };
+    },
+    async delete(companyId, id) {
+      const file = files.get(id);
+      if (!file || file.info.companyId !== companyId) return false;
+      files.delete(id);
+      return true;
+    },
+  } satisfies FileStore);
+}

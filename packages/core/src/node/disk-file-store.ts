@@ -1,0 +1,250 @@
+/**
+ * The `FileStore` contract in a folder on disk (Node only: `@hireport/core/node`). Each file is one
+ * file on disk, `{directory}/{company}/{id}`: a small header (its info as JSON) and then the bytes.
+ * A `put` writes a temporary file in `{directory}/.tmp`, flushes it to disk and renames it into
+ * place, so a file is either whole or absent, whatever happens to the process.
+ */
+import { randomBytes } from "node:crypto";
+import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
+import { join, resolve } from "node:path";
+import { newId } from "../ids";
+import type { Clock } from "../options";
+import type { FileStore, StoredFileInfo } from "../storage";
+
+export interface DiskFileStoreOptions {
+  /** The folder that holds the files; created when missing. Keep it out of any web server's reach. */
+  directory: string;
+  /** Time source of `createdAt`. @default the system clock */
+  clock?: Clock;
+}
+
+/** A disk file store, and what it holds on disk (for tests and clean-up). */
+export interface DiskFileStore extends FileStore {
+  /** The absolute path of the folder. */
+  readonly directory: string;
+  /**
+   * Removes temporary files older than `olderThanMs` (left by a process killed during a `put`).
+   * @default olderThanMs 3600000 (an hour)
+   */
+  purgeTemporary(olderThanMs?: number): Promise<number>;
+}
+
+/** What the trailer of a stored file holds. */
+interface Trailer {
+  v: 1;
+  id: string;
+  companyId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  createdAt: string;
+}
+
+const ID = /^fil_[0-9a-z]{26}$/;
+const LENGTH_BYTES = 4;
+const READ_BYTES = 64 * 1024;
+
+/** A folder name for a company id, whatever characters the id has. */
+function companyFolder(companyId: string): string {
+  return Buffer.from(companyId, "utf8").toString("base64url") || "_";
+}
+
+function isMissing(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException)?.code === "ENOENT";
+}
+
+/** The trailer of an open stored file: its info, and where the bytes end. */
+async function readTrailer(handle: FileHandle): Promise<Trailer | null> {
+  const { size } = await handle.stat();
+  if (size < LENGTH_BYTES) return null;
+  const length = Buffer.alloc(LENGTH_BYTES);
+  await handle.read(length, 0, LENGTH_BYTES, size - LENGTH_BYTES);
+  const textLength = length.readUInt32BE(0);
+  if (textLength > size - LENGTH_BYTES) return null;
+  const text = Buffer.alloc(textLength);
+  await handle.read(text, 0, textLength, size - LENGTH_BYTES - textLength);
+  const trailer = JSON.parse(text.toString("utf8")) as Trailer;
+  return trailer.size === size - LENGTH_BYTES - textLength ? trailer : null;
+}
+
+function toInfo(trailer: Trailer): StoredFileInfo {
+  return {
+    id: trailer.id,
+    companyId: trailer.companyId,
+    filename: trailer.filename,
+    contentType: trailer.contentType,
+    size: trailer.size,
+    createdAt: new Date(trailer.createdAt),
+  };
+}
+
+/** Writes the bytes and the trailer to a temporary file, flushes it and renames it into place. */
+async function writeAtomically(
+  temporary: string,
+  target: string,
+  info: Omit<Trailer, "size">,
+  body: ReadableStream<Uint8Array> | Uint8Array,
+): Promise<number> {
+  const handle = await open(temporary, "wx", 0o600);
+  let size = 0;
+  try {
+    const write = async (chunk: Uint8Array) => {
+      await handle.write(chunk, 0, chunk.byteLength, size);
+      size += chunk.byteLength;
+    };
+    if (body instanceof Uint8Array) await write(body);
+    else {
+      const reader = body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) break;
+        await write(value);
+      }
+    }
+    const text = Buffer.from(JSON.stringify({ ...info, size }), "utf8");
+    const length = Buffer.alloc(LENGTH_BYTES);
+    length.writeUInt32BE(text.byteLength, 0);
+    await handle.write(text, 0, text.byteLength, size);
+    await handle.write(length, 0, LENGTH_BYTES, size + text.byteLength);
+    await handle.sync();
+    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  try {
+    await rename(temporary, target);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  return size;
+}
+
+/**
+ * A `FileStore` in a folder: CVs uploaded through the careers site kept on the host's disk (or a
+ * mounted volume shared by its processes). Writes are atomic (temporary file, flush, rename); reads
+ * stream 64 KiB at a time and open the file only when the first bytes are read.
+ */
+export function diskFileStore(options: DiskFileStoreOptions): DiskFileStore {
+  if (!options || typeof options.directory !== "string" || options.directory === "") {
+    throw new TypeError("diskFileStore: option directory is required (a folder path).");
+  }
+  const directory = resolve(options.directory);
+  const clock = options.clock ?? { now: () => new Date() };
+  const temporaryFolder = join(directory, ".tmp");
+  const pathOf = (companyId: string, id: string) => join(directory, companyFolder(companyId), id);
+
+  /** The trailer of a file of this company, or null (missing, another company's, a bad id). */
+  async function trailerOf(companyId: string, id: string): Promise<Trailer | null> {
+    if (!ID.test(id)) return null;
+    let handle: FileHandle;
+    try {
+      handle = await open(pathOf(companyId, id), "r");
+    } catch (error) {
+      if (isMissing(error)) return null;
+      throw error;
+    }
+    try {
+      const found = await readTrailer(handle);
+      return found && found.companyId === companyId && found.id === id ? found : null;
+    } finally {
+      await handle.close();
+    }
+  }
+
+  const store: DiskFileStore = {
+    directory,
+
+    async put(file) {
+      const now = clock.now();
+      const id = newId("fil", now);
+      const folder = join(directory, companyFolder(file.companyId));
+      await mkdir(folder, { recursive: true, mode: 0o700 });
+      await mkdir(temporaryFolder, { recursive: true, mode: 0o700 });
+      const temporary = join(temporaryFolder, `${id}.${randomBytes(6).toString("hex")}`);
+      const info = {
+        v: 1 as const,
+        id,
+        companyId: file.companyId,
+        filename: file.filename,
+        contentType: file.contentType,
+        createdAt: now.toISOString(),
+      };
+      const size = await writeAtomically(temporary, join(folder, id), info, file.body);
+      return toInfo({ ...info, size });
+    },
+
+    async get(companyId, id) {
+      const found = await trailerOf(companyId, id);
+      if (!found) return null;
+      const path = pathOf(companyId, id);
+      let handle: FileHandle | null = null;
+      let position = 0;
+      const end = found.size;
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          try {
+            handle ??= await open(path, "r");
+            if (position >= end) {
+              await handle.close();
+              handle = null;
+              controller.close();
+              return;
+            }
+            const buffer = Buffer.alloc(Math.min(READ_BYTES, end - position));
+            const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
+            if (bytesRead === 0) throw new Error(`The file ${id} ended early.`);
+            position += bytesRead;
+            controller.enqueue(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead));
+          } catch (error) {
+            await handle?.close().catch(() => undefined);
+            handle = null;
+            controller.error(
+              isMissing(error) ? new Error(`The file ${id} was deleted while it was being read.`) : error,
+            );
+          }
+        },
+        async cancel() {
+          await handle?.close().catch(() => undefined);
+          handle = null;
+        },
+      });
+      return { info: toInfo(found), body };
+    },
+
+    async delete(companyId, id) {
+      if (!(await trailerOf(companyId, id))) return false;
+      try {
+        await unlink(pathOf(companyId, id));
+        return true;
+      } catch (error) {
+        if (isMissing(error)) return false;
+        throw error;
+      }
+    },
+
+    async purgeTemporary(olderThanMs = 3_600_000) {
+      let names: string[];
+      try {
+        names = await readdir(temporaryFolder);
+      } catch (error) {
+        if (isMissing(error)) return 0;
+        throw error;
+      }
+      let removed = 0;
+      const cutoff = clock.now().getTime() - olderThanMs;
+      for (const name of names) {
+        const path = join(temporaryFolder, name);
+        const info = await stat(path).catch(() => null);
+        if (info && info.mtimeMs < cutoff) {
+          await rm(path, { force: true });
+          removed += 1;
+        }
+      }
+      return removed;
+    },
+  };
+  return Object.freeze(store);
+}
