@@ -29,8 +29,8 @@ import { CandidateService, type HostCandidates, hostCandidates } from "./service
 import { CompanyService } from "./services/companies";
 import { JobService } from "./services/jobs";
 import { KeyService } from "./services/keys";
-import { type ResolvedRetention, type RetentionCounts, RetentionService, resolveRetention } from "./services/retention";
 import { PublicListing } from "./services/public-listing";
+import { type ResolvedRetention, type RetentionCounts, RetentionService, resolveRetention } from "./services/retention";
 import { type ThrottleLimits, type ThrottleResult, throttle } from "./throttle";
 import { UsageLog } from "./usage-log";
 
