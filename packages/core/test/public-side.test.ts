@@ -221,6 +221,23 @@ describe("the human-review request", () => {
       code: "not_found",
     });
   });
+
+  it("records nothing for an application whose candidate data was erased", async () => {
+    const { api, eventsOf } = await setup();
+    const job = await api.jobs.create("co_a", { title: "Engineer", status: "active" });
+    const application = await api.applications.create("co_a", {
+      job_id: job.id,
+      candidate: { name: "Ada", email: "ada@example.com" },
+    });
+    await api.candidates.erase("co_a", { applicationId: application.id }, { actor: "Privacy desk" });
+    const eventsBefore = (await eventsOf("co_a")).length;
+    await expect(api.applications.requestHumanReview("co_a", application.id)).rejects.toMatchObject({
+      code: "not_found",
+    });
+    expect(await api.applications.notes("co_a", application.id)).toEqual([]);
+    expect((await api.applications.get("co_a", application.id)).humanReviewRequestedAt).toBeNull();
+    expect(await eventsOf("co_a")).toHaveLength(eventsBefore);
+  });
 });
 
 describe("the throttle", () => {

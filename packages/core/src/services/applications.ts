@@ -289,6 +289,10 @@ export class ApplicationService {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.applications.get(companyId, id, { lock: true });
       if (!current) throw notFound("application");
+      // Erased: nothing is left of the candidate to review for them (and no link should record anything).
+      if (current.erasedAt !== null) {
+        throw new HireportError("not_found", "This application's candidate data was erased: it takes no review request.");
+      }
       if (current.humanReviewRequestedAt !== null) return { ...(await this.#unchanged(current)), requested: false };
       await tx.applications.addNote({
         id: newId("note", now),
