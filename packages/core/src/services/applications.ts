@@ -291,7 +291,10 @@ export class ApplicationService {
       if (!current) throw notFound("application");
       // Erased: nothing is left of the candidate to review for them (and no link should record anything).
       if (current.erasedAt !== null) {
-        throw new HireportError("not_found", "This application's candidate data was erased: it takes no review request.");
+        throw new HireportError(
+          "not_found",
+          "This application's candidate data was erased: it takes no review request.",
+        );
       }
       if (current.humanReviewRequestedAt !== null) return { ...(await this.#unchanged(current)), requested: false };
       await tx.applications.addNote({
