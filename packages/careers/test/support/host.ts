@@ -1,6 +1,7 @@
 /**
  * A host app as the careers tests need it: the public API and the careers site on one SQLite file
- * (migrated by `@hireport/kysely`, CVs in `kyselyFileStore`), mounted by Express, Fastify or a
+ * (migrated by `@hireport/kysely`, CVs in `kyselyFileStore`), or on a database the test brings
+ * (SQLite, Postgres or MariaDB, under its own table prefix), mounted by Express, Fastify or a
  * Next-style server of route handlers; one clock the test moves; three companies, one at the root
  * of the site and two under `/c/{slug}` (or named by the subdomain of the `Host` header).
  */
@@ -113,14 +114,26 @@ function ReadableStreamFrom(req: IncomingMessage): ReadableStream<Uint8Array> {
   });
 }
 
-export async function startHost(adapter: Adapter, overrides: Partial<CareersOptions> = {}): Promise<TestHost> {
-  const dir = mkdtempSync(join(tmpdir(), "hireport-careers-"));
-  const sqlite = new SQLite(join(dir, "test.sqlite"));
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: sqlite }) });
-  const migration = await migrateToLatest(db);
+/** A database the test owns (it opens and closes it): the host migrates it and keeps hireport's tables under `tablePrefix`. */
+export interface HostDatabase {
+  db: Kysely<unknown>;
+  tablePrefix: string;
+}
+
+export async function startHost(
+  adapter: Adapter,
+  overrides: Partial<CareersOptions> = {},
+  database?: HostDatabase,
+): Promise<TestHost> {
+  const dir = database ? null : mkdtempSync(join(tmpdir(), "hireport-careers-"));
+  const db =
+    database?.db ??
+    new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(join(dir as string, "test.sqlite")) }) });
+  const tablePrefix = database?.tablePrefix ?? "hireport_";
+  const migration = await migrateToLatest(db, { tablePrefix });
   if (migration.error) throw migration.error;
-  const storage = kyselyStorage({ db });
-  const fileStore = kyselyFileStore({ db });
+  const storage = kyselyStorage({ db, tablePrefix });
+  const fileStore = kyselyFileStore({ db, tablePrefix });
   const clock = testClock();
   let origin = "http://127.0.0.1";
   const api = createPublicApi({
@@ -195,7 +208,7 @@ export async function startHost(adapter: Adapter, overrides: Partial<CareersOpti
     events: async (companyId) => storage.events.list(companyId, { take: 1000 }),
     async countFiles(companyId) {
       const row = await db
-        .selectFrom("hireport_file" as never)
+        .selectFrom(`${tablePrefix}file` as never)
         .select((eb) => eb.fn.countAll<number>().as("n"))
         .where("company_id" as never, "=", companyId as never)
         .executeTakeFirstOrThrow();
@@ -204,6 +217,7 @@ export async function startHost(adapter: Adapter, overrides: Partial<CareersOpti
     async close() {
       await close();
       await api.close();
+      if (dir === null) return;
       await db.destroy();
       rmSync(dir, { recursive: true, force: true });
     },
