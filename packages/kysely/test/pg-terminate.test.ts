@@ -107,9 +107,10 @@ describe.skipIf(!db)("Postgres ends the app's connections under load", () => {
   it("without the listeners, the first lost connection ends the process", async () => {
     const { app } = await underTermination("bare");
     expect(await app.exited).not.toBeNull();
-    // The lost connection surfaces either as Postgres's own message or, when the socket closes
-    // before that message is read, as a reset: both as an 'error' event nobody listened to.
+    // An 'error' event of node-postgres that nobody listened to ended it. How the lost connection
+    // reads depends on when the socket closes: Postgres's own message ("terminating connection due
+    // to administrator command"), a reset (ECONNRESET) or "Connection terminated unexpectedly".
     expect(app.stderr()).toMatch(/Unhandled 'error' event/);
-    expect(app.stderr()).toMatch(/terminating connection due to administrator command|ECONNRESET/);
+    expect(app.stderr()).toMatch(/node_modules[\\/](?:\.pnpm[\\/])?pg[@\\/]/);
   }, 60_000);
 });
