@@ -7,13 +7,22 @@ const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower 
  * creation time (good for index locality) and never collide in practice.
  */
 export function newId(prefix: string, now: Date = new Date()): string {
-  let time = now.getTime();
+  return `${idFloor(prefix, now)}${randomPart()}`;
+}
+
+/**
+ * The id boundary of a time: every id `newId(prefix, t)` makes for a `t` before `at` sorts below it
+ * in binary (code-unit) order, every one for a `t` at or after `at` does not. A store that names
+ * things by `newId` finds those made before a time with `id < idFloor(prefix, at)`.
+ */
+export function idFloor(prefix: string, at: Date): string {
+  let time = at.getTime();
   let timePart = "";
   for (let i = 0; i < 10; i++) {
     timePart = ALPHABET[time % 32] + timePart;
     time = Math.floor(time / 32);
   }
-  return `${prefix}_${timePart}${randomPart()}`;
+  return `${prefix}_${timePart}`;
 }
 
 /**

@@ -19,7 +19,7 @@ export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
 export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./host-api";
 export type * from "./http-types";
-export { newId } from "./ids";
+export { idFloor, newId } from "./ids";
 export { admitInSteps, isKeyUsable } from "./key-admission";
 export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi";
 export * from "./options";

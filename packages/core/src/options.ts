@@ -92,16 +92,18 @@ export interface CreatePublicApiOptions {
   }) => ResumeSource | Promise<ResumeSource>;
   /**
    * Where CVs uploaded through the careers site are kept (`kyselyFileStore` of `@hireport/kysely`,
-   * a folder, or your own). The CV route streams an application's stored file from it, and erasing
-   * a candidate deletes the file. @default none: applications carry only the https CV links sent
-   * over the API
+   * a folder, or your own). The CV route streams an application's stored file from it, erasing
+   * a candidate deletes the file, and `api.retention.purge()` deletes files no application names
+   * (see `retention.orphanFileGraceMinutes`). @default none: applications carry only the https CV
+   * links sent over the API
    */
   fileStore?: FileStore;
   /**
    * How long each kind of data is kept, in days: applications per stage group (erased, not
-   * deleted), the usage log, events and deliveries. `api.retention.purge()` applies it; the webhook
-   * dispatcher can run it daily. @default no application is erased, the usage log is kept, events
-   * and finished deliveries go after 30 days
+   * deleted), the usage log, events and deliveries; and, in minutes, CV files no application names.
+   * `api.retention.purge()` applies it; the webhook dispatcher can run it daily. @default no
+   * application is erased, the usage log is kept, events and finished deliveries go after 30 days,
+   * CV files no application names after an hour
    */
   retention?: RetentionOptions;
   /** Where failures are logged; the detail of a 500 is logged here, never sent. @default console */

@@ -3,10 +3,11 @@
  * folder; plus what is particular to a folder: an upload that breaks off leaves no temporary file,
  * and a file is written atomically (never seen half written).
  */
-import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { newId } from "../src/ids";
 import { diskFileStore } from "../src/node";
 import { runFileStoreConformance } from "../src/testing";
 
@@ -42,6 +43,11 @@ runFileStoreConformance({
           temporary = 0;
         }
         return own + temporary;
+      },
+      // A temporary file is named by the id its put drew when it started.
+      async leaveUnfinished(startedAt) {
+        mkdirSync(join(directory, ".tmp"), { recursive: true });
+        writeFileSync(join(directory, ".tmp", `${newId("fil", startedAt)}.0123456789ab`), "half a CV");
       },
       teardown: async () => undefined,
     };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { newId } from "../src/ids";
+import { idFloor, newId } from "../src/ids";
 
 const ID = /^req_[0-9a-hjkmnp-tv-z]{26}$/;
 
@@ -13,6 +13,14 @@ describe("newId", () => {
   it("sorts by creation time", () => {
     const ids = [0, 1, 1000, 86_400_000].map((ms) => newId("app", new Date(Date.UTC(2026, 0, 1) + ms)));
     expect([...ids].sort()).toEqual(ids);
+  });
+
+  it("idFloor splits ids at a time: those made before it sort below, those made at or after it do not", () => {
+    const at = new Date("2026-11-23T12:00:00.000Z");
+    const floor = idFloor("fil", at);
+    expect(floor).toBe(newId("fil", at).slice(0, 14));
+    for (const ms of [-86_400_000, -1]) expect(newId("fil", new Date(at.getTime() + ms)) < floor).toBe(true);
+    for (const ms of [0, 1, 86_400_000]) expect(newId("fil", new Date(at.getTime() + ms)) < floor).toBe(false);
   });
 
   it("never repeats, and every base32 character turns up in every random position", () => {

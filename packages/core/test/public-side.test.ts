@@ -39,6 +39,8 @@ function countingStore(): FileStore & { held: Set<string> } {
       held.delete(id);
       return inner.delete(companyId, id);
     },
+    listCreatedBefore: (query) => inner.listCreatedBefore(query),
+    purgeUnfinished: (startedBefore) => inner.purgeUnfinished(startedBefore),
   };
 }
 

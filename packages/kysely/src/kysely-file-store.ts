@@ -1,9 +1,10 @@
-import { type FileStore, newId, type StoredFileInfo } from "@hireport/core";
+import { type Clock, type FileStore, idFloor, newId, type StoredFileInfo, type StoredFileQuery } from "@hireport/core";
 import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
 import { strategyFor } from "./dialects/detect";
 import type { DialectKind } from "./dialects/types";
 import type { FileTable } from "./schema";
+import { afterPosition } from "./stores/keyset";
 import { fromDb, readNumber } from "./values";
 
 /** Bytes per chunk row: far below every database's packet limit (MariaDB's default is 16 MiB). */
@@ -16,6 +17,8 @@ export interface KyselyFileStoreOptions<DB> {
   tablePrefix?: string;
   /** The SQL dialect, for third-party dialects (see `kyselyStorage`). @default found from the adapter */
   dialect?: DialectKind;
+  /** Time source of a file's id and `createdAt`. @default the system clock */
+  clock?: Clock;
 }
 
 /** Collects a stream's bytes into chunks of exactly `FILE_CHUNK_BYTES` (the last one shorter). */
@@ -77,12 +80,14 @@ function toInfo(row: FileTable): StoredFileInfo {
  * chunk per query, holding no connection between them.
  *
  * A process killed in the middle of a `put` can leave chunk rows no file names; they are never
- * read, and `purgeOrphanChunks` removes them.
+ * read, and `purgeUnfinished` (which `api.retention.purge()` runs) removes those of uploads that
+ * started before its time: the file id, drawn when the upload starts, carries that time.
  */
 export function kyselyFileStore<DB>(
   options: KyselyFileStoreOptions<DB>,
 ): FileStore & { purgeOrphanChunks(): Promise<number> } {
   const db = options.db as unknown as Db;
+  const clock = options.clock ?? { now: () => new Date() };
   const ctx: StoreContext = createContext({
     db,
     strategy: strategyFor(db, options.dialect),
@@ -95,7 +100,7 @@ export function kyselyFileStore<DB>(
   const deleteChunks = (fileId: string) => ctx.db.deleteFrom(chunkTable).where("file_id", "=", fileId).execute();
 
   async function put(file: Parameters<FileStore["put"]>[0]): Promise<StoredFileInfo> {
-    const id = newId("fil");
+    const id = newId("fil", clock.now());
     let seq = 0;
     let size = 0;
     try {
@@ -104,7 +109,7 @@ export function kyselyFileStore<DB>(
         seq += 1;
         size += chunk.byteLength;
       }
-      const createdAt = new Date();
+      const createdAt = clock.now();
       await ctx.db
         .insertInto(fileTable)
         .values({
@@ -117,6 +122,19 @@ export function kyselyFileStore<DB>(
           created_at: ctx.toDb(createdAt),
         })
         .execute();
+      // An upload that outlasted retention's grace period may have lost chunks to `purgeUnfinished`
+      // (which spares chunks once their file row exists): such a file is removed, never kept broken.
+      const stored = await ctx.db
+        .selectFrom(chunkTable)
+        .select((eb) => eb.fn.countAll().as("n"))
+        .where("file_id", "=", id)
+        .executeTakeFirstOrThrow();
+      if (Number(stored.n) !== seq) {
+        await ctx.db.deleteFrom(fileTable).where("id", "=", id).execute();
+        throw new Error(
+          `@hireport/kysely: the upload ${id} lasted longer than retention's grace period and lost chunks to purgeUnfinished.`,
+        );
+      }
       return { id, companyId: file.companyId, filename: file.filename, contentType: file.contentType, size, createdAt };
     } catch (error) {
       await deleteChunks(id).catch(() => undefined);
@@ -169,24 +187,52 @@ export function kyselyFileStore<DB>(
     return true;
   }
 
+  /** Deletes chunk rows no file names, of uploads that started before `startedBefore` (or all). */
+  async function deleteOrphanChunks(startedBefore: Date | null): Promise<number> {
+    let query = ctx.db
+      .deleteFrom(chunkTable)
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom(fileTable).select("id").whereRef(`${fileTable}.id`, "=", `${chunkTable}.file_id`)),
+        ),
+      );
+    if (startedBefore) query = query.where("file_id", "<", idFloor("fil", startedBefore));
+    const result = await query.executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+
   return Object.freeze({
     put,
     get,
     delete: remove,
-    /**
-     * Deletes chunk rows that no file names (left by a process killed during a `put`). Run it when
-     * no upload is under way (a chunk of an upload in progress has no file row yet either).
-     */
-    async purgeOrphanChunks(): Promise<number> {
-      const result = await ctx.db
-        .deleteFrom(chunkTable)
-        .where((eb) =>
-          eb.not(
-            eb.exists(eb.selectFrom(fileTable).select("id").whereRef(`${fileTable}.id`, "=", `${chunkTable}.file_id`)),
-          ),
-        )
-        .executeTakeFirst();
-      return Number(result.numDeletedRows);
+
+    async listCreatedBefore({ createdBefore, after, limit }: StoredFileQuery) {
+      let query = ctx.db
+        .selectFrom(ctx.from("file", "f", "created"))
+        .select(ctx.columns("file", "f"))
+        .where("f.created_at", "<", ctx.toDb(createdBefore));
+      if (after) {
+        query = query.where((eb) =>
+          afterPosition(ctx, eb, "f.created_at", "f.id", { at: after.createdAt, id: after.id }, "asc"),
+        );
+      }
+      const rows = await query
+        .orderBy("f.created_at", "asc")
+        .orderBy("f.id", "asc")
+        .limit(Math.max(0, limit))
+        .$castTo<FileTable>()
+        .execute();
+      return rows.map(toInfo);
     },
+
+    // An upload's chunks carry its id, whose time is when the upload started.
+    purgeUnfinished: (startedBefore: Date) => deleteOrphanChunks(startedBefore),
+
+    /**
+     * Deletes every chunk row no file names, whenever its upload started. Run it only when no
+     * upload is under way (a chunk of an upload in progress has no file row yet either);
+     * `purgeUnfinished` is the one that is safe at any time.
+     */
+    purgeOrphanChunks: () => deleteOrphanChunks(null),
   });
 }

@@ -1,7 +1,7 @@
 /**
  * `kyselyFileStore` against the file-store conformance suite of `@hireport/core/testing`, on SQLite,
  * Postgres and MariaDB, each with its own random table prefix; plus what is particular to rows of
- * chunks: 256 KiB rows, checked through raw reads, and the purge of chunks a killed upload left.
+ * chunks: 256 KiB rows, checked through raw reads, and the purges of chunks a killed upload left.
  */
 import { newId } from "@hireport/core";
 import { runFileStoreConformance } from "@hireport/core/testing";
@@ -17,6 +17,7 @@ import {
   sqliteFileFor,
   type TestDialect,
 } from "./helpers/databases";
+import { countFileRows, countOrphanChunks, leaveOrphanChunk } from "./helpers/file-rows";
 
 const DIALECTS: TestDialect[] = ["sqlite", "postgres", "mysql"];
 
@@ -27,30 +28,21 @@ for (const dialect of DIALECTS) {
   if (!db) continue;
   const migrated = await migrateToLatest(db, { tablePrefix: prefix });
   if (migrated.error) throw migrated.error;
-  const files = `${prefix}file`;
   const chunks = `${prefix}file_chunk`;
-  /** Files of the company, plus chunk rows no file names (what a failed put would leave). */
-  const countStored = async (companyId: string) => {
-    const owned = await db
-      .selectFrom(files)
-      .select(sql<number>`count(*)`.as("n"))
-      .where("company_id", "=", companyId)
-      .executeTakeFirstOrThrow();
-    const orphans = await db
-      .selectFrom(chunks)
-      .select(sql<number>`count(*)`.as("n"))
-      .where((eb) =>
-        eb.not(eb.exists(eb.selectFrom(files).select("id").whereRef(`${files}.id`, "=", `${chunks}.file_id`))),
-      )
-      .executeTakeFirstOrThrow();
-    return Number(owned.n) + Number(orphans.n);
-  };
+  /** Files of the company, plus chunk rows no file names (what a failed or killed put would leave). */
+  const countStored = async (companyId: string) =>
+    (await countFileRows(db, prefix, companyId)) + (await countOrphanChunks(db, prefix));
   const store = kyselyFileStore({ db, tablePrefix: prefix });
 
   runFileStoreConformance({
     name: `kyselyFileStore on ${dialect}`,
     async setup() {
-      return { fileStore: store, countStored, teardown: async () => undefined };
+      return {
+        fileStore: store,
+        countStored,
+        leaveUnfinished: (startedAt) => leaveOrphanChunk(db, prefix, startedAt),
+        teardown: async () => undefined,
+      };
     },
   });
 

@@ -105,5 +105,15 @@ export function createCandidateStore(access: StateAccess): CandidateStore {
           .slice(0, Math.max(0, query.take))
           .map((row) => ({ companyId: row.companyId, id: row.id }));
       }),
+
+    resumeFilesInUse: (fileIds) =>
+      access.read((state) => {
+        const asked = new Set(fileIds);
+        const named = new Set<string>();
+        for (const row of state.read("applications").values()) {
+          if (row.resumeFileId !== null && asked.has(row.resumeFileId)) named.add(row.resumeFileId);
+        }
+        return [...named];
+      }),
   };
 }

@@ -49,6 +49,19 @@ function streamOf(bytes: Uint8Array): ReadableStream<Uint8Array> {
   });
 }
 
+/** Oldest first: `createdAt`, then `id` in code-unit order. */
+function byCreation(a: StoredFileInfo, b: StoredFileInfo): number {
+  const diff = a.createdAt.getTime() - b.createdAt.getTime();
+  if (diff !== 0) return diff;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Whether `info` comes strictly after the position in that order. */
+function isAfter(info: StoredFileInfo, position: { createdAt: Date; id: string }): boolean {
+  const diff = info.createdAt.getTime() - position.createdAt.getTime();
+  return diff > 0 || (diff === 0 && info.id > position.id);
+}
+
 /**
  * The file-store contract in memory, for tests and demos: files live as long as the store. Every
  * MUST rule of `FileStore` holds (`runFileStoreConformance` checks it); a file is kept only once
@@ -83,6 +96,19 @@ export function memoryFileStore(options: MemoryFileStoreOptions = {}): FileStore
       if (!file || file.info.companyId !== companyId) return false;
       files.delete(id);
       return true;
+    },
+    async listCreatedBefore({ createdBefore, after, limit }) {
+      const before = createdBefore.getTime();
+      return [...files.values()]
+        .map((file) => file.info)
+        .filter((info) => info.createdAt.getTime() < before && (!after || isAfter(info, after)))
+        .sort(byCreation)
+        .slice(0, Math.max(0, limit))
+        .map(copyInfo);
+    },
+    // A file is kept only once its whole body was read: an unfinished put leaves nothing.
+    async purgeUnfinished() {
+      return 0;
     },
   } satisfies FileStore);
 }

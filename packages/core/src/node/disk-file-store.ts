@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { newId } from "../ids";
+import { idFloor, newId } from "../ids";
 import type { Clock } from "../options";
 import type { FileStore, StoredFileInfo } from "../storage";
 
@@ -23,8 +23,9 @@ export interface DiskFileStore extends FileStore {
   /** The absolute path of the folder. */
   readonly directory: string;
   /**
-   * Removes temporary files older than `olderThanMs` (left by a process killed during a `put`).
-   * @default olderThanMs 3600000 (an hour)
+   * Removes the temporary files of `put` calls that started more than `olderThanMs` ago (left by a
+   * process killed during a `put`): `purgeUnfinished` with that time, which `api.retention.purge()`
+   * already runs. @default olderThanMs 3600000 (an hour)
    */
   purgeTemporary(olderThanMs?: number): Promise<number>;
 }
@@ -41,6 +42,10 @@ interface Trailer {
 }
 
 const ID = /^fil_[0-9a-z]{26}$/;
+/** A temporary file: the id of its `put`, a dot, random hex. */
+const TEMPORARY = /^(fil_[0-9a-z]{26})\./;
+/** The temporary folder's name, beside the companies' folders (whose base64url names have no dot). */
+const TEMPORARY_FOLDER = ".tmp";
 const LENGTH_BYTES = 4;
 const READ_BYTES = 64 * 1024;
 
@@ -49,8 +54,34 @@ function companyFolder(companyId: string): string {
   return Buffer.from(companyId, "utf8").toString("base64url") || "_";
 }
 
+/** The company id a folder name stands for (the inverse of `companyFolder`). */
+function companyOfFolder(folder: string): string {
+  return folder === "_" ? "" : Buffer.from(folder, "base64url").toString("utf8");
+}
+
+/**
+ * Whether an id made at `createdAt` comes strictly after `after` in the order `createdAt`, then
+ * `id`. A file's id carries the time of its `put`, which is its `createdAt` (one clock reading), so
+ * the order of the names is the order of the files.
+ */
+function nameIsAfter(id: string, after: { createdAt: Date; id: string }): boolean {
+  const next = idFloor("fil", new Date(after.createdAt.getTime() + 1));
+  return id >= next || (id >= idFloor("fil", after.createdAt) && id > after.id);
+}
+
 function isMissing(error: unknown): boolean {
   return (error as NodeJS.ErrnoException)?.code === "ENOENT";
+}
+
+/** The names in a folder; none when it does not exist (yet) or is not a folder. */
+async function listOrEmpty(folder: string): Promise<string[]> {
+  try {
+    return await readdir(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException)?.code;
+    if (code === "ENOENT" || code === "ENOTDIR") return [];
+    throw error;
+  }
 }
 
 /** The trailer of an open stored file: its info, and where the bytes end. */
@@ -133,7 +164,7 @@ export function diskFileStore(options: DiskFileStoreOptions): DiskFileStore {
   }
   const directory = resolve(options.directory);
   const clock = options.clock ?? { now: () => new Date() };
-  const temporaryFolder = join(directory, ".tmp");
+  const temporaryFolder = join(directory, TEMPORARY_FOLDER);
   const pathOf = (companyId: string, id: string) => join(directory, companyFolder(companyId), id);
 
   /** The trailer of a file of this company, or null (missing, another company's, a bad id). */
@@ -225,25 +256,53 @@ export function diskFileStore(options: DiskFileStoreOptions): DiskFileStore {
       }
     },
 
-    async purgeTemporary(olderThanMs = 3_600_000) {
-      let names: string[];
-      try {
-        names = await readdir(temporaryFolder);
-      } catch (error) {
-        if (isMissing(error)) return 0;
-        throw error;
+    async listCreatedBefore({ createdBefore, after, limit }) {
+      const below = idFloor("fil", createdBefore);
+      const candidates: { companyId: string; id: string }[] = [];
+      for (const folder of await listOrEmpty(directory)) {
+        if (folder === TEMPORARY_FOLDER) continue;
+        const companyId = companyOfFolder(folder);
+        if (companyFolder(companyId) !== folder) continue;
+        const names = await listOrEmpty(join(directory, folder));
+        for (const id of names) {
+          if (ID.test(id) && id < below && (!after || nameIsAfter(id, after))) candidates.push({ companyId, id });
+        }
       }
+      candidates.sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+      const page: StoredFileInfo[] = [];
+      // Only the page's files are opened; one deleted since the folder was read is skipped.
+      for (const { companyId, id } of candidates) {
+        if (page.length >= limit) break;
+        const found = await trailerOf(companyId, id);
+        if (found) page.push(toInfo(found));
+      }
+      return page;
+    },
+
+    async purgeUnfinished(startedBefore) {
+      const names = await listOrEmpty(temporaryFolder);
+      const below = idFloor("fil", startedBefore);
       let removed = 0;
-      const cutoff = clock.now().getTime() - olderThanMs;
       for (const name of names) {
         const path = join(temporaryFolder, name);
-        const info = await stat(path).catch(() => null);
-        if (info && info.mtimeMs < cutoff) {
-          await rm(path, { force: true });
+        // The name holds the id its put drew at the start; a foreign name goes by its last change.
+        const id = TEMPORARY.exec(name)?.[1];
+        const started = id
+          ? id < below
+          : ((await stat(path).catch(() => null))?.mtimeMs ?? Infinity) < startedBefore.getTime();
+        if (!started) continue;
+        try {
+          await unlink(path);
           removed += 1;
+        } catch (error) {
+          if (!isMissing(error)) throw error;
         }
       }
       return removed;
+    },
+
+    purgeTemporary(olderThanMs = 3_600_000) {
+      return store.purgeUnfinished(new Date(clock.now().getTime() - olderThanMs));
     },
   };
   return Object.freeze(store);

@@ -3,10 +3,12 @@ import type { Runtime } from "../runtime";
 import type { CandidateService } from "./candidates";
 
 const DAY_MS = 86_400_000;
+const MINUTE_MS = 60_000;
 
 /**
- * How long hireport keeps each kind of data, in days (`createPublicApi({ retention })`). A period
- * left out (or null) keeps that kind until you set one, except where the default says otherwise.
+ * How long hireport keeps each kind of data, in days (CV files no application names: minutes),
+ * set by `createPublicApi({ retention })`. A period left out (or null) keeps that kind until you
+ * set one, except where the default says otherwise.
  */
 export interface RetentionOptions {
   /**
@@ -23,6 +25,14 @@ export interface RetentionOptions {
    * of its deliveries is pending. @default 30 (what the webhook dispatcher's own purge keeps)
    */
   eventDays?: number | null;
+  /**
+   * CV files that no application names (the process stopped between putting the file and writing
+   * its application, or deleting a refused or erased application's file failed) are deleted once
+   * they are older than this, on every run. A file is put just before the application that names
+   * it is written: keep this longer than your slowest upload plus that write, or a file could be
+   * deleted just before its application names it. @default 60 (an hour)
+   */
+  orphanFileGraceMinutes?: number;
   /** Rows per statement (a bounded batch): each kind is purged in as many batches as it takes. @default 500 */
   batchSize?: number;
 }
@@ -32,6 +42,7 @@ export interface ResolvedRetention {
   readonly applications: Readonly<{ rejected: number | null; withdrawn: number | null; other: number | null }>;
   readonly usageDays: number | null;
   readonly eventDays: number | null;
+  readonly orphanFileGraceMinutes: number;
   readonly batchSize: number;
 }
 
@@ -47,6 +58,13 @@ export interface RetentionCounts {
   idempotencyRecords: number;
   /** Rate-limit counters whose window ended (always purged). */
   rateLimitCounters: number;
+  /** CV files no application names, older than `orphanFileGraceMinutes`, deleted (always purged). */
+  orphanFiles: number;
+  /**
+   * What uploads that never finished left in the file store (temporary files, chunk rows),
+   * removed when they started more than `orphanFileGraceMinutes` ago (always purged).
+   */
+  unfinishedUploads: number;
 }
 
 function period(name: string, value: number | null | undefined, fallback: number | null): number | null {
@@ -63,6 +81,12 @@ export function resolveRetention(options: RetentionOptions | undefined): Resolve
   const input = options ?? {};
   const applications = input.applications ?? {};
   const batchSize = input.batchSize ?? 500;
+  const orphanFileGraceMinutes = input.orphanFileGraceMinutes ?? 60;
+  if (!Number.isFinite(orphanFileGraceMinutes) || orphanFileGraceMinutes <= 0) {
+    throw new TypeError(
+      `hireport: option retention.orphanFileGraceMinutes must be a positive number of minutes, got ${orphanFileGraceMinutes}.`,
+    );
+  }
   if (!Number.isInteger(batchSize) || batchSize < 1 || batchSize > 10_000) {
     throw new TypeError(
       `hireport: option retention.batchSize must be a whole number from 1 to 10000, got ${batchSize}.`,
@@ -76,6 +100,7 @@ export function resolveRetention(options: RetentionOptions | undefined): Resolve
     }),
     usageDays: period("usageDays", input.usageDays, null),
     eventDays: period("eventDays", input.eventDays, 30),
+    orphanFileGraceMinutes,
     batchSize,
   });
 }
@@ -114,8 +139,10 @@ export class RetentionService {
 
   /**
    * Removes what is older than its period, each kind in batches of `batchSize` rows (one statement
-   * or transaction each), and returns how many went per kind. Safe to run from several processes
-   * at once, and to run again after a failure: each batch stands on its own.
+   * or transaction each), and returns how many went per kind; with a `fileStore`, also the CV files
+   * no application names and what unfinished uploads left, once older than the grace period. Safe
+   * to run from several processes at once, and to run again after a failure: each batch stands on
+   * its own.
    */
   async purge(): Promise<RetentionCounts> {
     const { storage, clock } = this.#runtime;
@@ -129,6 +156,8 @@ export class RetentionService {
       events: 0,
       idempotencyRecords: 0,
       rateLimitCounters: 0,
+      orphanFiles: 0,
+      unfinishedUploads: 0,
     };
     if (eventDays !== null) {
       counts.deliveries = await drain(batchSize, (limit) => storage.webhooks.purgeDeliveries(before(eventDays), limit));
@@ -139,7 +168,34 @@ export class RetentionService {
     }
     counts.idempotencyRecords = await storage.idempotency.purgeExpired(now);
     counts.rateLimitCounters = await storage.rateLimits.purgeExpired(now);
+    Object.assign(counts, await this.#purgeFiles(now));
     return counts;
+  }
+
+  /**
+   * Deletes the CV files older than the grace period that no application names, a page of
+   * `batchSize` files at a time (one question to the storage per page), then what unfinished
+   * uploads of that age left. Needs the API's `fileStore`; without one there is nothing to do.
+   */
+  async #purgeFiles(now: Date): Promise<Pick<RetentionCounts, "orphanFiles" | "unfinishedUploads">> {
+    const { storage, fileStore } = this.#runtime;
+    if (!fileStore) return { orphanFiles: 0, unfinishedUploads: 0 };
+    const { batchSize, orphanFileGraceMinutes } = this.settings;
+    const createdBefore = new Date(now.getTime() - orphanFileGraceMinutes * MINUTE_MS);
+    let orphanFiles = 0;
+    let after: { createdAt: Date; id: string } | undefined;
+    for (;;) {
+      const page = await fileStore.listCreatedBefore({ createdBefore, limit: batchSize, ...(after ? { after } : {}) });
+      const last = page.at(-1);
+      if (!last) break;
+      const inUse = new Set(await storage.candidates.resumeFilesInUse(page.map((file) => file.id)));
+      for (const file of page) {
+        // Another run may have deleted it first: only this run's deletes count.
+        if (!inUse.has(file.id) && (await fileStore.delete(file.companyId, file.id))) orphanFiles += 1;
+      }
+      after = { createdAt: last.createdAt, id: last.id };
+    }
+    return { orphanFiles, unfinishedUploads: await fileStore.purgeUnfinished(createdBefore) };
   }
 
   async #eraseApplications(now: Date): Promise<number> {

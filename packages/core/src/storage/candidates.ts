@@ -75,4 +75,14 @@ export interface CandidateStore {
    * erases them in batches.
    */
   listForRetention(query: RetentionQuery): Promise<{ companyId: string; id: string }[]>;
+  /**
+   * Of `fileIds`, those that an application of any company names as its `resumeFileId` (erased
+   * applications name none), each once, in any order; an empty list for an empty one. Retention
+   * deletes the other files of a page of old files (`FileStore.listCreatedBefore`). MUST read the
+   * committed rows as they are when it runs, and MUST accept at least 10,000 ids in one call.
+   * Nothing is locked: an application that comes to name one of them after the read is not seen,
+   * which retention makes harmless by only asking about files older than its grace period (a file
+   * is put just before the application that names it is written).
+   */
+  resumeFilesInUse(fileIds: readonly string[]): Promise<string[]>;
 }

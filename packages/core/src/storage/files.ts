@@ -2,7 +2,10 @@
  * Where CV files uploaded through the careers site are kept. Separate from {@link Storage}: a file
  * may live in the host's database (`@hireport/kysely`), in a folder, or in an object store, and is
  * not part of a storage transaction. The application row names its file by `resumeFileId`; the file
- * is written before the application and deleted when the application is refused or erased.
+ * is written before the application and deleted when the application is refused or erased. A file
+ * that no application names (the process died between the two writes, or a delete failed) is
+ * removed by `api.retention.purge()` once it is older than a grace period: it pages through the
+ * old files with `listCreatedBefore` and asks the storage which of them applications still name.
  */
 
 /** What is known of a stored file besides its bytes. */
@@ -33,6 +36,19 @@ export interface StoredFile {
   body: ReadableStream<Uint8Array>;
 }
 
+/** Which files {@link FileStore.listCreatedBefore} lists: one page of the old files of every company. */
+export interface StoredFileQuery {
+  /** Only files whose `createdAt` is strictly before this time. */
+  createdBefore: Date;
+  /**
+   * Only files strictly after this one in the list's order (`createdAt`, then `id`, oldest first):
+   * the `createdAt` and `id` of the last file of the previous page. @default from the oldest file
+   */
+  after?: { createdAt: Date; id: string };
+  /** How many files at most (1 or more). */
+  limit: number;
+}
+
 /**
  * The file-store contract. `runFileStoreConformance` of `@hireport/core/testing` checks every MUST
  * rule against an implementation; `memoryFileStore` (`@hireport/core/memory`), `diskFileStore`
@@ -60,4 +76,25 @@ export interface FileStore {
    * file is left alone). MUST be safe to call twice, and concurrently.
    */
   delete(companyId: string, id: string): Promise<boolean>;
+  /**
+   * A page of the files of every company whose `createdAt` is strictly before `createdBefore`,
+   * oldest first (`createdAt`, then `id` in binary order), strictly after `after`, at most
+   * `limit`: each `info` as `get` gives it. Retention pages through them to find files no
+   * application names. MUST list only complete files (what `get` finds: never a `put` still under
+   * way or one that failed), without reading their bytes, and MUST return each file of the range
+   * exactly once across the pages (a file deleted between pages is simply missing from the later
+   * ones).
+   */
+  listCreatedBefore(query: StoredFileQuery): Promise<StoredFileInfo[]>;
+  /**
+   * Removes what `put` calls that never finished left behind (a process killed part way: a
+   * temporary file, chunks no file names) when the `put` started strictly before `startedBefore`,
+   * and returns how many pieces went (temporary files, chunk rows: a count for the logs). MUST
+   * NOT touch any complete file, nor anything of a `put` that started at or after
+   * `startedBefore` (it may be under way). Retention passes its grace period, so an upload that
+   * lasts longer than that may be cut off: its `put` MUST then reject and leave nothing, or
+   * complete whole, never keep a file with bytes missing. MUST be safe to call concurrently. A
+   * store whose `put` can leave nothing behind returns 0.
+   */
+  purgeUnfinished(startedBefore: Date): Promise<number>;
 }

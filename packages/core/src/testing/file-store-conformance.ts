@@ -26,6 +26,13 @@ export interface FileStoreConformanceInstance {
    * that a failed `put` is seen to leave nothing behind. Left out: that check is skipped.
    */
   countStored?(companyId: string): Promise<number>;
+  /**
+   * Leaves what a process killed in the middle of a `put` that started at `startedAt` would leave
+   * (a temporary file, chunk rows no file names), written past the store's own methods; `countStored`
+   * must count it for every company. Left out (a store whose `put` leaves nothing, as in memory):
+   * the check of `purgeUnfinished` on such leftovers is skipped.
+   */
+  leaveUnfinished?(startedAt: Date): Promise<void>;
   /** Called once after the last test. */
   teardown(): Promise<void>;
 }
@@ -79,6 +86,76 @@ function failing(before: number): ReadableStream<Uint8Array> {
       sent += size;
     },
   });
+}
+
+/**
+ * `bytes` as a stream that stops after `pauseAfter` bytes until `resume()` is called: an upload
+ * under way. Nothing is read ahead (a high-water mark of 0), so `started` settles only when the
+ * store has taken every byte before the pause and asks for more.
+ */
+function paused(
+  bytes: Uint8Array,
+  pauseAfter: number,
+): { body: ReadableStream<Uint8Array>; started: Promise<void>; resume(): void } {
+  let resume: () => void = () => undefined;
+  const gate = new Promise<void>((resolve) => {
+    resume = resolve;
+  });
+  let reached: () => void = () => undefined;
+  const started = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  let offset = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        if (offset === pauseAfter) {
+          reached();
+          await gate;
+        }
+        if (offset >= bytes.byteLength) {
+          controller.close();
+          return;
+        }
+        const end = Math.min(bytes.byteLength, offset < pauseAfter ? pauseAfter : bytes.byteLength, offset + 64 * KIB);
+        controller.enqueue(bytes.slice(offset, end));
+        offset = end;
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, started, resume: () => resume() };
+}
+
+/** Waits `ms` milliseconds, so that the next write has a later time. */
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Whether `a` comes strictly before `b`, oldest first: `createdAt`, then `id` in code-unit order. */
+function comesBefore(a: StoredFileInfo, b: StoredFileInfo): boolean {
+  const diff = a.createdAt.getTime() - b.createdAt.getTime();
+  return diff < 0 || (diff === 0 && a.id < b.id);
+}
+
+/** Every page of `listCreatedBefore` with `limit`, checked as it comes: the whole range, in order. */
+async function everyPage(store: FileStore, createdBefore: Date, limit: number): Promise<StoredFileInfo[]> {
+  const all: StoredFileInfo[] = [];
+  let after: { createdAt: Date; id: string } | undefined;
+  for (let pages = 0; pages < 10_000; pages++) {
+    const page = await store.listCreatedBefore({ createdBefore, limit, ...(after ? { after } : {}) });
+    expect(page.length).toBeLessThanOrEqual(limit);
+    const last = page.at(-1);
+    if (!last) return all;
+    for (const info of page) {
+      expect(info.createdAt.getTime()).toBeLessThan(createdBefore.getTime());
+      const previous = all.at(-1);
+      if (previous) expect(comesBefore(previous, info), `${previous.id} then ${info.id}`).toBe(true);
+      all.push(info);
+    }
+    after = { createdAt: last.createdAt, id: last.id };
+  }
+  throw new Error("listCreatedBefore never ran out of pages.");
 }
 
 async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> {
@@ -234,5 +311,157 @@ export function runFileStoreConformance(target: FileStoreConformanceTarget): voi
       expect(same(await readAll(got?.body as ReadableStream<Uint8Array>), bytes)).toBe(true);
       expect(await store().delete(companyId, put.id)).toBe(true);
     }, 30_000);
+
+    it("listCreatedBefore pages through the complete files of every company made before the time, oldest first, each once", async () => {
+      const companyA = newId("co");
+      const companyB = newId("co");
+      const mine = new Set([companyA, companyB]);
+      const puts: StoredFileInfo[] = [];
+      for (const [i, companyId] of [companyA, companyB, companyA, companyB, companyA].entries()) {
+        if (i > 0) await pause(5);
+        puts.push(
+          await store().put({ companyId, filename: `cv-${i}.txt`, contentType: "text/plain", body: pattern(i) }),
+        );
+      }
+      const [a1, b1, a2, b2, a3] = puts as [
+        StoredFileInfo,
+        StoredFileInfo,
+        StoredFileInfo,
+        StoredFileInfo,
+        StoredFileInfo,
+      ];
+      expect(comesBefore(b2, a3) && b2.createdAt.getTime() < a3.createdAt.getTime()).toBe(true);
+      const ours = async (createdBefore: Date, limit: number) =>
+        (await everyPage(store(), createdBefore, limit)).filter((info) => mine.has(info.companyId));
+
+      // Strictly before the time: the file made at it is not listed.
+      expect(await ours(a3.createdAt, 2)).toEqual([a1, b1, a2, b2]);
+      expect(await ours(a3.createdAt, 1)).toEqual([a1, b1, a2, b2]);
+      expect(await ours(new Date(a3.createdAt.getTime() + 1), 3)).toEqual(puts);
+      expect(await ours(a1.createdAt, 5)).toEqual([]);
+      // After a position: strictly after it.
+      const page = await store().listCreatedBefore({
+        createdBefore: new Date(a3.createdAt.getTime() + 1),
+        after: { createdAt: b2.createdAt, id: b2.id },
+        limit: 10,
+      });
+      expect(page.filter((info) => mine.has(info.companyId))).toEqual([a3]);
+      // Deleted: gone from the list.
+      await store().delete(companyB, b1.id);
+      const later = new Date(a3.createdAt.getTime() + 60_000);
+      expect(await ours(later, 2)).toEqual([a1, a2, b2, a3]);
+
+      // An upload under way is not listed until it is complete.
+      const upload = paused(pattern(600 * KIB, 5), 300 * KIB);
+      const putting = store().put({
+        companyId: companyA,
+        filename: "late.pdf",
+        contentType: "application/pdf",
+        body: upload.body,
+      });
+      await upload.started;
+      expect(await ours(later, 10)).toEqual([a1, a2, b2, a3]);
+      upload.resume();
+      const late = await putting;
+      expect(await ours(new Date(late.createdAt.getTime() + 1), 10)).toEqual([a1, a2, b2, a3, late]);
+      for (const info of [a1, a2, b2, a3, late]) await store().delete(info.companyId, info.id);
+      expect(await ours(new Date(late.createdAt.getTime() + 1), 10)).toEqual([]);
+    });
+
+    it("purgeUnfinished leaves complete files and uploads that started at or after the time alone", async () => {
+      const companyId = newId("co");
+      const kept = await store().put({
+        companyId,
+        filename: "kept.pdf",
+        contentType: "application/pdf",
+        body: pattern(70_000, 1),
+      });
+      const bytes = pattern(700 * KIB + 3, 9);
+      // More than one 256 KiB chunk is written before the upload pauses.
+      const upload = paused(bytes, 600 * KIB);
+      const putting = store().put({
+        companyId,
+        filename: "slow.pdf",
+        contentType: "application/pdf",
+        body: upload.body,
+      });
+      await upload.started;
+      // The upload started after `kept` was made: it must survive.
+      await store().purgeUnfinished(kept.createdAt);
+      upload.resume();
+      const slow = await putting;
+      const got = await store().get(companyId, slow.id);
+      expect(same(await readAll(got?.body as ReadableStream<Uint8Array>), bytes)).toBe(true);
+      // Complete files are never touched, however old.
+      await store().purgeUnfinished(new Date(slow.createdAt.getTime() + 86_400_000));
+      const again = await store().get(companyId, kept.id);
+      expect(same(await readAll(again?.body as ReadableStream<Uint8Array>), pattern(70_000, 1))).toBe(true);
+      expect((await store().get(companyId, slow.id))?.info).toEqual(slow);
+      await expectStored(companyId, 2);
+      for (const info of [kept, slow]) expect(await store().delete(companyId, info.id)).toBe(true);
+    }, 30_000);
+
+    it("an upload cut off by purgeUnfinished rejects and leaves nothing, or completes whole: never a file with bytes missing", async () => {
+      const companyId = newId("co");
+      const bytes = pattern(700 * KIB + 5, 11);
+      const upload = paused(bytes, 600 * KIB);
+      const putting = store().put({
+        companyId,
+        filename: "slower.pdf",
+        contentType: "application/pdf",
+        body: upload.body,
+      });
+      const outcome = putting.then(
+        (info) => ({ info }),
+        (error: unknown) => ({ error }),
+      );
+      await upload.started;
+      // Made after the upload started: a time after its start, as the store tells it.
+      const marker = await store().put({
+        companyId,
+        filename: "marker.txt",
+        contentType: "text/plain",
+        body: pattern(1),
+      });
+      await store().purgeUnfinished(new Date(marker.createdAt.getTime() + 1));
+      upload.resume();
+      const result = await outcome;
+      if ("info" in result) {
+        const got = await store().get(companyId, result.info.id);
+        expect(same(await readAll(got?.body as ReadableStream<Uint8Array>), bytes)).toBe(true);
+        await store().delete(companyId, result.info.id);
+      }
+      await expectStored(companyId, 1);
+      expect(await store().delete(companyId, marker.id)).toBe(true);
+      await expectStored(companyId, 0);
+    }, 30_000);
+
+    it("purgeUnfinished removes what a killed put left when it started before the time, and only that", async (context) => {
+      const leave = instance?.leaveUnfinished;
+      if (!leave) {
+        context.skip();
+        return;
+      }
+      const companyId = newId("co");
+      const probe = await store().put({
+        companyId,
+        filename: "probe.txt",
+        contentType: "text/plain",
+        body: pattern(3),
+      });
+      const at = probe.createdAt;
+      await leave.call(instance, new Date(at.getTime() - 3_600_000));
+      await leave.call(instance, at);
+      // A company with no file: its count is only what unfinished puts left.
+      const nobody = newId("co");
+      await expectStored(nobody, 2);
+      expect(await store().purgeUnfinished(at)).toBeGreaterThanOrEqual(1);
+      await expectStored(nobody, 1);
+      expect(await store().purgeUnfinished(at)).toBe(0);
+      expect(await store().purgeUnfinished(new Date(at.getTime() + 1))).toBeGreaterThanOrEqual(1);
+      await expectStored(nobody, 0);
+      expect((await store().get(companyId, probe.id))?.info).toEqual(probe);
+      expect(await store().delete(companyId, probe.id)).toBe(true);
+    });
   });
 }

@@ -52,6 +52,17 @@ export function testFileStore(): TestFileStore {
       files.delete(id);
       return true;
     },
+    async listCreatedBefore({ createdBefore, after, limit }) {
+      const key = (info: StoredFileInfo) => `${String(info.createdAt.getTime()).padStart(16, "0")} ${info.id}`;
+      const from = after ? `${String(after.createdAt.getTime()).padStart(16, "0")} ${after.id}` : "";
+      return [...files.values()]
+        .map((file) => file.info)
+        .filter((info) => info.createdAt.getTime() < createdBefore.getTime() && key(info) > from)
+        .sort((a, b) => (key(a) < key(b) ? -1 : 1))
+        .slice(0, limit);
+    },
+    // Files are kept whole or not at all.
+    purgeUnfinished: async () => 0,
   };
   return store;
 }

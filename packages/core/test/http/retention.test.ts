@@ -66,10 +66,14 @@ describe("retention", () => {
       applications: { rejected: null, withdrawn: null, other: null },
       usageDays: null,
       eventDays: 30,
+      orphanFileGraceMinutes: 60,
       batchSize: 500,
     });
     expect(t.api.retention.settings).toMatchObject({ applications: { rejected: 90, withdrawn: 30, other: null } });
     await expect(createTestApi({ extra: { retention: { usageDays: 0 } } })).rejects.toThrow(/retention\.usageDays/);
+    await expect(createTestApi({ extra: { retention: { orphanFileGraceMinutes: 0 } } })).rejects.toThrow(
+      /retention\.orphanFileGraceMinutes/,
+    );
   });
 
   it("erases applications past their stage group's period, deletes old usage and events, in batches, with counts", async () => {
@@ -114,6 +118,9 @@ describe("retention", () => {
       events: eventsBefore,
       idempotencyRecords: 0,
       rateLimitCounters: expect.any(Number),
+      // No file store: no files to look at.
+      orphanFiles: 0,
+      unfinishedUploads: 0,
     });
     for (const id of [...rejectedOld, withdrawnOld]) {
       const record = await api.applications.get("acme", id);

@@ -7,8 +7,12 @@
  * `openTestStorage` once per file, `createTestStorage` for every test API, `dispose` after each test
  * (once every API of the test is closed) and `closeTestStorage` after the file's last test.
  */
-import type { Storage } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type Clock, type FileStore, newId, type Storage } from "@hireport/core";
+import { memoryFileStore, memoryStorage } from "@hireport/core/memory";
+import { diskFileStore } from "@hireport/core/node";
 
 /**
  * Reads of what is stored, past the storage's own read methods (a raw read of the state or of the
@@ -42,6 +46,49 @@ export interface TestStorage {
   inspect: StoredCounts;
   /** Forgets what the test stored; called after the test, when its APIs are closed. */
   dispose(): Promise<void>;
+}
+
+/** A file store for one test, made with the test's clock, and reads past its own methods. */
+export interface FileStoreUnderTest {
+  fileStore: FileStore;
+  /** Files plus what unfinished uploads left, counted past the store (rows, files on disk); null when it has no such read. */
+  countStored: (() => Promise<number>) | null;
+  /** Leaves what a `put` killed part way, started at `startedAt`, would leave; null for a store whose `put` leaves nothing. */
+  leaveUnfinished: ((startedAt: Date) => Promise<void>) | null;
+  /** Removes what the store holds; called at the end of the test. */
+  dispose(): Promise<void>;
+}
+
+/**
+ * The file stores the HTTP suite runs beside this storage, by name: here the memory store and a
+ * folder on disk; a database package gives its own (its store in the same database).
+ */
+export function testFileStores(): Record<string, (clock: Clock) => Promise<FileStoreUnderTest>> {
+  return {
+    memory: async (clock) => ({
+      fileStore: memoryFileStore({ clock }),
+      countStored: null,
+      leaveUnfinished: null,
+      dispose: async () => undefined,
+    }),
+    disk: async (clock) => {
+      const directory = await mkdtemp(join(tmpdir(), "hireport-http-files-"));
+      const store = diskFileStore({ directory, clock });
+      return {
+        fileStore: store,
+        async countStored() {
+          let count = 0;
+          for (const folder of await readdir(directory)) count += (await readdir(join(directory, folder))).length;
+          return count;
+        },
+        async leaveUnfinished(startedAt) {
+          await mkdir(join(directory, ".tmp"), { recursive: true });
+          await writeFile(join(directory, ".tmp", `${newId("fil", startedAt)}.0123456789ab`), "%PDF-1.7 half a CV");
+        },
+        dispose: () => rm(directory, { recursive: true, force: true }),
+      };
+    },
+  };
 }
 
 /** Prepares the storage for one test file; false when it is unavailable and the file is skipped. */

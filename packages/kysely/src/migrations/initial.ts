@@ -155,6 +155,8 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
       // Personal data: one person's applications by address (export, erasure), and retention's scan.
       await index("application", "company_email", ["company_id", "email_normalized"]);
       await index("application", "retention", ["erased_at", "stage", "updated_at"]);
+      // Retention's question of a page of old files: which of them applications still name.
+      await index("application", "resume_file", ["resume_file_id"]);
 
       for (const name of ["stage_change", "note"]) {
         let builder = strategy
@@ -322,6 +324,8 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
           .addColumn("created_at", ty.date(), (c) => c.notNull()),
       ).execute();
       await index("file", "company_created", ["company_id", "created_at"]);
+      // Retention pages through the old files of every company (`listCreatedBefore`).
+      await index("file", "created", ["created_at", "id"]);
       await tableEnd(
         create("file_chunk")
           .addColumn("file_id", ty.id(), (c) => c.notNull())

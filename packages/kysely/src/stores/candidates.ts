@@ -186,5 +186,18 @@ export function createCandidateStore(ctx: StoreContext): CandidateStore {
         .execute();
       return rows.map((row) => ({ companyId: row.company_id, id: row.id }));
     },
+
+    async resumeFilesInUse(fileIds) {
+      const named = new Set<string>();
+      for (const ids of chunks([...new Set(fileIds)])) {
+        const rows = await ctx.db
+          .selectFrom(ctx.from("application", "a", "resume_file"))
+          .select("a.resume_file_id")
+          .where("a.resume_file_id", "in", ids)
+          .execute();
+        for (const row of rows) if (row.resume_file_id !== null) named.add(row.resume_file_id);
+      }
+      return [...named];
+    },
   };
 }

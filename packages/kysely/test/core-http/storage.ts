@@ -13,7 +13,7 @@
 
 import type * as CoreTestStorage from "../../../core/test/http/storage";
 import type { StoredCounts } from "../../../core/test/http/storage";
-import { kyselyStorage, migrateToLatest, TABLE_NAMES } from "../../src/index";
+import { kyselyFileStore, kyselyStorage, migrateToLatest, TABLE_NAMES } from "../../src/index";
 import {
   type AnyDb,
   connectOrSkip,
@@ -23,6 +23,7 @@ import {
   sqliteFileFor,
   type TestDialect,
 } from "../helpers/databases";
+import { countFileRows, countOrphanChunks, leaveOrphanChunk } from "../helpers/file-rows";
 import { rawReads } from "../helpers/inspector";
 
 /** The process time zone of the dialect runs: far from UTC, with daylight saving time. */
@@ -81,6 +82,21 @@ export function kyselyTestStorage(dialect: TestDialect): TestStorageModule {
           await open.transaction().execute(async (trx) => {
             for (const name of TABLE_NAMES) await trx.deleteFrom(`${prefix}${name}`).execute();
           });
+        },
+      };
+    },
+
+    testFileStores() {
+      return {
+        // The file store in the same database; the rows go with every row after the test.
+        kysely: async (clock) => {
+          const open = database();
+          return {
+            fileStore: kyselyFileStore({ db: open, tablePrefix: prefix, clock }),
+            countStored: async () => (await countFileRows(open, prefix)) + (await countOrphanChunks(open, prefix)),
+            leaveUnfinished: (startedAt) => leaveOrphanChunk(open, prefix, startedAt),
+            dispose: async () => undefined,
+          };
         },
       };
     },

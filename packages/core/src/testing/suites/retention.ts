@@ -48,6 +48,35 @@ export function retentionTests(ctx: ConformanceContext): void {
       expect(r5).toBeDefined();
     });
 
+    it("resumeFilesInUse answers which of the files applications name: of any company, never an erased one's", async () => {
+      const companyA = await ctx.company();
+      const companyB = await ctx.company();
+      const jobA = makeJob(companyA);
+      const jobB = makeJob(companyB);
+      await ctx.storage.jobs.insert(jobA);
+      await ctx.storage.jobs.insert(jobB);
+      const f1 = newId("fil");
+      const f2 = newId("fil");
+      const f3 = newId("fil");
+      const a1 = makeApplication(companyA, jobA.id, { resumeFileId: f1 });
+      const a2 = makeApplication(companyA, jobA.id, { resumeFileId: f2 });
+      const a3 = makeApplication(companyA, jobA.id);
+      const b1 = makeApplication(companyB, jobB.id, { resumeFileId: f3 });
+      for (const row of [a1, a2, a3, b1]) expect((await ctx.createApplication(row)).outcome).toBe("created");
+      const inUse = async (ids: string[]) => [...(await ctx.storage.candidates.resumeFilesInUse(ids))].sort();
+
+      expect(await inUse([f1, f2, f3, newId("fil"), f1])).toEqual([f1, f2, f3].sort());
+      expect(await inUse([])).toEqual([]);
+      // An erased application names no file any more (core deletes its file before the erasure).
+      await ctx.storage.transaction((tx) =>
+        tx.candidates.erase({ companyId: companyA, applicationIds: [a2.id], erasedAt: new Date() }),
+      );
+      expect(await inUse([f1, f2, f3])).toEqual([f1, f3].sort());
+      // Retention's largest batch in one call.
+      const many = Array.from({ length: 9_999 }, () => newId("fil"));
+      expect(await inUse([...many, f3])).toEqual([f3]);
+    });
+
     it("purges take a limit: at most that many events, usage entries and finished deliveries, the oldest first", async () => {
       const companyId = await ctx.company();
       const endpoint = await endpointOf(companyId);
