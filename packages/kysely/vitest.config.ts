@@ -6,5 +6,7 @@ export default defineProject({
   test: {
     name: "kysely",
     include: ["test/**/*.test.ts"],
+    // Set-up hooks connect to the databases and migrate them: slow on a busy 2-core machine.
+    hookTimeout: 60_000,
   },
 });

@@ -36,6 +36,8 @@ export function coreHttpProject(dialect: TestDialect): UserWorkspaceConfig {
       name: `core-http:${dialect}`,
       root: here("../../../core"),
       include: ["test/http/**/*.test.ts"],
+      // Each test's world migrates a database: slow on a busy 2-core machine.
+      hookTimeout: 60_000,
     },
   });
 }
