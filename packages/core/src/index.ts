@@ -26,6 +26,7 @@ export * from "./options";
 export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./outbox";
 export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "./public-jobs";
+export { readBytes } from "./read-bytes";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import type { ApiRequest } from "@hireport/core";
+import { type ApiRequest, readBytes } from "@hireport/core";
 import busboy from "busboy";
 import { contentType, header } from "../request";
 
@@ -145,23 +145,6 @@ async function readMultipart(
   });
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | null> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
-}
-
 function text(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
@@ -228,7 +211,7 @@ export async function readSubmission(request: ApiRequest, limits: ReadLimits): P
   if (type === "application/json") {
     let bytes: Uint8Array | null;
     try {
-      bytes = await readAll(stream, jsonLimit(limits.maxFileBytes));
+      bytes = await readBytes(stream, jsonLimit(limits.maxFileBytes));
     } catch {
       throw new UnreadableBody("unreadable");
     }
