@@ -4,11 +4,10 @@
  * `If-None-Match`).
  */
 import { createHash } from "node:crypto";
-import type { ApiRequest, ApiResponse } from "@hireport/core";
+import { type ApiRequest, type ApiResponse, getHeader } from "@hireport/core";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { ResolvedCareersOptions, ResolvedTheme } from "./options";
-import { header } from "./request";
 
 /** The body of a page render function: a preact element, or HTML the host escaped itself. */
 export type Rendered = VNode | string;
@@ -72,7 +71,7 @@ export function etagOf(body: string): string {
 
 /** Whether `If-None-Match` names the `etag` (weak comparison, as RFC 9110 says for GET), or is `*`. */
 export function notModified(request: ApiRequest, etag: string): boolean {
-  const condition = header(request, "if-none-match");
+  const condition = getHeader(request.headers, "if-none-match");
   if (!condition) return false;
   const bare = etag.replace(/^W\//, "");
   return condition

@@ -27,6 +27,7 @@ export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./outbox";
 export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "./public-jobs";
 export { readBytes } from "./read-bytes";
+export { getHeader, mediaTypeOf, toSearchParams } from "./request-parts";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";

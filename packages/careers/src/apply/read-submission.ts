@@ -12,9 +12,8 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import { type ApiRequest, readBytes } from "@hireport/core";
+import { type ApiRequest, getHeader, mediaTypeOf, readBytes } from "@hireport/core";
 import busboy from "busboy";
-import { contentType, header } from "../request";
 
 /** A CV as received, in a temporary file. */
 export interface SpooledFile {
@@ -87,7 +86,7 @@ async function readMultipart(
   stream: ReadableStream<Uint8Array>,
 ): Promise<Submission> {
   const parser = busboy({
-    headers: { "content-type": header(request, "content-type") ?? "" },
+    headers: { "content-type": getHeader(request.headers, "content-type") ?? "" },
     defParamCharset: "utf8",
     limits: {
       fileSize: limits.maxFileBytes,
@@ -191,7 +190,7 @@ export class UnreadableBody extends Error {
 
 /** Reads an application from the request. @throws UnreadableBody */
 export async function readSubmission(request: ApiRequest, limits: ReadLimits): Promise<Submission> {
-  const type = contentType(request);
+  const type = mediaTypeOf(request.headers);
   // A host's parser got there first (express.json(), express.urlencoded()).
   if (request.body !== undefined && request.bodyStream === undefined && request.rawBody === undefined) {
     if (typeof request.body === "object" && request.body !== null) return fromJson(request.body, limits);
