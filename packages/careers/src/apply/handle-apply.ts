@@ -52,18 +52,6 @@ export interface ApplyContext {
   reviewToken(applicationId: string): Promise<string>;
 }
 
-const _EMPTY_VALUES: ApplyValues = {
-  name: "",
-  email: "",
-  phone: "",
-  location: "",
-  linkedin_url: "",
-  current_title: "",
-  skills: "",
-  cover_letter: "",
-  consent: false,
-};
-
 /** The form's fields by core's paths in `error.fields` (a skill's index points at the skills field). */
 const FIELD_OF_PATH: Record<string, ApplyField> = {
   "candidate.name": "name",
