@@ -13,7 +13,13 @@ export {
 export { createPublicApi, type PublicApi } from "./create-public-api";
 export { CursorCodec, cursorScope } from "./cursor";
 export * from "./domain";
-export { ERASED_CANDIDATE, erasedApplication, REDACTED_RESPONSE_BODY, redactApplications } from "./erasure";
+export {
+  ERASED_CANDIDATE,
+  emptyErasureResult,
+  erasedApplication,
+  REDACTED_RESPONSE_BODY,
+  redactApplications,
+} from "./erasure";
 export * from "./errors";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
