@@ -8,7 +8,7 @@ import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Recording attempts, one by one and in batches: the delivery state machine and failure counts. */
 export function webhookAttemptTests(ctx: ConformanceContext): void {
-  const { endpointOf, eventOf, claim, failure, leasedDelivery } = deliveryHelpers(ctx);
+  const { endpointOf, claim, failure, leasedDelivery, dueDelivery } = deliveryHelpers(ctx);
 
   describe("webhooks: recording attempts", () => {
     it("with a stale lease token records nothing and returns recorded false", async () => {
@@ -233,11 +233,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
 
     it("listAttempts returns a delivery's attempts oldest first, scoped to the company", async () => {
       const t = farPast();
-      const companyId = await ctx.company();
-      const endpoint = await endpointOf(companyId);
-      const event = await eventOf(companyId, shift(t, -HOUR));
-      const delivery = makeDelivery(endpoint, event, { createdAt: shift(t, -MINUTE), nextAttemptAt: t });
-      await ctx.storage.webhooks.insertDeliveries([delivery]);
+      const { companyId, delivery } = await dueDelivery(t);
       const [a] = await claim(t);
       const first = failure(delivery, shift(t, SECOND));
       await ctx.storage.webhooks.recordAttempt(delivery.id, a?.delivery.leaseToken ?? "", first);
