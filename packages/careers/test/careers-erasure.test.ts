@@ -15,15 +15,7 @@ import { join } from "node:path";
 import { type CandidateExport, HUMAN_REVIEW_NOTE } from "@hireport/core";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AnyDb,
-  connectOrSkip,
-  dropTables,
-  randomPrefix,
-  removeSqliteFile,
-  sqliteFileFor,
-  type TestDialect,
-} from "../../kysely/test/helpers/databases";
+import { openTestDatabase, type TestDialect } from "../../kysely/test/helpers/databases";
 import { findText } from "../../kysely/test/helpers/text-scan";
 import { pdfBytes } from "./support/careers-suite";
 import { type Adapter, COMPANIES, startHost, type TestHost } from "./support/host";
@@ -107,10 +99,9 @@ interface Applied {
 }
 
 for (const { dialect, adapter } of PLAN) {
-  const prefix = randomPrefix();
-  const sqliteFile = sqliteFileFor(prefix);
-  const db: AnyDb | null = await connectOrSkip(dialect, { sqliteFile, poolSize: 4 });
-  if (!db) continue;
+  const opened = await openTestDatabase(dialect, { poolSize: 4 });
+  if (!opened) continue;
+  const { db, prefix } = opened;
 
   describe(`a candidate's data on ${dialect} through ${adapter}: careers site and API in, export out, erasure`, () => {
     let host: TestHost;
@@ -283,9 +274,7 @@ for (const { dialect, adapter } of PLAN) {
 
     afterAll(async () => {
       await host?.close();
-      await dropTables(db, prefix);
-      await db.destroy();
-      if (dialect === "sqlite") removeSqliteFile(sqliteFile);
+      await opened.drop();
       rmSync(uploads, { recursive: true, force: true });
     });
 
