@@ -1,4 +1,4 @@
-import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../../domain";
+import type { DeliveryAttemptRecord, DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../../domain";
 import type { AttemptOutcome, ClaimOptions } from "../../storage";
 import type { ConformanceContext } from "../context";
 import {
@@ -52,6 +52,20 @@ export function deliveryHelpers(ctx: ConformanceContext) {
     };
   }
 
+  /** What a dispatcher records for a 2xx answer (200 unless `attempt` says otherwise): the failure count reset. */
+  function success(
+    delivery: Pick<DeliveryRecord, "id" | "endpointId">,
+    attempt: Partial<DeliveryAttemptRecord> = {},
+  ): AttemptOutcome {
+    return {
+      attempt: makeAttempt(delivery, { statusCode: 200, error: null, succeeded: true, ...attempt }),
+      status: "succeeded",
+      nextAttemptAt: null,
+      failureCount: "reset",
+      pauseAfter: 50,
+    };
+  }
+
   /** A pending delivery that already holds a lease (as if claimed), never due for a claim test. */
   async function leasedDelivery(endpoint: WebhookEndpointRecord, overrides: Partial<DeliveryRecord> = {}) {
     const event = await eventOf(endpoint.companyId);
@@ -79,5 +93,5 @@ export function deliveryHelpers(ctx: ConformanceContext) {
     return { companyId, endpoint, event, delivery };
   }
 
-  return { endpointOf, eventOf, claim, failure, leasedDelivery, dueDelivery };
+  return { endpointOf, eventOf, claim, failure, success, leasedDelivery, dueDelivery };
 }
