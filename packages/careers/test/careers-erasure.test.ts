@@ -24,6 +24,15 @@ const NAME = "Zoë Quintana-Øster";
 /** As she types it into the form; the API's caller sends it in lower case, with spaces around. */
 const EMAIL = "Zoe.Quintana@Example.ORG";
 const PHONE = "+351 21 000 0000";
+/** Her text fields as she types them into the form, and as the export returns them. */
+const PROFILE = {
+  name: NAME,
+  email: EMAIL,
+  phone: PHONE,
+  location: "Lisboa",
+  linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
+  current_title: "Head of Data",
+};
 const COVER = "I have led data teams at Quintana Analytics for six years.";
 const API_COVER = "Sourced by our recruiter: Zoë Quintana-Øster, strong in analytics.";
 const NOTE = "Phoned Zoë Quintana-Øster: prefers Lisbon, notice period 2 months.";
@@ -203,16 +212,7 @@ for (const { dialect, adapter } of PLAN) {
       host.clock.advance(61_000);
       viaSite = await applyOnSite(
         jobs.careers,
-        {
-          name: NAME,
-          email: EMAIL,
-          phone: PHONE,
-          location: "Lisboa",
-          linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
-          current_title: "Head of Data",
-          skills: "SQL, Leadership",
-          cover_letter: COVER,
-        },
+        { ...PROFILE, skills: "SQL, Leadership", cover_letter: COVER },
         { bytes: cv, name: CV_FILENAME },
       );
       // She sends the form again (a double click): the same confirmation, and the second CV is not kept.
@@ -301,15 +301,7 @@ for (const { dialect, adapter } of PLAN) {
         reference: siteRead.reference,
         job_id: jobs.careers,
         job_title: "Data Lead",
-        candidate: {
-          name: NAME,
-          email: EMAIL,
-          phone: PHONE,
-          location: "Lisboa",
-          linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
-          current_title: "Head of Data",
-          skills: ["SQL", "Leadership"],
-        },
+        candidate: { ...PROFILE, skills: ["SQL", "Leadership"] },
         cover_letter: COVER,
         resume_url: expect.stringMatching(/^https:\/\/careers\.example\.com\/files\/cv\/[\w-]+\.[\w-]+\.[\w-]+$/),
         stage: "new",
