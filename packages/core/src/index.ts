@@ -23,6 +23,7 @@ export {
 export * from "./errors";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
+export { frameOptionsHeader } from "./frame-options";
 export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./host-api";
 export type * from "./http-types";
 export { idFloor, newId } from "./ids";
