@@ -1,15 +1,5 @@
 import { defineConfig } from "tsup";
+import { packageBuild } from "../core/tsup.shared";
 
-export default defineConfig({
-  entry: { index: "src/index.ts" },
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  sourcemap: true,
-  target: "node20",
-  // Pages are JSX rendered to strings by preact-render-to-string (escaping by construction).
-  esbuildOptions(options) {
-    options.jsx = "automatic";
-    options.jsxImportSource = "preact";
-  },
-});
+// Pages are JSX rendered to strings by preact-render-to-string (escaping by construction).
+export default defineConfig(packageBuild({ entry: { index: "src/index.ts" }, jsxImportSource: "preact" }));

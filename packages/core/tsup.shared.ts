@@ -14,14 +14,16 @@ export const OUT_DIR = "dist";
  * tsup options of a published package: its entries in ESM and CJS with types and source maps.
  * `splitting` shares chunks between entries in CommonJS too (one copy of each module per format);
  * its source maps are then made relative (see {@link relativeSourceMaps}) before `onSuccess`.
+ * `jsxImportSource` compiles JSX with the automatic runtime of that library.
  */
 export function packageBuild(options: {
   entry: Record<string, string>;
   splitting?: boolean;
   external?: string[];
+  jsxImportSource?: string;
   onSuccess?: () => Promise<void>;
 }): Options {
-  const { entry, splitting = false, external, onSuccess } = options;
+  const { entry, splitting = false, external, jsxImportSource, onSuccess } = options;
   return {
     entry,
     format: ["esm", "cjs"],
@@ -31,6 +33,14 @@ export function packageBuild(options: {
     target: "node20",
     outDir: OUT_DIR,
     ...(external ? { external } : {}),
+    ...(jsxImportSource
+      ? {
+          esbuildOptions(esbuild) {
+            esbuild.jsx = "automatic";
+            esbuild.jsxImportSource = jsxImportSource;
+          },
+        }
+      : {}),
     ...(splitting
       ? {
           splitting: true,

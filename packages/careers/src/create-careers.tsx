@@ -6,6 +6,7 @@ import {
   isHireportError,
   type JobRecord,
   newId,
+  toSearchParams,
 } from "@hireport/core";
 import { handleApply } from "./apply/handle-apply";
 import { discardBody } from "./apply/read-submission";
@@ -16,7 +17,7 @@ import { jobView } from "./job-view";
 import { type CareersOptions, type ResolvedCareersOptions, resolveOptions, resolveTheme } from "./options";
 import type { ApplyFormProps } from "./pages/renderers";
 import { publicJobJson } from "./public-json";
-import { pathBelow, queryOf } from "./request";
+import { pathBelow } from "./request";
 import { cacheable, etagOf, json, jsonError, notModified, redirect } from "./responses";
 import { contextOf, htmlAnswer, render, type Site, StyleCache, siteFor } from "./site";
 import { jobPosting, scriptJson } from "./structured-data";
@@ -107,7 +108,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
   }
 
   async function jobList(request: ApiRequest, site: Site): Promise<ApiResponse> {
-    const cursor = queryOf(request).get("cursor") ?? undefined;
+    const cursor = toSearchParams(request.query).get("cursor") ?? undefined;
     let result: Awaited<ReturnType<typeof api.publicJobs.list>>;
     try {
       result = await api.publicJobs.list(site.company.id, {
@@ -131,7 +132,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
   }
 
   async function jobsJson(request: ApiRequest, site: Site): Promise<ApiResponse> {
-    const query = queryOf(request);
+    const query = toSearchParams(request.query);
     const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "etag" };
     const limitText = query.get("limit");
     const limit = limitText === null ? options.limits.pageSize : Number(limitText);

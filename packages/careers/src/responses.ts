@@ -4,11 +4,10 @@
  * `If-None-Match`).
  */
 import { createHash } from "node:crypto";
-import type { ApiRequest, ApiResponse } from "@hireport/core";
+import { type ApiRequest, type ApiResponse, frameOptionsHeader, getHeader } from "@hireport/core";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { ResolvedCareersOptions, ResolvedTheme } from "./options";
-import { header } from "./request";
 
 /** The body of a page render function: a preact element, or HTML the host escaped itself. */
 export type Rendered = VNode | string;
@@ -48,16 +47,13 @@ export function pageHeaders(
   ];
   if (extra.frame.length > 0) directives.push(`frame-src ${extra.frame.join(" ")}`);
   if (extra.connect.length > 0) directives.push(`connect-src ${extra.connect.join(" ")}`);
-  const headers: Record<string, string> = {
+  return {
     "content-type": "text/html; charset=utf-8",
     "content-security-policy": directives.join("; "),
     "x-content-type-options": "nosniff",
     "referrer-policy": "strict-origin-when-cross-origin",
+    ...frameOptionsHeader(options.frameAncestors),
   };
-  const ancestors = options.frameAncestors.join(" ");
-  if (ancestors === "'self'") headers["x-frame-options"] = "SAMEORIGIN";
-  else if (ancestors === "'none'") headers["x-frame-options"] = "DENY";
-  return headers;
 }
 
 /** A rendered page's HTML text, with its doctype. */
@@ -72,7 +68,7 @@ export function etagOf(body: string): string {
 
 /** Whether `If-None-Match` names the `etag` (weak comparison, as RFC 9110 says for GET), or is `*`. */
 export function notModified(request: ApiRequest, etag: string): boolean {
-  const condition = header(request, "if-none-match");
+  const condition = getHeader(request.headers, "if-none-match");
   if (!condition) return false;
   const bare = etag.replace(/^W\//, "");
   return condition

@@ -21,12 +21,12 @@ import { verifySignature } from "@hireport/webhooks/verify";
 import SQLite from "better-sqlite3";
 import express from "express";
 import { Kysely, SqliteDialect } from "kysely";
-import { type Browser, chromium } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "../../console/test/support/browser";
 import { createCareers } from "../src/index";
 import { pdfBytes } from "./support/careers-suite";
 
-const CHROMIUM = process.env.HIREPORT_CHROMIUM ?? "/usr/bin/chromium";
 const SECRET = "browser-test-secret-0123456789-abcdefghij";
 const COMPANY = "co_acme";
 
@@ -42,30 +42,7 @@ const received: { body: string; signature: string | undefined }[] = [];
 let signingSecret = "";
 
 beforeAll(async () => {
-  try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
-  } catch (error) {
-    if (process.env.CI === "true") {
-      throw new Error(`[@hireport/careers] Chromium cannot start at ${CHROMIUM} and CI=true: failing the run.`, {
-        cause: error,
-      });
-    }
-    const line = "!".repeat(100);
-    console.warn(
-      `\n${line}\n!!! [@hireport/careers] CHROMIUM CANNOT START at ${CHROMIUM}: THE BROWSER TEST IS SKIPPED.\n!!! (${
-        error instanceof Error ? error.message.split("\n")[0] : String(error)
-      })\n!!! Install it (apt-get install chromium) or set HIREPORT_CHROMIUM; CI=true turns this into a failure.\n${line}\n`,
-    );
-  }
+  browser = await launchBrowser("@hireport/careers");
 
   // The address first: the API's CV links and the site's pages name it.
   server = createServer();

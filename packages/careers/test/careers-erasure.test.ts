@@ -15,15 +15,7 @@ import { join } from "node:path";
 import { type CandidateExport, HUMAN_REVIEW_NOTE } from "@hireport/core";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type AnyDb,
-  connectOrSkip,
-  dropTables,
-  randomPrefix,
-  removeSqliteFile,
-  sqliteFileFor,
-  type TestDialect,
-} from "../../kysely/test/helpers/databases";
+import { openTestDatabase, type TestDialect } from "../../kysely/test/helpers/databases";
 import { findText } from "../../kysely/test/helpers/text-scan";
 import { pdfBytes } from "./support/careers-suite";
 import { type Adapter, COMPANIES, startHost, type TestHost } from "./support/host";
@@ -32,6 +24,15 @@ const NAME = "Zoë Quintana-Øster";
 /** As she types it into the form; the API's caller sends it in lower case, with spaces around. */
 const EMAIL = "Zoe.Quintana@Example.ORG";
 const PHONE = "+351 21 000 0000";
+/** Her text fields as she types them into the form, and as the export returns them. */
+const PROFILE = {
+  name: NAME,
+  email: EMAIL,
+  phone: PHONE,
+  location: "Lisboa",
+  linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
+  current_title: "Head of Data",
+};
 const COVER = "I have led data teams at Quintana Analytics for six years.";
 const API_COVER = "Sourced by our recruiter: Zoë Quintana-Øster, strong in analytics.";
 const NOTE = "Phoned Zoë Quintana-Øster: prefers Lisbon, notice period 2 months.";
@@ -107,10 +108,9 @@ interface Applied {
 }
 
 for (const { dialect, adapter } of PLAN) {
-  const prefix = randomPrefix();
-  const sqliteFile = sqliteFileFor(prefix);
-  const db: AnyDb | null = await connectOrSkip(dialect, { sqliteFile, poolSize: 4 });
-  if (!db) continue;
+  const opened = await openTestDatabase(dialect, { poolSize: 4 });
+  if (!opened) continue;
+  const { db, prefix } = opened;
 
   describe(`a candidate's data on ${dialect} through ${adapter}: careers site and API in, export out, erasure`, () => {
     let host: TestHost;
@@ -212,16 +212,7 @@ for (const { dialect, adapter } of PLAN) {
       host.clock.advance(61_000);
       viaSite = await applyOnSite(
         jobs.careers,
-        {
-          name: NAME,
-          email: EMAIL,
-          phone: PHONE,
-          location: "Lisboa",
-          linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
-          current_title: "Head of Data",
-          skills: "SQL, Leadership",
-          cover_letter: COVER,
-        },
+        { ...PROFILE, skills: "SQL, Leadership", cover_letter: COVER },
         { bytes: cv, name: CV_FILENAME },
       );
       // She sends the form again (a double click): the same confirmation, and the second CV is not kept.
@@ -283,9 +274,7 @@ for (const { dialect, adapter } of PLAN) {
 
     afterAll(async () => {
       await host?.close();
-      await dropTables(db, prefix);
-      await db.destroy();
-      if (dialect === "sqlite") removeSqliteFile(sqliteFile);
+      await opened.drop();
       rmSync(uploads, { recursive: true, force: true });
     });
 
@@ -312,15 +301,7 @@ for (const { dialect, adapter } of PLAN) {
         reference: siteRead.reference,
         job_id: jobs.careers,
         job_title: "Data Lead",
-        candidate: {
-          name: NAME,
-          email: EMAIL,
-          phone: PHONE,
-          location: "Lisboa",
-          linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
-          current_title: "Head of Data",
-          skills: ["SQL", "Leadership"],
-        },
+        candidate: { ...PROFILE, skills: ["SQL", "Leadership"] },
         cover_letter: COVER,
         resume_url: expect.stringMatching(/^https:\/\/careers\.example\.com\/files\/cv\/[\w-]+\.[\w-]+\.[\w-]+$/),
         stage: "new",

@@ -5,12 +5,13 @@ import {
   type HireportHandler,
   isHireportError,
   newId,
+  toSearchParams,
 } from "@hireport/core";
 import { createCall } from "./call";
 import { checkCsrfToken, sameOrigin } from "./csrf";
 import { type ConsoleOptions, type ConsolePrincipal, canChange, canSeeSecrets, resolveOptions } from "./options";
 import { MessagePage } from "./pages/layout";
-import { formOf, queryOf } from "./request";
+import { formOf } from "./request";
 import { html, newNonce, redirect } from "./responses";
 import { matchRoutes } from "./routes";
 import { openPortalLink, type PortalLinkInput, portalLink, sessionCookie, sessionOf } from "./session";
@@ -61,7 +62,7 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
   }
 
   async function openLink(request: ApiRequest, nonce: string): Promise<ApiResponse> {
-    const token = queryOf(request).get("token");
+    const token = toSearchParams(request.query).get("token");
     const principal = token ? await openPortalLink(options, token) : null;
     if (!principal) {
       return message(nonce, 401, "This link cannot be used", "It has expired or is not valid: ask for a new one.");
@@ -131,7 +132,7 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
       options,
       request,
       params: found.params,
-      query: queryOf(request),
+      query: toSearchParams(request.query),
       form,
       principal,
       nonce,

@@ -7,9 +7,8 @@
  *   `Origin` must be one of `allowedOrigins` (by default the origin of its own `Host`).
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import type { ApiRequest } from "@hireport/core";
+import { type ApiRequest, getHeader } from "@hireport/core";
 import { actorOf, type ConsolePrincipal } from "./options";
-import { header } from "./request";
 
 /** How long a form's token stays valid. */
 const TOKEN_TTL_SECONDS = 12 * 3600;
@@ -41,13 +40,13 @@ export function checkCsrfToken(secret: string, principal: ConsolePrincipal, toke
 
 /** Whether a change comes from a page of the console's own origin (or of `allowed`). */
 export function sameOrigin(request: ApiRequest, allowed: readonly string[] | null): boolean {
-  const site = header(request, "sec-fetch-site");
+  const site = getHeader(request.headers, "sec-fetch-site");
   if (site !== undefined && site !== "same-origin") return false;
-  const origin = header(request, "origin");
+  const origin = getHeader(request.headers, "origin");
   // Browsers send Origin with every form POST; Sec-Fetch-Site alone is enough where it says same-origin.
   if (origin === undefined) return site === "same-origin";
   if (allowed) return allowed.includes(origin);
-  const host = header(request, "host");
+  const host = getHeader(request.headers, "host");
   if (!host) return false;
   try {
     const parsed = new URL(origin);

@@ -1,18 +1,9 @@
-/** Reading the parts of an `ApiRequest` the console needs: headers, cookies, query, form bodies. */
-import type { ApiRequest } from "@hireport/core";
-
-/** One header, whatever the case of its name and the shape of the bag; the first of several values. */
-export function header(request: ApiRequest, name: string): string | undefined {
-  const { headers } = request;
-  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
-  const bag = headers as Record<string, string | string[] | undefined>;
-  const value = bag[name] ?? Object.entries(bag).find(([key]) => key.toLowerCase() === name)?.[1];
-  return Array.isArray(value) ? value[0] : value;
-}
+/** Reading the parts of an `ApiRequest` the console needs beyond core's readers: cookies and form bodies. */
+import { type ApiRequest, getHeader, mediaTypeOf } from "@hireport/core";
 
 /** A cookie of the request, or undefined. */
 export function cookie(request: ApiRequest, name: string): string | undefined {
-  const text = header(request, "cookie");
+  const text = getHeader(request.headers, "cookie");
   if (!text) return undefined;
   for (const part of text.split(";")) {
     const at = part.indexOf("=");
@@ -20,17 +11,6 @@ export function cookie(request: ApiRequest, name: string): string | undefined {
     if (part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
   }
   return undefined;
-}
-
-/** The query as `URLSearchParams`, whatever the adapter passed. */
-export function queryOf(request: ApiRequest): URLSearchParams {
-  const { query } = request;
-  if (query instanceof URLSearchParams) return query;
-  const params = new URLSearchParams();
-  for (const [name, value] of Object.entries(query ?? {})) {
-    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(name, item);
-  }
-  return params;
 }
 
 /**
@@ -42,8 +22,7 @@ export function formOf(request: ApiRequest): URLSearchParams | null {
   if (request.bodyTooLarge || request.bodyUnreadable) return null;
   const { body, rawBody } = request;
   if (rawBody !== undefined) {
-    const type = (header(request, "content-type") ?? "").split(";")[0]?.trim().toLowerCase();
-    if (type !== "application/x-www-form-urlencoded") return null;
+    if (mediaTypeOf(request.headers) !== "application/x-www-form-urlencoded") return null;
     return new URLSearchParams(typeof rawBody === "string" ? rawBody : new TextDecoder().decode(rawBody));
   }
   if (body === undefined || body === null) return new URLSearchParams();

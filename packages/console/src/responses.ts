@@ -1,6 +1,6 @@
 /** The console's answers: HTML pages with their security headers, redirects after a change, files. */
 import { randomBytes } from "node:crypto";
-import type { ApiResponse } from "@hireport/core";
+import { type ApiResponse, frameOptionsHeader } from "@hireport/core";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { ResolvedConsoleOptions } from "./options";
@@ -28,17 +28,14 @@ export function securityHeaders(options: ResolvedConsoleOptions, nonce: string):
     "base-uri 'none'",
     `frame-ancestors ${options.frameAncestors.join(" ")}`,
   ].join("; ");
-  const headers: Record<string, string> = {
+  return {
     "cache-control": "no-store",
     "content-security-policy": csp,
     "x-content-type-options": "nosniff",
     // Not no-referrer: with it, browsers send `Origin: null` on form posts, which the origin check refuses.
     "referrer-policy": "same-origin",
+    ...frameOptionsHeader(options.frameAncestors),
   };
-  const ancestors = options.frameAncestors.join(" ");
-  if (ancestors === "'self'") headers["x-frame-options"] = "SAMEORIGIN";
-  else if (ancestors === "'none'") headers["x-frame-options"] = "DENY";
-  return headers;
 }
 
 /** An HTML page. */

@@ -12,40 +12,16 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./support/browser";
 import { BASE_PATH, COMPANY_A, COMPANY_B, startHost, type TestHost } from "./support/host";
-
-const CHROMIUM = process.env.HIREPORT_CHROMIUM ?? "/usr/bin/chromium";
 
 let browser: Browser | null = null;
 let host: TestHost;
 
 beforeAll(async () => {
-  try {
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--no-first-run",
-      ],
-    });
-  } catch (error) {
-    if (process.env.CI === "true") {
-      throw new Error(`[@hireport/console] Chromium cannot start at ${CHROMIUM} and CI=true: failing the run.`, {
-        cause: error,
-      });
-    }
-    const line = "!".repeat(100);
-    console.warn(
-      `\n${line}\n!!! [@hireport/console] CHROMIUM CANNOT START at ${CHROMIUM}: THE BROWSER TEST IS SKIPPED.\n!!! (${
-        error instanceof Error ? error.message.split("\n")[0] : String(error)
-      })\n!!! Install it (apt-get install chromium) or set HIREPORT_CHROMIUM; CI=true turns this into a failure.\n${line}\n`,
-    );
-  }
+  browser = await launchBrowser("@hireport/console");
   host = await startHost();
 }, 60_000);
 

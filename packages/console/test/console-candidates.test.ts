@@ -10,7 +10,10 @@ import {
   BASE_PATH,
   COMPANY_A,
   COMPANY_B,
+  getPage,
   SECRET,
+  type Sent,
+  sentOf,
   startHost,
   type TestHost,
   testAuthorize,
@@ -49,16 +52,8 @@ afterAll(async () => {
   await host?.close();
 });
 
-interface Sent {
-  status: number;
-  headers: Headers;
-  text: string;
-  url: string;
-}
-
-async function get(path: string, cookie = userCookie("owner", COMPANY_A, "Olivia Owner")): Promise<Sent> {
-  const response = await fetch(`${host.consoleUrl}${path}`, { headers: { cookie }, redirect: "manual" });
-  return { status: response.status, headers: response.headers, text: await response.text(), url: response.url };
+function get(path: string, cookie = userCookie("owner", COMPANY_A, "Olivia Owner")): Promise<Sent> {
+  return getPage(host, path, cookie);
 }
 
 async function post(
@@ -71,13 +66,14 @@ async function post(
   const principal = testAuthorize({ headers: { cookie } });
   if (!principal) throw new Error("no principal");
   const body = new URLSearchParams({ ...fields, _csrf: csrfToken(SECRET, principal, new Date()) });
-  const response = await fetch(`${host.consoleUrl}${path}`, {
-    method: "POST",
-    headers: { cookie, "content-type": "application/x-www-form-urlencoded", origin: host.origin },
-    body,
-    redirect: "manual",
-  });
-  return { status: response.status, headers: response.headers, text: await response.text(), url: response.url };
+  return sentOf(
+    await fetch(`${host.consoleUrl}${path}`, {
+      method: "POST",
+      headers: { cookie, "content-type": "application/x-www-form-urlencoded", origin: host.origin },
+      body,
+      redirect: "manual",
+    }),
+  );
 }
 
 /** Every address a page links to or posts to. */

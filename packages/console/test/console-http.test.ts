@@ -5,7 +5,18 @@
  * in Chromium.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { BASE_PATH, COMPANY_A, COMPANY_B, csrfOf, startHost, type TestHost, userCookie } from "./support/host";
+import {
+  BASE_PATH,
+  COMPANY_A,
+  COMPANY_B,
+  csrfOf,
+  getPage,
+  type Sent,
+  sentOf,
+  startHost,
+  type TestHost,
+  userCookie,
+} from "./support/host";
 
 let host: TestHost;
 
@@ -17,15 +28,8 @@ afterAll(async () => {
   await host?.close();
 });
 
-interface Sent {
-  status: number;
-  headers: Headers;
-  text: string;
-}
-
-async function get(path: string, cookie = userCookie("owner")): Promise<Sent> {
-  const response = await fetch(`${host.consoleUrl}${path}`, { headers: { cookie }, redirect: "manual" });
-  return { status: response.status, headers: response.headers, text: await response.text() };
+function get(path: string, cookie = userCookie("owner")): Promise<Sent> {
+  return getPage(host, path, cookie);
 }
 
 /** A form POST as a browser sends it from a console page: same origin, with the page's CSRF token. */
@@ -46,13 +50,9 @@ async function post(
   const origin = options.origin === undefined ? host.origin : options.origin;
   if (origin !== null) headers.origin = origin;
   if (options.site) headers["sec-fetch-site"] = options.site;
-  const response = await fetch(`${options.base ?? host.consoleUrl}${path}`, {
-    method: "POST",
-    headers,
-    body,
-    redirect: "manual",
-  });
-  return { status: response.status, headers: response.headers, text: await response.text() };
+  return sentOf(
+    await fetch(`${options.base ?? host.consoleUrl}${path}`, { method: "POST", headers, body, redirect: "manual" }),
+  );
 }
 
 async function createKey(name: string, cookie = userCookie("owner")): Promise<{ key: string; id: string }> {

@@ -5,6 +5,7 @@
  * `idempotency.complete` follow these rules; the conformance suite checks them.
  */
 import type { ApplicationRecord, CandidateRecord } from "./domain";
+import type { CandidateErasureResult } from "./storage";
 
 /** The candidate of an erased application: every text empty, no skills. */
 export const ERASED_CANDIDATE: Readonly<CandidateRecord> = Object.freeze({
@@ -16,6 +17,11 @@ export const ERASED_CANDIDATE: Readonly<CandidateRecord> = Object.freeze({
   currentTitle: "",
   skills: [],
 });
+
+/** What an erasure has done before its first step: a storage's `candidates.erase` counts into it. */
+export function emptyErasureResult(): CandidateErasureResult {
+  return { erased: [], fileIds: [], notes: 0, events: 0, attempts: 0, idempotencyRecords: 0 };
+}
 
 /**
  * The application as erasure leaves it: the candidate's fields, the normalized e-mail and the cover

@@ -1,6 +1,7 @@
 import type { ApiRequest, ApiResponse, HandlerSettings } from "./http-types";
+import { readBytes } from "./read-bytes";
 
-/** Reads a body stream, stopping as soon as it passes `maxBytes`. Null when it is too large. */
+/** Reads a request's body, stopping as soon as it passes `maxBytes`. Null when it is too large. */
 async function readLimited(request: Request, maxBytes: number): Promise<Uint8Array | null> {
   if (!request.body) return new Uint8Array();
   const declared = Number(request.headers.get("content-length"));
@@ -9,26 +10,7 @@ async function readLimited(request: Request, maxBytes: number): Promise<Uint8Arr
     await request.body.cancel().catch(() => undefined);
     return null;
   }
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
+  return readBytes(request.body, maxBytes);
 }
 
 /** Whether an answer has no body to send: 204, 304, or an empty string or byte array. */

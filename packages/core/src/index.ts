@@ -13,10 +13,17 @@ export {
 export { createPublicApi, type PublicApi } from "./create-public-api";
 export { CursorCodec, cursorScope } from "./cursor";
 export * from "./domain";
-export { ERASED_CANDIDATE, erasedApplication, REDACTED_RESPONSE_BODY, redactApplications } from "./erasure";
+export {
+  ERASED_CANDIDATE,
+  emptyErasureResult,
+  erasedApplication,
+  REDACTED_RESPONSE_BODY,
+  redactApplications,
+} from "./erasure";
 export * from "./errors";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
+export { frameOptionsHeader } from "./frame-options";
 export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./host-api";
 export type * from "./http-types";
 export { idFloor, newId } from "./ids";
@@ -26,6 +33,8 @@ export * from "./options";
 export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./outbox";
 export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "./public-jobs";
+export { readBytes } from "./read-bytes";
+export { getHeader, mediaTypeOf, toSearchParams } from "./request-parts";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";

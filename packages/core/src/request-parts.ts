@@ -35,3 +35,18 @@ export function toQueryBag(query: QueryBag | URLSearchParams | undefined): Query
   }
   return query;
 }
+
+/** The query as `URLSearchParams`, whatever the adapter passed; repeated names stay repeated. */
+export function toSearchParams(query: QueryBag | URLSearchParams | undefined): URLSearchParams {
+  if (query instanceof URLSearchParams) return query;
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(query ?? {})) {
+    for (const item of Array.isArray(value) ? value : value === undefined ? [] : [value]) params.append(name, item);
+  }
+  return params;
+}
+
+/** The media type of the body (`Content-Type` without its parameters), lower case; "" when none is sent. */
+export function mediaTypeOf(headers: HeaderBag | Headers): string {
+  return (getHeader(headers, "content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}

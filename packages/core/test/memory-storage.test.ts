@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { JobRecord } from "../src/domain";
 import { memoryStorage } from "../src/memory";
 import type { NewApplication, NewApplicationWrite } from "../src/storage";
-import { makeApplicationWrite, makeJob } from "../src/testing/fixtures";
+import { makeApplication, makeApplicationWrite, makeJob } from "../src/testing/fixtures";
 
 const COMPANY = "co_1";
 const SINCE = new Date("2000-01-01T00:00:00.000Z");
@@ -28,37 +28,15 @@ function writeOf(record: NewApplication, title = "Engineer"): NewApplicationWrit
 
 function application(id: string, email = `${id}@example.com`): NewApplication {
   const at = new Date("2026-01-02T10:00:00.000Z");
-  return {
+  return makeApplication(COMPANY, "job_1", {
     id,
-    companyId: COMPANY,
-    jobId: "job_1",
     reference: `APP-${id}`,
-    candidate: {
-      name: "Ada",
-      email,
-      phone: "",
-      location: "",
-      linkedinUrl: "",
-      currentTitle: "",
-      skills: ["Go"],
-    },
+    candidate: { name: "Ada", email, phone: "", location: "", linkedinUrl: "", currentTitle: "", skills: ["Go"] },
     emailNormalized: email,
-    coverLetter: "",
-    resumeSourceUrl: null,
-    resumeFileId: null,
-    source: "api",
-    consent: null,
-    consentAt: null,
-    stage: "new",
     aiMatch: 10,
-    overallScore: null,
-    tags: [],
-    starred: false,
-    humanReviewRequestedAt: null,
     appliedAt: at,
     updatedAt: at,
-    erasedAt: null,
-  };
+  });
 }
 
 /** A promise and the function that resolves it. */

@@ -7,6 +7,7 @@ import {
   applicationPatchBodySchema,
   applicationSchema,
   candidateInputSchema,
+  candidateSchema,
 } from "../src/schemas/application";
 import {
   errorBodySchema,
@@ -21,6 +22,7 @@ import {
 import { jobCreateBodySchema, jobPatchBodySchema, jobSchema } from "../src/schemas/job";
 import { parseApplicationListQuery, parseJobListQuery } from "../src/schemas/query";
 import { MAX_FIELD_ERRORS, parseBody, parseQuery } from "../src/validation";
+import { APPLICATION_FIELDS, CANDIDATE_FIELDS, JOB_FIELDS } from "./support/spec-fields";
 
 // ---------------------------------------------------------------------------------------------
 // helpers
@@ -81,6 +83,16 @@ const emailOfLength = (n: number) => {
 
 const job = { title: "Backend Engineer" };
 const application = { job_id: "job_1", candidate: { name: "Ada Lovelace", email: "ada@example.com" } };
+/** The candidate of `application` with every field the body left out at its default, as stored and returned. */
+const candidateWithDefaults = {
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  phone: "",
+  location: "",
+  linkedin_url: "",
+  current_title: "",
+  skills: [],
+};
 
 // ---------------------------------------------------------------------------------------------
 
@@ -340,15 +352,7 @@ describe("POST /applications body (applicationCreateBodySchema)", () => {
   it("accepts job_id with a name and an e-mail, and fills the defaults", () => {
     expect(parseBody(applicationCreateBodySchema, application)).toEqual({
       job_id: "job_1",
-      candidate: {
-        name: "Ada Lovelace",
-        email: "ada@example.com",
-        phone: "",
-        location: "",
-        linkedin_url: "",
-        current_title: "",
-        skills: [],
-      },
+      candidate: candidateWithDefaults,
       cover_letter: "",
       resume_url: null,
       consent: null,
@@ -586,15 +590,7 @@ const applicationWire = {
   reference: "APP-1001",
   job_id: "job_1",
   job_title: "Backend Engineer",
-  candidate: {
-    name: "Ada Lovelace",
-    email: "ada@example.com",
-    phone: "",
-    location: "",
-    linkedin_url: "",
-    current_title: "",
-    skills: [],
-  },
+  candidate: candidateWithDefaults,
   cover_letter: "",
   resume_url: null,
   stage: "new",
@@ -611,32 +607,7 @@ const applicationWire = {
 describe("returned shapes", () => {
   it("jobSchema is exactly the Job of spec 2.1, then the other JobInput fields", () => {
     expect(jobSchema.parse(jobWire)).toEqual(jobWire);
-    expect(Object.keys(jobSchema.shape)).toEqual([
-      "id",
-      "reference",
-      "title",
-      "status",
-      "open",
-      "description",
-      "department",
-      "location",
-      "employment_type",
-      "experience_level",
-      "salary",
-      "required_skills",
-      "closing_date",
-      "applications_count",
-      "public_url",
-      "created_at",
-      "updated_at",
-      "short_description",
-      "preferred_skills",
-      "qualifications",
-      "responsibilities",
-      "benefits",
-      "start_date",
-      "positions",
-    ]);
+    expect(Object.keys(jobSchema.shape)).toEqual(JOB_FIELDS);
     expect(jobSchema.safeParse({ ...jobWire, hidden: false }).success).toBe(false);
     const { public_url: _, ...missing } = jobWire;
     expect(jobSchema.safeParse(missing).success).toBe(false);
@@ -648,24 +619,8 @@ describe("returned shapes", () => {
 
   it("applicationSchema is exactly the Application of spec 2.3, plus human_review_requested and erased_at", () => {
     expect(applicationSchema.parse(applicationWire)).toEqual(applicationWire);
-    expect(Object.keys(applicationSchema.shape)).toEqual([
-      "id",
-      "reference",
-      "job_id",
-      "job_title",
-      "candidate",
-      "cover_letter",
-      "resume_url",
-      "stage",
-      "source",
-      "scores",
-      "tags",
-      "starred",
-      "human_review_requested",
-      "applied_at",
-      "updated_at",
-      "erased_at",
-    ]);
+    expect(Object.keys(applicationSchema.shape)).toEqual(APPLICATION_FIELDS);
+    expect(Object.keys(candidateSchema.shape)).toEqual(CANDIDATE_FIELDS);
     expect(applicationSchema.safeParse({ ...applicationWire, erased_at: "2026-04-01T08:00:00.000Z" }).success).toBe(
       true,
     );

@@ -7,27 +7,17 @@ import { newId } from "@hireport/core";
 import { runFileStoreConformance } from "@hireport/core/testing";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { FILE_CHUNK_BYTES, kyselyFileStore, migrateToLatest } from "../src/index";
-import {
-  type AnyDb,
-  connectOrSkip,
-  dropTables,
-  randomPrefix,
-  removeSqliteFile,
-  sqliteFileFor,
-  type TestDialect,
-} from "./helpers/databases";
+import { FILE_CHUNK_BYTES, kyselyFileStore } from "../src/index";
+import { openTestDatabase, type TestDialect } from "./helpers/databases";
 import { countFileRows, countOrphanChunks, leaveOrphanChunk } from "./helpers/file-rows";
 
 const DIALECTS: TestDialect[] = ["sqlite", "postgres", "mysql"];
 
 for (const dialect of DIALECTS) {
-  const prefix = randomPrefix();
-  const sqliteFile = sqliteFileFor(prefix);
-  const db: AnyDb | null = await connectOrSkip(dialect, { sqliteFile });
-  if (!db) continue;
-  const migrated = await migrateToLatest(db, { tablePrefix: prefix });
-  if (migrated.error) throw migrated.error;
+  const opened = await openTestDatabase(dialect);
+  if (!opened) continue;
+  const { db, prefix } = opened;
+  await opened.migrate();
   const chunks = `${prefix}file_chunk`;
   /** Files of the company, plus chunk rows no file names (what a failed or killed put would leave). */
   const countStored = async (companyId: string) =>
@@ -47,11 +37,7 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`kyselyFileStore on ${dialect}: chunk rows`, () => {
-    afterAll(async () => {
-      await dropTables(db, prefix);
-      await db.destroy();
-      if (dialect === "sqlite") removeSqliteFile(sqliteFile);
-    });
+    afterAll(() => opened.drop());
 
     it("keeps the bytes in rows of 256 KiB, and delete removes them all", async () => {
       const companyId = newId("co");

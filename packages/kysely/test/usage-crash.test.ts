@@ -8,31 +8,20 @@ import type { ChildProcess } from "node:child_process";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
 import { keyFor, startAppProcess } from "./helpers/app-process";
-import {
-  type AnyDb,
-  connectOrSkip,
-  dropTables,
-  randomPrefix,
-  removeSqliteFile,
-  sqliteFileFor,
-  type TestDialect,
-} from "./helpers/databases";
+import { openTestDatabase, type TestDialect } from "./helpers/databases";
 
 const REQUESTS = 60;
 
 for (const dialect of ["sqlite", "postgres", "mysql"] as TestDialect[]) {
-  const prefix = randomPrefix();
-  const sqliteFile = sqliteFileFor(prefix);
-  const db = await connectOrSkip(dialect, { sqliteFile });
+  const opened = await openTestDatabase(dialect);
+  if (!opened) continue;
+  const { db: database, prefix, sqliteFile } = opened;
   const children: ChildProcess[] = [];
 
-  describe.skipIf(!db)(`usage log across SIGKILL on ${dialect}`, () => {
-    const database = db as AnyDb;
+  describe(`usage log across SIGKILL on ${dialect}`, () => {
     afterAll(async () => {
       for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-      await dropTables(database, prefix);
-      await database.destroy();
-      if (dialect === "sqlite") removeSqliteFile(sqliteFile);
+      await opened.drop();
     });
 
     /** Answers REQUESTS requests (GET /me and POST /jobs, at once), kills the process, returns the answered request ids. */

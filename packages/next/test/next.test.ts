@@ -1,108 +1,23 @@
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { createPublicApi } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { runHandlerSuite, runHttpSuite } from "@hireport/core/testing";
 import { describe, expect, it, vi } from "vitest";
-import {
-  type NextHandlers,
-  type RouteHandler,
-  toNextCronHandler,
-  toNextFileHandler,
-  toNextHandlers,
-} from "../src/index";
-
-/**
- * The body stream as Next's Node server builds it (`NodeNextRequest.stream()`): 'data' listeners
- * feeding a `ReadableStream`. Cancelling it does not destroy the socket; the rest keeps flowing
- * and is dropped, so an early 413 still reaches the client.
- */
-function bodyStream(req: IncomingMessage): ReadableStream<Uint8Array> {
-  let open = true;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on("data", (chunk: Buffer) => {
-        if (open) controller.enqueue(new Uint8Array(chunk));
-      });
-      req.on("end", () => {
-        if (open) controller.close();
-      });
-      req.on("error", (error) => {
-        if (open) controller.error(error);
-        open = false;
-      });
-    },
-    cancel() {
-      open = false;
-    },
-  });
-}
-
-/**
- * What Next's server does around a route handler, in small: turn the Node request into a Web
- * `Request` (with the client's address in X-Forwarded-For, as Vercel sends it), pick the file's
- * exported method, and stream the `Response` back.
- */
-async function serve(req: IncomingMessage, res: ServerResponse, route: (path: string) => RouteHandler | null) {
-  const aborted = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) aborted.abort();
-  });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-  }
-  headers.set("x-forwarded-for", req.socket.remoteAddress ?? "");
-  const method = req.method ?? "GET";
-  const hasBody = method !== "GET" && method !== "HEAD";
-  const request = new Request(`http://${req.headers.host}${req.url}`, {
-    method,
-    headers,
-    signal: aborted.signal,
-    ...(hasBody ? { body: bodyStream(req), duplex: "half" } : {}),
-  } as RequestInit);
-  const handler = route(new URL(request.url).pathname);
-  if (!handler) {
-    res.writeHead(404).end();
-    return;
-  }
-  try {
-    const response = await handler(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    const reader = response.body?.getReader();
-    for (let read = await reader?.read(); read && !read.done; read = await reader?.read()) res.write(read.value);
-    res.end();
-  } catch {
-    if (!res.headersSent) res.writeHead(500);
-    res.end();
-  }
-}
+import { type NextHandlers, toNextCronHandler, toNextFileHandler, toNextHandlers } from "../src/index";
+import { startNextServer } from "./support/next-server";
 
 runHttpSuite({
   name: "next route handlers (Request in, Response out)",
   async start(api) {
     const handlers: NextHandlers = toNextHandlers(api);
     const files = toNextFileHandler(api);
-    const server = createServer((req, res) => {
-      void serve(req, res, (path) => {
-        if (path.startsWith("/api/public/v1/") || path === "/api/public/v1") {
-          return handlers[(req.method ?? "GET") as keyof NextHandlers] ?? null;
-        }
-        if (path.startsWith("/files/cv/") && req.method === "GET") return files.GET;
-        return null;
-      });
+    const server = await startNextServer((path, method) => {
+      if (path.startsWith("/api/public/v1/") || path === "/api/public/v1") {
+        return handlers[method as keyof NextHandlers];
+      }
+      if (path.startsWith("/files/cv/") && method === "GET") return files.GET;
+      return null;
     });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      baseUrl: `http://127.0.0.1:${port}/api/public/v1`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    };
+    return { baseUrl: `${server.origin}/api/public/v1`, close: server.close };
   },
 });
 
@@ -110,21 +25,10 @@ runHandlerSuite({
   name: "next route handlers",
   async mount(handler) {
     const handlers: NextHandlers = toNextHandlers(handler);
-    const server = createServer((req, res) => {
-      void serve(req, res, (path) =>
-        path.startsWith("/site/") ? (handlers[(req.method ?? "GET") as keyof NextHandlers] ?? null) : null,
-      );
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const { port } = server.address() as AddressInfo;
-    return {
-      baseUrl: `http://127.0.0.1:${port}/site`,
-      close: () =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    };
+    const server = await startNextServer((path, method) =>
+      path.startsWith("/site/") ? handlers[method as keyof NextHandlers] : null,
+    );
+    return { baseUrl: `${server.origin}/site`, close: server.close };
   },
 });
 

@@ -1,67 +1,19 @@
-import { type ClaimOptions, deliveryId, type Storage } from "@hireport/core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { deliveryId, type Storage } from "@hireport/core";
+import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
 import { parseEvent, verifySignature } from "../src/verify";
-import { createTestCertificate, type TestCertificate } from "./support/certificate";
-import { COMPANY, type DeliveryFixture, deliveryFixture } from "./support/fixture";
-import { closedPort, type Receiver, startReceiver } from "./support/receiver";
+import { COMPANY, type DeliveryFixture } from "./support/fixture";
+import { closedPort, type Receiver } from "./support/receiver";
+import { delegate, ignoringMaxPerEndpoint } from "./support/storage-proxy";
+import { storageSuite } from "./support/storage-suite";
 import { storageFactories } from "./support/storages";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** Storages are frozen: wrap them in proxies over empty targets, delegating all but some members. */
-function delegate<T extends object>(target: T, overrides: Record<string, unknown>): T {
-  return new Proxy({} as T, {
-    get(_empty, property) {
-      if (typeof property === "string" && property in overrides) return overrides[property];
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-/** The storage as a host's own implementation written before `maxPerEndpoint` would be: it ignores it. */
-function ignoringMaxPerEndpoint(storage: Storage): Storage {
-  const base = storage.webhooks;
-  const webhooks = delegate(base, {
-    claimDueDeliveries: ({ maxPerEndpoint: _ignored, ...options }: ClaimOptions) => base.claimDueDeliveries(options),
-  });
-  return delegate(storage, { webhooks });
-}
-
-let certificate: TestCertificate;
-beforeAll(() => {
-  certificate = createTestCertificate();
-});
-
 describe.each(storageFactories())("delivery on $name", (factory) => {
-  const open: Array<{ close(): Promise<void> }> = [];
-  let available = true;
-  beforeAll(async () => {
-    available = (await factory.available?.()) ?? true;
-  });
-  beforeEach((context) => {
-    if (!available) context.skip();
-  });
-  afterEach(async () => {
-    for (const item of open.splice(0).reverse()) await item.close();
-  });
-  afterAll(async () => {
-    for (const item of open.splice(0).reverse()) await item.close();
-    await factory.dispose?.();
-  });
-
-  async function receiver(tls = true): Promise<Receiver> {
-    const started = await startReceiver(tls ? { tls: certificate } : {});
-    open.push(started);
-    return started;
-  }
-  async function fixture(overrides: Parameters<typeof deliveryFixture>[2] = {}): Promise<DeliveryFixture> {
-    const created = await deliveryFixture(factory, certificate, overrides);
-    open.push(created);
-    return created;
-  }
+  const suite = storageSuite(factory);
+  const { receiver, fixture } = suite;
   async function attemptsOf(f: DeliveryFixture, deliveryId: string) {
     return f.dispatcher.deliveries.attempts(COMPANY, deliveryId);
   }
@@ -163,17 +115,7 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
         return base.recordAttempts(...args);
       },
     });
-    const flaky = delegate(f.storage, { webhooks });
-    const dispatcher = createWebhookDispatcher({
-      storage: flaky,
-      clock: f.clock,
-      allowPrivateAddresses: true,
-      tls: { ca: certificate.cert },
-      timeoutMs: 1_000,
-      leaseMs: 30_000,
-      logger: { warn: () => {}, error: () => {} },
-    });
-    open.push({ close: () => dispatcher.stop() });
+    const dispatcher = secondDispatcher(f, delegate(f.storage, { webhooks }));
     expect(await dispatcher.runOnce()).toMatchObject({ claimed: 1, succeeded: 1, lost: 0 });
     expect(failures).toBe(2);
     expect(r.requests).toHaveLength(1);
@@ -268,7 +210,7 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
   });
 
   it("delivers over plain http only with allowPrivateAddresses", async () => {
-    const r = await receiver(false);
+    const r = await receiver({ tls: false });
     const f = await fixture();
     await f.endpoint(`${r.origin}/plain`);
     await f.emit();
@@ -718,18 +660,18 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     };
   }
 
-  /** A second dispatcher on the same storage and clock, as another process would run. */
-  function secondDispatcher(f: DeliveryFixture) {
+  /** A second dispatcher on the same clock and storage (or `storage` over it), as another process would run. */
+  function secondDispatcher(f: DeliveryFixture, storage: Storage = f.storage) {
     const other = createWebhookDispatcher({
-      storage: f.storage,
+      storage,
       clock: f.clock,
       allowPrivateAddresses: true,
-      tls: { ca: certificate.cert },
+      tls: { ca: suite.certificate.cert },
       timeoutMs: 1_000,
       leaseMs: 30_000,
       logger: { warn: () => {}, error: () => {} },
     });
-    open.push({ close: () => other.stop() });
+    suite.defer(() => other.stop());
     return other;
   }
 
@@ -747,7 +689,7 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
       storage: ignoringMaxPerEndpoint(f.storage),
       pollIntervalMs: 20,
     });
-    open.push({ close: () => first.stop() });
+    suite.defer(() => first.stop());
     first.start();
     await r.waitForRequests(2, 2_000);
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -785,7 +727,7 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     await f.endpoint(r.origin);
     for (let index = 0; index < 6; index++) await f.emit();
     const first = createWebhookDispatcher({ ...f.dispatcher.options, storage: ignoringMaxPerEndpoint(f.storage) });
-    open.push({ close: () => first.stop() });
+    suite.defer(() => first.stop());
     const running = first.runOnce();
     await r.waitForRequests(2, 2_000);
     // 2 s of lease left: less than the timeout and the margin, so the four waiting are not sent.

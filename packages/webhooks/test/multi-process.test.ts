@@ -1,10 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createWebhookDispatcher } from "../src/index";
 import { createTestCertificate, type TestCertificate } from "./support/certificate";
-import { manualClock } from "./support/clock";
-import { COMPANY, registerCompany } from "./support/fixture";
+import { COMPANY, deliveryFixture } from "./support/fixture";
 import { sqlFactories } from "./support/kysely-factories";
 import { emitEvent, sampleJob } from "./support/outbox";
 import { type Receiver, startReceiver } from "./support/receiver";
@@ -64,23 +62,61 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
     return child;
   }
 
+  /** A receiver, and a fixture's dispatcher in this process on the factory's tables, its clock at the real time. */
   async function setup() {
-    const handle = await factory.create();
     const receiver: Receiver = await startReceiver({ tls: certificate });
     closers.push(() => receiver.close());
-    const clock = manualClock(new Date());
-    await registerCompany(handle.storage, COMPANY, clock.now());
-    const dispatcher = createWebhookDispatcher({
-      storage: handle.storage,
-      clock,
-      allowPrivateAddresses: true,
-      tls: { ca: certificate.cert },
-      timeoutMs: 5_000,
-      leaseMs: 12_000,
-      logger: { warn: () => {}, error: () => {} },
+    const fixture = await deliveryFixture(
+      factory,
+      certificate,
+      { timeoutMs: 5_000, leaseMs: 12_000, logger: { warn: () => {}, error: () => {} } },
+      new Date(),
+    );
+    closers.push(() => fixture.close());
+    return { ...fixture, receiver };
+  }
+
+  /**
+   * Queues `count` job.created events for one endpoint at the receiver, due a second ago (on the
+   * processes' real clocks), while the receiver holds every request until `answer()`.
+   */
+  async function heldQueue(scene: Awaited<ReturnType<typeof setup>>, count: number) {
+    const { storage, receiver, dispatcher } = scene;
+    let answering = false;
+    receiver.setHandler((_request, response) => {
+      if (answering) response.writeHead(200).end("ok");
+      // otherwise never answers: a killed process dies waiting
     });
-    closers.push(() => dispatcher.stop());
-    return { storage: handle.storage, receiver, clock, dispatcher };
+    const { endpoint } = await dispatcher.endpoints.create({
+      companyId: COMPANY,
+      url: `${receiver.origin}/hooks`,
+      events: ["job.created"],
+    });
+    const deliveryIds: string[] = [];
+    for (let index = 0; index < count; index++) {
+      const { deliveries } = await emitEvent(storage, {
+        companyId: COMPANY,
+        type: "job.created",
+        data: sampleJob(`job ${index}`),
+        now: new Date(Date.now() - 1000),
+      });
+      deliveryIds.push(...deliveries.map((delivery) => delivery.id));
+    }
+    return {
+      endpoint,
+      deliveryIds,
+      answer: () => {
+        answering = true;
+      },
+    };
+  }
+
+  /** Kills `child` with SIGKILL once `requests` requests reached the receiver; resolves at its death. */
+  async function killAfter(child: ChildProcess, receiver: Receiver, requests: number): Promise<number> {
+    await receiver.waitForRequests(requests, 20_000);
+    child.kill("SIGKILL");
+    await new Promise<void>((resolve) => child.once("exit", () => resolve()));
+    return Date.now();
   }
 
   it("two dispatcher processes on one database never send a delivery twice", async (context) => {
@@ -145,27 +181,9 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
 
   it("a dispatcher killed with SIGKILL mid-batch loses nothing: its leases run out and another sends them", async (context) => {
     if (!available) context.skip();
-    const { storage, receiver, dispatcher, clock } = await setup();
-    let answering = false;
-    receiver.setHandler((_request, response) => {
-      if (answering) response.writeHead(200).end("ok");
-      // otherwise never answers: the killed process dies waiting
-    });
-    const { endpoint } = await dispatcher.endpoints.create({
-      companyId: COMPANY,
-      url: `${receiver.origin}/hooks`,
-      events: ["job.created"],
-    });
-    const deliveryIds: string[] = [];
-    for (let index = 0; index < 20; index++) {
-      const { deliveries } = await emitEvent(storage, {
-        companyId: COMPANY,
-        type: "job.created",
-        data: sampleJob(`job ${index}`),
-        now: new Date(Date.now() - 1000),
-      });
-      deliveryIds.push(...deliveries.map((delivery) => delivery.id));
-    }
+    const scene = await setup();
+    const { receiver, dispatcher, clock } = scene;
+    const { endpoint, deliveryIds, answer } = await heldQueue(scene, 20);
     // Written first, so that the dispatcher's first claims take 8 of them at once.
     const child = await spawnDispatcher({
       HIREPORT_TEST_CONCURRENCY: "16",
@@ -173,16 +191,13 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
       HIREPORT_TEST_TIMEOUT_MS: "5000",
       HIREPORT_TEST_LEASE_MS: "12000",
     });
-    await receiver.waitForRequests(8, 20_000);
-    child.kill("SIGKILL");
-    await new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    const killedAt = new Date();
+    const killedAt = new Date(await killAfter(child, receiver, 8));
 
     // Nothing was recorded; the held deliveries are still pending under the dead process's lease.
     const held = await Promise.all(deliveryIds.map((id) => dispatcher.deliveries.get(COMPANY, id)));
     expect(held.every((delivery) => delivery.status === "pending" && delivery.attempts === 0)).toBe(true);
 
-    answering = true;
+    answer();
     clock.set(killedAt);
     const before = await dispatcher.runOnce({ maxPasses: 5 });
     expect(before.claimed).toBeLessThanOrEqual(20 - 8);
@@ -198,32 +213,12 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
 
   it("with the default options, a killed dispatcher's deliveries are free again within 20 s of its death (the heartbeat's lease, not 60 s)", async (context) => {
     if (!available) context.skip();
-    const { storage, receiver, dispatcher, clock } = await setup();
-    let answering = false;
-    receiver.setHandler((_request, response) => {
-      if (answering) response.writeHead(200).end("ok");
-    });
-    const { endpoint } = await dispatcher.endpoints.create({
-      companyId: COMPANY,
-      url: `${receiver.origin}/hooks`,
-      events: ["job.created"],
-    });
-    const deliveryIds: string[] = [];
-    for (let index = 0; index < 12; index++) {
-      const { deliveries } = await emitEvent(storage, {
-        companyId: COMPANY,
-        type: "job.created",
-        data: sampleJob(`job ${index}`),
-        now: new Date(Date.now() - 1000),
-      });
-      deliveryIds.push(...deliveries.map((delivery) => delivery.id));
-    }
+    const scene = await setup();
+    const { storage, receiver, dispatcher, clock } = scene;
+    const { endpoint, deliveryIds, answer } = await heldQueue(scene, 12);
     // No timeout or lease given: the dispatcher's defaults (10 s timeout, 20 s lease renewed every 5 s).
     const child = await spawnDispatcher({ HIREPORT_TEST_DEFAULT_LEASE: "1", HIREPORT_TEST_PER_ENDPOINT: "8" });
-    await receiver.waitForRequests(8, 20_000);
-    child.kill("SIGKILL");
-    await new Promise<void>((resolve) => child.once("exit", () => resolve()));
-    const killedAt = Date.now();
+    const killedAt = await killAfter(child, receiver, 8);
 
     // Every delivery the dead process held is free at most 20 s after its death.
     const rows = await Promise.all(deliveryIds.map((id) => storage.webhooks.getDelivery(COMPANY, id)));
@@ -231,7 +226,7 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
     expect(leases.length).toBeGreaterThanOrEqual(8);
     expect(Math.max(...leases) - killedAt).toBeLessThanOrEqual(20_000);
 
-    answering = true;
+    answer();
     clock.set(new Date(killedAt + 20_001));
     await dispatcher.runOnce({ maxPasses: 5 });
     const page = await dispatcher.deliveries.list(COMPANY, endpoint.id, { limit: 100 });

@@ -6,21 +6,15 @@
  */
 import { createPublicApi, type PublicApi, REDACTED_RESPONSE_BODY } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
-import { createTestCertificate, type TestCertificate } from "./support/certificate";
-import { type Receiver, startReceiver } from "./support/receiver";
+import { storageSuite } from "./support/storage-suite";
 import { storageFactories } from "./support/storages";
 
 const SECRET = "a-test-secret-of-at-least-32-characters!!";
 const QUIET = { warn: () => {}, error: () => {} };
 const NAME = "Ingrid Østergaard";
 const EMAIL = "Ingrid.Ostergaard@example.dk";
-
-let certificate: TestCertificate;
-beforeAll(() => {
-  certificate = createTestCertificate();
-});
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, timeoutMs = 5_000): Promise<T> {
   const started = Date.now();
@@ -33,24 +27,11 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, tim
 }
 
 describe.each(storageFactories())("erasure during a delivery on $name", (factory) => {
-  const open: Array<() => Promise<unknown>> = [];
-  let available = true;
-  beforeAll(async () => {
-    available = (await factory.available?.()) ?? true;
-  });
-  beforeEach((context) => {
-    if (!available) context.skip();
-  });
-  afterEach(async () => {
-    for (const close of open.splice(0).reverse()) await close();
-  });
-  afterAll(async () => {
-    await factory.dispose?.();
-  });
+  const suite = storageSuite(factory);
 
   it("an attempt recorded after the erasure stores no answer, though the receiver echoed the candidate", async () => {
     const handle = await factory.create();
-    open.push(() => handle.close());
+    suite.defer(() => handle.close());
     const { storage } = handle;
     let dispatcher: WebhookDispatcher | undefined;
     const api: PublicApi = createPublicApi({
@@ -60,17 +41,16 @@ describe.each(storageFactories())("erasure during a delivery on $name", (factory
       onEvent: () => dispatcher?.notify(),
       logger: QUIET,
     });
-    open.push(() => api.close());
+    suite.defer(() => api.close());
     dispatcher = createWebhookDispatcher({
       storage,
       allowPrivateAddresses: true,
-      tls: { ca: certificate.cert },
+      tls: { ca: suite.certificate.cert },
       pollIntervalMs: 50,
       logger: QUIET,
     });
-    open.push(() => (dispatcher as WebhookDispatcher).stop());
-    const receiver: Receiver = await startReceiver({ tls: certificate });
-    open.push(() => receiver.close());
+    suite.defer(() => (dispatcher as WebhookDispatcher).stop());
+    const receiver = await suite.receiver();
 
     // The first request is held until the test lets it go, then answered with its own body echoed.
     let release!: () => void;

@@ -3,68 +3,19 @@
  * storage: 410 Gone disables the endpoint, `Retry-After` on 429 and 503 delays the next attempt,
  * and the leases of the deliveries a dispatcher holds are extended while it holds them.
  */
-import type { ClaimOptions, Storage } from "@hireport/core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookEndpoint } from "../src/index";
-import { createTestCertificate, type TestCertificate } from "./support/certificate";
-import { COMPANY, type DeliveryFixture, deliveryFixture } from "./support/fixture";
-import { type Receiver, startReceiver } from "./support/receiver";
+import { COMPANY } from "./support/fixture";
+import { ignoringMaxPerEndpoint } from "./support/storage-proxy";
+import { storageSuite } from "./support/storage-suite";
 import { storageFactories } from "./support/storages";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-let certificate: TestCertificate;
-beforeAll(() => {
-  certificate = createTestCertificate();
-});
-
-/** Storages are frozen: a proxy over an empty target, delegating all but some members. */
-function delegate<T extends object>(target: T, overrides: Record<string, unknown>): T {
-  return new Proxy({} as T, {
-    get(_empty, property) {
-      if (typeof property === "string" && property in overrides) return overrides[property];
-      const value = Reflect.get(target, property, target);
-      return typeof value === "function" ? value.bind(target) : value;
-    },
-  });
-}
-
-/** The storage with a claim that ignores `maxPerEndpoint`: one claim brings a queue for one endpoint. */
-function ignoringMaxPerEndpoint(storage: Storage): Storage {
-  const base = storage.webhooks;
-  const webhooks = delegate(base, {
-    claimDueDeliveries: ({ maxPerEndpoint: _ignored, ...options }: ClaimOptions) => base.claimDueDeliveries(options),
-  });
-  return delegate(storage, { webhooks });
-}
-
 describe.each(storageFactories())("receiver answers on $name", (factory) => {
-  const open: Array<{ close(): Promise<void> }> = [];
-  let available = true;
-  beforeAll(async () => {
-    available = (await factory.available?.()) ?? true;
-  });
-  beforeEach((context) => {
-    if (!available) context.skip();
-  });
-  afterEach(async () => {
-    for (const item of open.splice(0).reverse()) await item.close();
-  });
-  afterAll(async () => {
-    await factory.dispose?.();
-  });
-
-  async function receiver(): Promise<Receiver> {
-    const started = await startReceiver({ tls: certificate });
-    open.push(started);
-    return started;
-  }
-  async function fixture(overrides: Parameters<typeof deliveryFixture>[2] = {}): Promise<DeliveryFixture> {
-    const created = await deliveryFixture(factory, certificate, overrides);
-    open.push(created);
-    return created;
-  }
+  const suite = storageSuite(factory);
+  const { receiver, fixture } = suite;
 
   it("410 Gone disables the endpoint at once, tells the host once, and nothing goes to it until it is resumed", async () => {
     const r = await receiver();
@@ -173,7 +124,7 @@ describe.each(storageFactories())("receiver answers on $name", (factory) => {
     await f.endpoint(r.origin);
     const deliveryIds = [...(await f.emit()).deliveryIds, ...(await f.emit()).deliveryIds];
     const dispatcher = createWebhookDispatcher({ ...f.dispatcher.options, storage: ignoringMaxPerEndpoint(f.storage) });
-    open.push({ close: () => dispatcher.stop() });
+    suite.defer(() => dispatcher.stop());
     const running = dispatcher.runOnce();
     await r.waitForRequests(1, 2_000);
     // A minute passes on the dispatcher's clock: both first leases (8 s) are over.

@@ -5,54 +5,32 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Storage } from "@hireport/core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, SecretKeyError, type WebhookDispatcherOptions } from "../src/index";
 import { createSecretBox, resolveSecretKeys } from "../src/secret-encryption";
 import { verifySignature } from "../src/verify";
-import { createTestCertificate, type TestCertificate } from "./support/certificate";
-import { COMPANY, type DeliveryFixture, deliveryFixture } from "./support/fixture";
+import { COMPANY, type DeliveryFixture } from "./support/fixture";
 import type { SqlStorageFactory } from "./support/kysely-factories";
-import { type Receiver, startReceiver } from "./support/receiver";
+import type { Receiver } from "./support/receiver";
+import { storageSuite } from "./support/storage-suite";
 import { type StorageFactory, storageFactories } from "./support/storages";
 
 const K1 = { id: "k1", key: randomBytes(32).toString("base64") };
 const K2 = { id: "2026-02", key: randomBytes(32).toString("base64url") };
 const K3 = { id: "k3", key: new Uint8Array(randomBytes(32)) };
 
-let certificate: TestCertificate;
-beforeAll(() => {
-  certificate = createTestCertificate();
-});
-
 describe.each(storageFactories())("signing secrets at rest on $name", (factory: StorageFactory) => {
-  const open: Array<{ close(): Promise<void> }> = [];
-  let available = true;
-  beforeAll(async () => {
-    available = (await factory.available?.()) ?? true;
-  });
+  const suite = storageSuite(factory);
+  const { fixture } = suite;
   let r: Receiver;
-  beforeEach(async (context) => {
-    if (!available) context.skip();
-    r = await startReceiver({ tls: certificate });
-    open.push(r);
+  beforeEach(async () => {
+    r = await suite.receiver();
   });
-  afterEach(async () => {
-    for (const item of open.splice(0).reverse()) await item.close();
-  });
-  afterAll(async () => {
-    await factory.dispose?.();
-  });
-
-  async function fixture(overrides: Partial<WebhookDispatcherOptions> = {}): Promise<DeliveryFixture> {
-    const created = await deliveryFixture(factory, certificate, overrides);
-    open.push(created);
-    return created;
-  }
 
   /** Another dispatcher (another process, another configuration) on the same storage and clock. */
   function dispatcherOn(f: DeliveryFixture, overrides: Partial<WebhookDispatcherOptions>) {
     const other = createWebhookDispatcher({ ...f.dispatcher.options, encryptionKeys: [], ...overrides });
-    open.push({ close: () => other.stop() });
+    suite.defer(() => other.stop());
     return other;
   }
 

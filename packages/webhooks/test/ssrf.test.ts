@@ -1,7 +1,7 @@
 import { memoryStorage } from "@hireport/core/memory";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type AddressPolicy, createAddressPolicy } from "../src/address-policy";
-import { createWebhookDispatcher, type HostResolver } from "../src/index";
+import { createWebhookDispatcher, type HostResolver, type WebhookDispatcherOptions } from "../src/index";
 import { createSender } from "../src/sender";
 import { createTestCertificate, type TestCertificate } from "./support/certificate";
 import { manualClock } from "./support/clock";
@@ -25,8 +25,11 @@ afterEach(() => {
 
 const SECRET = "whsec_c3NyZi10ZXN0LXNlY3JldC0xMjM0NTY3ODkwMTIzNDU2Nzg5MA";
 
-/** A guarded dispatcher (the default: allowPrivateAddresses false) that trusts the test certificate. */
-async function guarded(resolveHost?: HostResolver) {
+/**
+ * A dispatcher on a memory storage that trusts the test certificate: guarded (the default,
+ * allowPrivateAddresses false) unless `overrides` turn the guard off.
+ */
+async function dispatcherWith(overrides: Partial<WebhookDispatcherOptions> = {}) {
   const storage = memoryStorage();
   const clock = manualClock();
   await registerCompany(storage, COMPANY, clock.now());
@@ -37,9 +40,14 @@ async function guarded(resolveHost?: HostResolver) {
     timeoutMs: 2_000,
     leaseMs: 30_000,
     logger: { warn: () => {}, error: () => {} },
-    ...(resolveHost ? { resolveHost } : {}),
+    ...overrides,
   });
   return { storage, clock, dispatcher };
+}
+
+/** A guarded dispatcher, with `resolveHost` where given. */
+function guarded(resolveHost?: HostResolver) {
+  return dispatcherWith(resolveHost ? { resolveHost } : {});
 }
 
 /** Stores the endpoint past the create-time checks (its name resolved elsewhere back then) and sends one event. */
@@ -138,15 +146,7 @@ describe("SSRF guard at connect time (allowPrivateAddresses: false)", () => {
   });
 
   it("allowPrivateAddresses: true turns the guard off", async () => {
-    const storage = memoryStorage();
-    const clock = manualClock();
-    await registerCompany(storage, COMPANY, clock.now());
-    const dispatcher = createWebhookDispatcher({
-      storage,
-      clock,
-      allowPrivateAddresses: true,
-      tls: { ca: certificate.cert },
-    });
+    const { storage, clock, dispatcher } = await dispatcherWith({ allowPrivateAddresses: true });
     try {
       await dispatcher.endpoints.create({
         companyId: COMPANY,

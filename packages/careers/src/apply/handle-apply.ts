@@ -15,12 +15,12 @@ import {
   type ApplicationRecord,
   applicationCreateBodySchema,
   isHireportError,
+  mediaTypeOf,
   newId,
 } from "@hireport/core";
 import type { JobView } from "../job-view";
 import type { ResolvedCareersOptions } from "../options";
 import type { ApplyField, ApplyFormProps, ApplyValues } from "../pages/renderers";
-import { contentType } from "../request";
 import { json, jsonError } from "../responses";
 import type { CareersTokens } from "../tokens";
 import { type CvType, cvFilename, cvTypeOf } from "./cv-type";
@@ -51,18 +51,6 @@ export interface ApplyContext {
   /** The human-review token of an application (a decoy for a duplicate). */
   reviewToken(applicationId: string): Promise<string>;
 }
-
-const _EMPTY_VALUES: ApplyValues = {
-  name: "",
-  email: "",
-  phone: "",
-  location: "",
-  linkedin_url: "",
-  current_title: "",
-  skills: "",
-  cover_letter: "",
-  consent: false,
-};
 
 /** The form's fields by core's paths in `error.fields` (a skill's index points at the skills field). */
 const FIELD_OF_PATH: Record<string, ApplyField> = {
@@ -132,7 +120,7 @@ interface Refusal {
 
 export async function handleApply(ctx: ApplyContext): Promise<ApiResponse> {
   const { options, request } = ctx;
-  const asJson = contentType(request) === "application/json" || typeof request.body === "object";
+  const asJson = mediaTypeOf(request.headers) === "application/json" || typeof request.body === "object";
   const limit = await options.api.throttle(`careers:apply:${request.ip ?? "unknown"}`, {
     perMinute: options.limits.perMinute,
     perDay: options.limits.perDay,

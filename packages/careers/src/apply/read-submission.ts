@@ -12,9 +12,8 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import type { ApiRequest } from "@hireport/core";
+import { type ApiRequest, getHeader, mediaTypeOf, readBytes } from "@hireport/core";
 import busboy from "busboy";
-import { contentType, header } from "../request";
 
 /** A CV as received, in a temporary file. */
 export interface SpooledFile {
@@ -87,7 +86,7 @@ async function readMultipart(
   stream: ReadableStream<Uint8Array>,
 ): Promise<Submission> {
   const parser = busboy({
-    headers: { "content-type": header(request, "content-type") ?? "" },
+    headers: { "content-type": getHeader(request.headers, "content-type") ?? "" },
     defParamCharset: "utf8",
     limits: {
       fileSize: limits.maxFileBytes,
@@ -145,23 +144,6 @@ async function readMultipart(
   });
 }
 
-async function readAll(stream: ReadableStream<Uint8Array>, maxBytes: number): Promise<Uint8Array | null> {
-  const reader = stream.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return null;
-    }
-    chunks.push(value);
-  }
-  return Buffer.concat(chunks, size);
-}
-
 function text(value: unknown): string | undefined {
   if (typeof value === "string") return value;
   if (typeof value === "number" || typeof value === "boolean") return String(value);
@@ -208,7 +190,7 @@ export class UnreadableBody extends Error {
 
 /** Reads an application from the request. @throws UnreadableBody */
 export async function readSubmission(request: ApiRequest, limits: ReadLimits): Promise<Submission> {
-  const type = contentType(request);
+  const type = mediaTypeOf(request.headers);
   // A host's parser got there first (express.json(), express.urlencoded()).
   if (request.body !== undefined && request.bodyStream === undefined && request.rawBody === undefined) {
     if (typeof request.body === "object" && request.body !== null) return fromJson(request.body, limits);
@@ -228,7 +210,7 @@ export async function readSubmission(request: ApiRequest, limits: ReadLimits): P
   if (type === "application/json") {
     let bytes: Uint8Array | null;
     try {
-      bytes = await readAll(stream, jsonLimit(limits.maxFileBytes));
+      bytes = await readBytes(stream, jsonLimit(limits.maxFileBytes));
     } catch {
       throw new UnreadableBody("unreadable");
     }

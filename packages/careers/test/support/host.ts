@@ -6,7 +6,7 @@
  * of the site and two under `/c/{slug}` (or named by the subdomain of the `Host` header).
  */
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -19,6 +19,7 @@ import SQLite from "better-sqlite3";
 import express from "express";
 import Fastify from "fastify";
 import { Kysely, SqliteDialect } from "kysely";
+import { startNextServer } from "../../../next/test/support/next-server";
 import { type CareersOptions, createCareers, type HireportCareers } from "../../src/index";
 
 export type Adapter = "express" | "fastify" | "next";
@@ -69,49 +70,6 @@ function resolveCompany(request: ApiRequest) {
   const subdomain = /^([a-z]+)\.jobs\.test(?::\d+)?$/.exec(host);
   if (subdomain?.[1]) return subdomain[1] === "nobody" ? null : `co_${subdomain[1]}`;
   return COMPANIES.acme;
-}
-
-/** What Next's server does around route handlers, in small (as in @hireport/next's own tests). */
-async function serveNext(req: IncomingMessage, res: ServerResponse, handlers: (path: string) => NextHandlers) {
-  const aborted = new AbortController();
-  res.once("close", () => {
-    if (!res.writableFinished) aborted.abort();
-  });
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-  }
-  headers.set("x-forwarded-for", req.socket.remoteAddress ?? "");
-  const method = req.method ?? "GET";
-  const body =
-    method === "GET" || method === "HEAD" ? undefined : (ReadableStreamFrom(req) as ReadableStream<Uint8Array>);
-  const request = new Request(`http://${req.headers.host}${req.url}`, {
-    method,
-    headers,
-    signal: aborted.signal,
-    ...(body ? { body, duplex: "half" } : {}),
-  } as RequestInit);
-  const route = handlers(new URL(request.url).pathname)[method as keyof NextHandlers];
-  const response = await route(request);
-  res.writeHead(response.status, Object.fromEntries(response.headers));
-  if (method === "HEAD" || !response.body) {
-    res.end();
-    return;
-  }
-  const reader = response.body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) res.write(read.value);
-  res.end();
-}
-
-function ReadableStreamFrom(req: IncomingMessage): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      req.on("data", (chunk: Buffer) => controller.enqueue(new Uint8Array(chunk)));
-      req.on("end", () => controller.close());
-      req.on("error", (error) => controller.error(error));
-    },
-  });
 }
 
 /** A database the test owns (it opens and closes it): the host migrates it and keeps hireport's tables under `tablePrefix`. */
@@ -185,19 +143,11 @@ export async function startHost(
     // app/api/public/v1/[...path]/route.ts and app/[[...path]]/route.ts
     const apiRoutes = toNextHandlers(api);
     const siteRoutes = toNextHandlers(careers);
-    const server = createServer((req, res) => {
-      void serveNext(req, res, (path) => (path.startsWith("/api/public/v1") ? apiRoutes : siteRoutes)).catch(() => {
-        if (!res.headersSent) res.writeHead(500);
-        res.end();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    close = () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      });
+    const server = await startNextServer(
+      (path, method) => (path.startsWith("/api/public/v1") ? apiRoutes : siteRoutes)[method as keyof NextHandlers],
+    );
+    origin = server.origin;
+    close = server.close;
   }
 
   return {

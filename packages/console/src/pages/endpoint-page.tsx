@@ -2,7 +2,7 @@ import type { DeliveryStatus } from "@hireport/core";
 import type { DeliveryPage, WebhookEndpoint } from "@hireport/webhooks";
 import { canChange, canSeeSecrets } from "../options";
 import { formatTime } from "./format";
-import { ActionButton, Csrf, href, Layout, type PageContext } from "./layout";
+import { ActionButton, CopyableText, Csrf, href, Layout, type PageContext } from "./layout";
 import { EndpointFields, type EndpointFormState, FormErrors, statusText } from "./webhooks-page";
 
 export interface EndpointPageProps {
@@ -172,12 +172,7 @@ export function EndpointPage(props: EndpointPageProps) {
             Give it to the receiver, which checks each request's signature with it.
             {props.secret.rotated ? " The previous secret keeps signing beside it for 24 hours." : ""}
           </p>
-          <p>
-            <code id="signing-secret">{props.secret.value}</code>{" "}
-            <button type="button" class="secondary" data-copy="signing-secret" hidden>
-              Copy
-            </button>
-          </p>
+          <CopyableText id="signing-secret" text={props.secret.value} />
         </section>
       ) : null}
       {canChange(ctx.principal) ? (

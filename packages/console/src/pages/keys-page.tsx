@@ -1,7 +1,7 @@
 import { type ApiKeyRecord, isKeyUsable, SCOPES } from "@hireport/core";
 import { canChange } from "../options";
 import { formatTime } from "./format";
-import { Csrf, href, Layout, type PageContext } from "./layout";
+import { CopyableText, Csrf, href, Layout, type PageContext } from "./layout";
 
 /** What the create form shows again after a refusal. */
 export interface KeyFormState {
@@ -45,12 +45,7 @@ export function KeysPage(props: {
         <section class="secret" aria-labelledby="new-key-title">
           <h2 id="new-key-title">Your new key “{props.created.record.name}”</h2>
           <p>Copy it now and keep it on a server: it is shown this once and cannot be read again.</p>
-          <p>
-            <code id="new-key">{props.created.key}</code>{" "}
-            <button type="button" class="secondary" data-copy="new-key" hidden>
-              Copy
-            </button>
-          </p>
+          <CopyableText id="new-key" text={props.created.key} />
         </section>
       ) : null}
       <table>

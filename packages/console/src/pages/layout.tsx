@@ -50,6 +50,21 @@ export function ActionButton(props: {
   );
 }
 
+/**
+ * A secret shown once, with a Copy button: {@link COPY_SCRIPT} shows the button and wires it; without
+ * JavaScript it stays hidden and the text is selectable.
+ */
+export function CopyableText(props: { id: string; text: string }) {
+  return (
+    <p>
+      <code id={props.id}>{props.text}</code>{" "}
+      <button type="button" class="secondary" data-copy={props.id} hidden>
+        Copy
+      </button>
+    </p>
+  );
+}
+
 /** The copy button's enhancement: the button stays hidden without JavaScript (the text is selectable). */
 const COPY_SCRIPT = `document.querySelectorAll("button[data-copy]").forEach(function (b) {
   b.hidden = false;

@@ -171,3 +171,21 @@ export function csrfOf(html: string): string {
   if (!match?.[1]) throw new Error("no CSRF token on the page");
   return match[1];
 }
+
+/** An answer of the console as the HTTP tests read it. */
+export interface Sent {
+  status: number;
+  headers: Headers;
+  text: string;
+  url: string;
+}
+
+/** A GET of a console page as a signed-in browser sends it, without following a redirect. */
+export async function getPage(host: TestHost, path: string, cookie: string): Promise<Sent> {
+  return sentOf(await fetch(`${host.consoleUrl}${path}`, { headers: { cookie }, redirect: "manual" }));
+}
+
+/** Reads an answer to its end. */
+export async function sentOf(response: Response): Promise<Sent> {
+  return { status: response.status, headers: response.headers, text: await response.text(), url: response.url };
+}

@@ -1,4 +1,4 @@
-import { erasedApplication, REDACTED_RESPONSE_BODY, redactApplications } from "../erasure";
+import { emptyErasureResult, erasedApplication, REDACTED_RESPONSE_BODY, redactApplications } from "../erasure";
 import type { CandidateErasureResult, CandidateStore, NewApplication } from "../storage";
 import type { StateAccess } from "./access";
 import { toRecord } from "./application-store";
@@ -27,14 +27,7 @@ export function createCandidateStore(access: StateAccess): CandidateStore {
     // locks of a database give.
     erase: (input) =>
       access.write((state): CandidateErasureResult => {
-        const result: CandidateErasureResult = {
-          erased: [],
-          fileIds: [],
-          notes: 0,
-          events: 0,
-          attempts: 0,
-          idempotencyRecords: 0,
-        };
+        const result = emptyErasureResult();
         const applications = state.write("applications");
         const targets = [...new Set(input.applicationIds)]
           .map((id) => applications.get(id))

@@ -1,5 +1,6 @@
 import { newId } from "../ids";
 import type { Clock } from "../options";
+import { readBytes } from "../read-bytes";
 import type { FileStore, StoredFileInfo } from "../storage";
 
 interface MemoryFile {
@@ -10,27 +11,6 @@ interface MemoryFile {
 export interface MemoryFileStoreOptions {
   /** Time source of `createdAt`. @default the system clock */
   clock?: Clock;
-}
-
-/** Reads a body to its end into one byte array. */
-async function readAll(body: ReadableStream<Uint8Array> | Uint8Array): Promise<Uint8Array> {
-  if (body instanceof Uint8Array) return body.slice();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  const reader = body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value.slice());
-    size += value.byteLength;
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 /** A stream of `bytes` in chunks of 64 KiB, produced as it is read. */
@@ -73,7 +53,7 @@ export function memoryFileStore(options: MemoryFileStoreOptions = {}): FileStore
   const copyInfo = (info: StoredFileInfo): StoredFileInfo => ({ ...info, createdAt: new Date(info.createdAt) });
   return Object.freeze({
     async put(file) {
-      const bytes = await readAll(file.body);
+      const bytes = file.body instanceof Uint8Array ? file.body.slice() : await readBytes(file.body);
       const now = clock.now();
       const info: StoredFileInfo = {
         id: newId("fil", now),

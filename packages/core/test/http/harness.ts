@@ -22,14 +22,17 @@ import {
   type JobRecord,
   type JobWire,
   type LimitsOptions,
-  type Logger,
   type PublicApi,
   SCOPES,
   type Scope,
   type Storage,
 } from "@hireport/core";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
+import { type MemoryLogger, memoryLogger } from "../support/memory-logger";
 import { closeTestStorage, createTestStorage, openTestStorage, type StoredCounts, type TestStorage } from "./storage";
+
+export { type MemoryLogger, memoryLogger } from "../support/memory-logger";
+export { APPLICATION_FIELDS, CANDIDATE_FIELDS, JOB_FIELDS } from "../support/spec-fields";
 
 export const BASE_URL = "https://careers.example.com";
 export const API_ORIGIN = "https://api.example.com";
@@ -57,24 +60,6 @@ export function testClock(start: Date = START): TestClock {
     },
     advance: (ms) => {
       current += ms;
-    },
-  };
-}
-
-/** A logger that keeps what it is given, so tests can check what a 500 logged (and the run stays quiet). */
-export interface MemoryLogger extends Logger {
-  entries: { level: string; message: string; details: Record<string, unknown> | undefined }[];
-}
-
-export function memoryLogger(): MemoryLogger {
-  const entries: MemoryLogger["entries"] = [];
-  return {
-    entries,
-    warn: (message, details) => {
-      entries.push({ level: "warn", message, details });
-    },
-    error: (message, details) => {
-      entries.push({ level: "error", message, details });
     },
   };
 }
@@ -355,65 +340,6 @@ export async function eventsOf(
 export async function storedJobs(storage: Storage, companyId: string): Promise<JobRecord[]> {
   return storage.jobs.list({ companyId, take: 10_000 });
 }
-
-/** The exact keys of the Job of spec 2.1, in the spec's order. */
-export const JOB_FIELDS = [
-  "id",
-  "reference",
-  "title",
-  "status",
-  "open",
-  "description",
-  "department",
-  "location",
-  "employment_type",
-  "experience_level",
-  "salary",
-  "required_skills",
-  "closing_date",
-  "applications_count",
-  "public_url",
-  "created_at",
-  "updated_at",
-  // Beyond the 2.1 table (DESIGN.md section 4): every JobInput field written is returned.
-  "short_description",
-  "preferred_skills",
-  "qualifications",
-  "responsibilities",
-  "benefits",
-  "start_date",
-  "positions",
-] as const;
-
-/** The exact keys of the Application of spec 2.3, in the spec's order, then the additive ones. */
-export const APPLICATION_FIELDS = [
-  "id",
-  "reference",
-  "job_id",
-  "job_title",
-  "candidate",
-  "cover_letter",
-  "resume_url",
-  "stage",
-  "source",
-  "scores",
-  "tags",
-  "starred",
-  "human_review_requested",
-  "applied_at",
-  "updated_at",
-  "erased_at",
-] as const;
-
-export const CANDIDATE_FIELDS = [
-  "name",
-  "email",
-  "phone",
-  "location",
-  "linkedin_url",
-  "current_title",
-  "skills",
-] as const;
 
 /** ISO 8601 UTC with milliseconds and Z, as the API writes times. */
 export const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;

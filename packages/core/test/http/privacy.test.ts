@@ -27,6 +27,16 @@ const NAME = "Zoë Quintana-Øster";
 const EMAIL = "Zoe.Quintana@Example.ORG";
 const NOTE = "Phoned Zoë: prefers Lisbon, notice period 2 months";
 const COVER = "I have led data teams at Quintana Analytics for six years.";
+/** Her candidate fields as sent in the first application (the others change the address's case). */
+const CANDIDATE = {
+  name: NAME,
+  email: EMAIL,
+  phone: "+351 21 000 0000",
+  location: "Lisboa",
+  linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
+  current_title: "Head of Data",
+  skills: ["SQL", "Leadership"],
+};
 
 interface Scene extends Omit<TestApi, "key"> {
   client: Client;
@@ -61,15 +71,7 @@ async function scene(): Promise<Scene> {
   test.clock.set(START);
   const body = (jobId: string, email: string) => ({
     job_id: jobId,
-    candidate: {
-      name: NAME,
-      email,
-      phone: "+351 21 000 0000",
-      location: "Lisboa",
-      linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
-      current_title: "Head of Data",
-      skills: ["SQL", "Leadership"],
-    },
+    candidate: { ...CANDIDATE, email },
     cover_letter: COVER,
     resume_url: "https://files.example.org/zoe-quintana.pdf",
     consent: true,
@@ -222,15 +224,7 @@ describe("candidates' personal data", () => {
     expect(first).toMatchObject({
       job_id: s.jobs[0]?.id,
       job_title: "Data Lead",
-      candidate: {
-        name: NAME,
-        email: EMAIL,
-        phone: "+351 21 000 0000",
-        location: "Lisboa",
-        linkedin_url: "https://www.linkedin.com/in/zoe-quintana",
-        current_title: "Head of Data",
-        skills: ["SQL", "Leadership"],
-      },
+      candidate: CANDIDATE,
       cover_letter: COVER,
       stage: "interview",
       source: "api",

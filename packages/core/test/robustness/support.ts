@@ -11,31 +11,17 @@ import {
   ERROR_STATUS,
   type ErrorCode,
   errorBodySchema,
-  type Logger,
   type PublicApi,
   SCOPES,
   type Storage,
   validationErrorBodySchema,
 } from "@hireport/core";
 import { type MemoryStorage, memoryStorage } from "@hireport/core/memory";
+import { type MemoryLogger, memoryLogger } from "../support/memory-logger";
 
 export const BASE_URL = "https://careers.example.com";
 export const SECRET = "robustness-secret-0123456789-abcdefghijkl";
 export const START = new Date("2026-03-02T10:00:30.000Z");
-
-/** A logger that keeps every entry: a 500 logs its detail here, so an empty list proves there was none. */
-export interface KeepingLogger extends Logger {
-  entries: { level: string; message: string; details: Record<string, unknown> | undefined }[];
-}
-
-export function keepingLogger(): KeepingLogger {
-  const entries: KeepingLogger["entries"] = [];
-  return {
-    entries,
-    warn: (message, details) => void entries.push({ level: "warn", message, details }),
-    error: (message, details) => void entries.push({ level: "error", message, details }),
-  };
-}
 
 export interface Tenant {
   companyId: string;
@@ -46,7 +32,8 @@ export interface Tenant {
 export interface Setup {
   api: PublicApi;
   storage: MemoryStorage;
-  logger: KeepingLogger;
+  /** Keeps every entry: a 500 logs its detail here, so an empty list proves there was none. */
+  logger: MemoryLogger;
   clock: Clock & { advance(ms: number): void };
   /** A company with a key holding all four scopes. */
   tenant(companyId: string): Promise<Tenant>;
@@ -54,7 +41,7 @@ export interface Setup {
 
 export function createSetup(): Setup {
   const storage = memoryStorage();
-  const logger = keepingLogger();
+  const logger = memoryLogger();
   let now = START.getTime();
   const clock = {
     now: () => new Date(now),

@@ -177,25 +177,19 @@ describe("tenant isolation", () => {
             }),
           );
         }
-        await expectLikeMissing(
-          "POST",
-          () => "/applications",
-          job.id,
-          missingJob,
-          (id) => ({
-            body: { job_id: id, candidate },
-          }),
-        );
-        await expectLikeMissing(
-          "POST",
-          () => "/applications",
-          job.id,
-          missingJob,
-          (id) => ({
-            body: { job_id: id, candidate },
-            headers: { "idempotency-key": `apply-${id}` },
-          }),
-        );
+        // Without and with an Idempotency-Key.
+        for (const keyed of [false, true]) {
+          await expectLikeMissing(
+            "POST",
+            () => "/applications",
+            job.id,
+            missingJob,
+            (id) => ({
+              body: { job_id: id, candidate },
+              ...(keyed ? { headers: { "idempotency-key": `apply-${id}` } } : {}),
+            }),
+          );
+        }
         // A job id where an application id belongs.
         await expectLikeMissing("GET", (id) => `/applications/${id}`, job.id, missingJob);
       }

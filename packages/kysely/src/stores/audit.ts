@@ -2,7 +2,7 @@ import type { AuditRecord, AuditStore } from "@hireport/core";
 import type { StoreContext } from "../context";
 import type { AuditTable } from "../schema";
 import { fromDb, readJson } from "../values";
-import { afterPosition } from "./keyset";
+import { newestFirstPage } from "./newest-first";
 
 function toAudit(row: AuditTable): AuditRecord {
   return {
@@ -38,18 +38,11 @@ export function createAuditStore(ctx: StoreContext): AuditStore {
     },
 
     async list(companyId, options) {
-      let select = ctx.db
+      const select = ctx.db
         .selectFrom(ctx.from("audit", "a", "company_created"))
         .select(ctx.columns("audit", "a"))
         .where("a.company_id", "=", companyId);
-      const after = options.after;
-      if (after) select = select.where((eb) => afterPosition(ctx, eb, "a.created_at", "a.id", after));
-      const rows = await select
-        .orderBy("a.created_at", "desc")
-        .orderBy("a.id", "desc")
-        .limit(Math.max(0, options.take))
-        .$castTo<AuditTable>()
-        .execute();
+      const rows = await newestFirstPage(ctx, select, "a", options).$castTo<AuditTable>().execute();
       return rows.map(toAudit);
     },
 

@@ -1,6 +1,7 @@
 import {
   type CandidateErasureResult,
   type CandidateStore,
+  emptyErasureResult,
   REDACTED_RESPONSE_BODY,
   redactApplications,
 } from "@hireport/core";
@@ -46,14 +47,7 @@ export function createCandidateStore(ctx: StoreContext): CandidateStore {
 
     erase: (input) =>
       ctx.atomic(async (tx): Promise<CandidateErasureResult> => {
-        const result: CandidateErasureResult = {
-          erased: [],
-          fileIds: [],
-          notes: 0,
-          events: 0,
-          attempts: 0,
-          idempotencyRecords: 0,
-        };
+        const result = emptyErasureResult();
         const { companyId, erasedAt } = input;
         const requested = [...new Set(input.applicationIds)].sort();
         const locked: { id: string; resume_file_id: string | null }[] = [];

@@ -3,7 +3,7 @@ import type { ExpressionBuilder } from "kysely";
 import type { StoreContext } from "../context";
 import type { EventTable, HireportDatabase } from "../schema";
 import { fromDb } from "../values";
-import { afterPosition } from "./keyset";
+import { newestFirstPage } from "./newest-first";
 
 function toEvent(row: EventTable): EventRecord {
   return {
@@ -48,18 +48,11 @@ export function createEventStore(ctx: StoreContext): EventStore {
     },
 
     async list(companyId, options) {
-      let select = ctx.db
+      const select = ctx.db
         .selectFrom(ctx.from("event", "e", "company_created"))
         .select(ctx.columns("event", "e"))
         .where("e.company_id", "=", companyId);
-      const after = options.after;
-      if (after) select = select.where((eb) => afterPosition(ctx, eb, "e.created_at", "e.id", after));
-      const rows = await select
-        .orderBy("e.created_at", "desc")
-        .orderBy("e.id", "desc")
-        .limit(Math.max(0, options.take))
-        .$castTo<EventTable>()
-        .execute();
+      const rows = await newestFirstPage(ctx, select, "e", options).$castTo<EventTable>().execute();
       return rows.map(toEvent);
     },
 

@@ -3,7 +3,7 @@ import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import type { UsageTable } from "../schema";
 import { fromDb, readNumber } from "../values";
-import { afterPosition } from "./keyset";
+import { newestFirstPage } from "./newest-first";
 
 /** Entries per write: well below every dialect's limit of bound parameters. */
 const CHUNK = 500;
@@ -112,14 +112,7 @@ export function createUsageStore(ctx: StoreContext): UsageStore {
           .where("u.status", "<", (query.statusClass + 1) * 100);
       }
       if (query.route !== undefined) select = select.where("u.route", "=", query.route);
-      const after = query.after;
-      if (after) select = select.where((eb) => afterPosition(ctx, eb, "u.created_at", "u.id", after));
-      const rows = await select
-        .orderBy("u.created_at", "desc")
-        .orderBy("u.id", "desc")
-        .limit(Math.max(0, query.take))
-        .$castTo<UsageTable>()
-        .execute();
+      const rows = await newestFirstPage(ctx, select, "u", query).$castTo<UsageTable>().execute();
       return rows.map(toUsage);
     },
 

@@ -2,6 +2,7 @@ import type { DeliveryAttemptRecord, WebhookStore } from "@hireport/core";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable } from "../schema";
 import { afterPosition } from "./keyset";
+import { newestFirstPage } from "./newest-first";
 import { deliveryRow, toAttempt, toDelivery } from "./webhook-rows";
 
 export type DeliveryMethods = Pick<
@@ -51,14 +52,7 @@ export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
         .where("d.endpoint_id", "=", query.endpointId)
         .where("d.company_id", "=", query.companyId);
       if (query.status !== undefined) select = select.where("d.status", "=", query.status);
-      const after = query.after;
-      if (after) select = select.where((eb) => afterPosition(ctx, eb, "d.created_at", "d.id", after));
-      const rows = await select
-        .orderBy("d.created_at", "desc")
-        .orderBy("d.id", "desc")
-        .limit(Math.max(0, query.take))
-        .$castTo<WebhookDeliveryTable>()
-        .execute();
+      const rows = await newestFirstPage(ctx, select, "d", query).$castTo<WebhookDeliveryTable>().execute();
       return rows.map(toDelivery);
     },
 

@@ -13,16 +13,8 @@
 
 import type * as CoreTestStorage from "../../../core/test/http/storage";
 import type { StoredCounts } from "../../../core/test/http/storage";
-import { kyselyFileStore, kyselyStorage, migrateToLatest, TABLE_NAMES } from "../../src/index";
-import {
-  type AnyDb,
-  connectOrSkip,
-  dropTables,
-  randomPrefix,
-  removeSqliteFile,
-  sqliteFileFor,
-  type TestDialect,
-} from "../helpers/databases";
+import { kyselyFileStore, kyselyStorage, TABLE_NAMES } from "../../src/index";
+import { type AnyDb, openTestDatabase, type TestDatabase, type TestDialect } from "../helpers/databases";
 import { countFileRows, countOrphanChunks, leaveOrphanChunk } from "../helpers/file-rows";
 import { rawReads } from "../helpers/inspector";
 
@@ -53,27 +45,24 @@ function storedCounts(db: AnyDb, prefix: string): StoredCounts {
 }
 
 export function kyselyTestStorage(dialect: TestDialect): TestStorageModule {
-  const prefix = randomPrefix();
-  const sqliteFile = sqliteFileFor(prefix);
-  let db: AnyDb | null = null;
+  let opened: TestDatabase | null = null;
 
-  const database = (): AnyDb => {
-    if (!db) throw new Error(`The ${dialect} test database is not open: openTestStorage() runs first.`);
-    return db;
+  const database = (): TestDatabase => {
+    if (!opened) throw new Error(`The ${dialect} test database is not open: openTestStorage() runs first.`);
+    return opened;
   };
 
   return {
     async openTestStorage() {
       process.env.TZ = TEST_TIME_ZONE;
-      db = await connectOrSkip(dialect, { sqliteFile, asyncCommit: true });
-      if (!db) return false;
-      const result = await migrateToLatest(db, { tablePrefix: prefix });
-      if (result.error) throw result.error;
+      opened = await openTestDatabase(dialect, { asyncCommit: true });
+      if (!opened) return false;
+      await opened.migrate();
       return true;
     },
 
     async createTestStorage() {
-      const open = database();
+      const { db: open, prefix } = database();
       return {
         storage: kyselyStorage({ db: open, tablePrefix: prefix }),
         inspect: storedCounts(open, prefix),
@@ -90,7 +79,7 @@ export function kyselyTestStorage(dialect: TestDialect): TestStorageModule {
       return {
         // The file store in the same database; the rows go with every row after the test.
         kysely: async (clock) => {
-          const open = database();
+          const { db: open, prefix } = database();
           return {
             fileStore: kyselyFileStore({ db: open, tablePrefix: prefix, clock }),
             countStored: async () => (await countFileRows(open, prefix)) + (await countOrphanChunks(open, prefix)),
@@ -102,15 +91,9 @@ export function kyselyTestStorage(dialect: TestDialect): TestStorageModule {
     },
 
     async closeTestStorage() {
-      if (!db) return;
-      const open = db;
-      db = null;
-      try {
-        await dropTables(open, prefix);
-      } finally {
-        await open.destroy();
-        if (dialect === "sqlite") removeSqliteFile(sqliteFile);
-      }
+      const open = opened;
+      opened = null;
+      await open?.drop();
     },
   };
 }

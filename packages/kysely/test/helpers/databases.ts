@@ -17,7 +17,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, type LogEvent, MysqlDialect, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { createPool } from "mysql2";
 import pg from "pg";
-import { TABLE_NAMES } from "../../src/index";
+import { migrateToLatest, TABLE_NAMES } from "../../src/index";
 
 export type TestDialect = "sqlite" | "postgres" | "mysql";
 
@@ -123,4 +123,49 @@ export async function dropTables(db: AnyDb, prefix: string): Promise<void> {
 
 export function removeSqliteFile(file: string): void {
   for (const suffix of ["", "-wal", "-shm", "-journal"]) rmSync(`${file}${suffix}`, { force: true });
+}
+
+/** One test file's tables on one dialect: a random prefix on the dialect's test database. */
+export interface TestDatabase {
+  dialect: TestDialect;
+  prefix: string;
+  /** The SQLite file (unused on the other dialects). */
+  sqliteFile: string;
+  db: AnyDb;
+  /** Migrates the prefix's tables to the latest version; throws what the migration failed with. */
+  migrate(): Promise<void>;
+  /** Drops the prefix's tables, closes the connections and, on SQLite, removes the file. */
+  drop(): Promise<void>;
+}
+
+/**
+ * Opens the dialect with a new random prefix, or decides to skip it: null when skipped (see
+ * {@link connectOrSkip}; never in CI).
+ */
+export async function openTestDatabase(
+  dialect: TestDialect,
+  options: Omit<DbOptions, "sqliteFile"> = {},
+): Promise<TestDatabase | null> {
+  const prefix = randomPrefix();
+  const sqliteFile = sqliteFileFor(prefix);
+  const db = await connectOrSkip(dialect, { ...options, sqliteFile });
+  if (!db) return null;
+  return {
+    dialect,
+    prefix,
+    sqliteFile,
+    db,
+    async migrate() {
+      const result = await migrateToLatest(db, { tablePrefix: prefix });
+      if (result.error) throw result.error;
+    },
+    async drop() {
+      try {
+        await dropTables(db, prefix);
+      } finally {
+        await db.destroy();
+        if (dialect === "sqlite") removeSqliteFile(sqliteFile);
+      }
+    },
+  };
 }

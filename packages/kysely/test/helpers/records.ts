@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type {
   ApiKeyRecord,
+  AttemptOutcome,
   CompanyRecord,
   CreateApplicationResult,
   DeliveryRecord,
@@ -158,6 +159,27 @@ export function delivery(ev: EventRecord, endpointId: string, overrides: Partial
     createdAt: new Date("2026-03-01T10:00:00.000Z"),
     updatedAt: new Date("2026-03-01T10:00:00.000Z"),
     ...overrides,
+  };
+}
+
+/** What a dispatcher records for a delivery answered 200 at `at`: succeeded, its failure count reset. */
+export function succeeded(delivery: Pick<DeliveryRecord, "id" | "endpointId">, at: Date): AttemptOutcome {
+  return {
+    attempt: {
+      id: id("att"),
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      attemptedAt: at,
+      statusCode: 200,
+      durationMs: 1,
+      responseBody: "",
+      error: null,
+      succeeded: true,
+    },
+    status: "succeeded",
+    nextAttemptAt: null,
+    failureCount: "reset",
+    pauseAfter: 50,
   };
 }
 

@@ -11,12 +11,10 @@ import { afterAll, beforeAll, describe, expect } from "vitest";
 import { kyselyStorage, migrateToLatest } from "../../src/index";
 import {
   type AnyDb,
-  connectOrSkip,
   createDb,
   dropTables,
+  openTestDatabase,
   randomPrefix,
-  removeSqliteFile,
-  sqliteFileFor,
   type TestDialect,
 } from "../helpers/databases";
 import { rawReads } from "../helpers/inspector";
@@ -35,10 +33,12 @@ export const TEST_TIME_ZONE = "America/New_York";
 
 export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
   process.env.TZ = TEST_TIME_ZONE;
-  const prefix = randomPrefix();
-  const sqliteFile = sqliteFileFor(prefix);
   const queries: CompiledQuery[] = [];
-  const db = await connectOrSkip(dialect, { sqliteFile, onQuery: (event) => queries.push(event.query) });
+  const opened = await openTestDatabase(dialect, { onQuery: (event) => queries.push(event.query) });
+  // Skipped suites are still collected: their bodies must not need the database.
+  const db = opened?.db ?? null;
+  const prefix = opened?.prefix ?? "";
+  const sqliteFile = opened?.sqliteFile ?? "";
 
   describe.skipIf(!db)(`@hireport/core conformance on ${dialect}`, () => {
     // Its own tables: the suite's claims and purges see the whole database.
@@ -90,9 +90,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
 
     afterAll(async () => {
       for (const other of suite.extra) await other.destroy();
-      await dropTables(suite.database, prefix);
-      await suite.database.destroy();
-      if (dialect === "sqlite") removeSqliteFile(sqliteFile);
+      await opened?.drop();
     });
 
     defineSchemaTests(suite);

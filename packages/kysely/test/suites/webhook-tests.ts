@@ -65,23 +65,11 @@ export function defineWebhookTests(suite: SuiteContext): void {
           }
           for (const { delivery } of batch.slice(0, batch.length - giveBack.length)) {
             recorded.push(delivery.id);
-            const outcome = await store.webhooks.recordAttempt(delivery.id, `t_${n}_${round}`, {
-              attempt: {
-                id: make.id("att"),
-                deliveryId: delivery.id,
-                endpointId: delivery.endpointId,
-                attemptedAt: now,
-                statusCode: 200,
-                durationMs: 1,
-                responseBody: "",
-                error: null,
-                succeeded: true,
-              },
-              status: "succeeded",
-              nextAttemptAt: null,
-              failureCount: "reset",
-              pauseAfter: 50,
-            });
+            const outcome = await store.webhooks.recordAttempt(
+              delivery.id,
+              `t_${n}_${round}`,
+              make.succeeded(delivery, now),
+            );
             expect(outcome.recorded).toBe(true);
           }
           if (batch.length === 0) {
@@ -224,23 +212,7 @@ export function defineWebhookTests(suite: SuiteContext): void {
                 );
               }
               for (const { delivery } of batch.slice(0, batch.length - giveBack.length)) {
-                const outcome = await store.webhooks.recordAttempt(delivery.id, token, {
-                  attempt: {
-                    id: make.id("att"),
-                    deliveryId: delivery.id,
-                    endpointId: delivery.endpointId,
-                    attemptedAt: now,
-                    statusCode: 200,
-                    durationMs: 1,
-                    responseBody: "",
-                    error: null,
-                    succeeded: true,
-                  },
-                  status: "succeeded",
-                  nextAttemptAt: null,
-                  failureCount: "reset",
-                  pauseAfter: 50,
-                });
+                const outcome = await store.webhooks.recordAttempt(delivery.id, token, make.succeeded(delivery, now));
                 if (outcome.recorded) recorded.push(delivery.id);
               }
               if (batch.length === 0) {

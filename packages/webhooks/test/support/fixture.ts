@@ -24,17 +24,18 @@ export async function registerCompany(storage: Storage, id = COMPANY, now = new 
 }
 
 /**
- * A dispatcher on a fresh storage (with {@link COMPANY} registered) with a manual clock,
- * `allowPrivateAddresses` (the receivers are on 127.0.0.1) and the test certificate trusted; short
- * timeouts keep the runs bounded.
+ * A dispatcher on a fresh storage (with {@link COMPANY} registered) with a manual clock (from
+ * `start`, a fixed day by default), `allowPrivateAddresses` (the receivers are on 127.0.0.1) and
+ * the test certificate trusted; short timeouts keep the runs bounded.
  */
 export async function deliveryFixture(
   factory: StorageFactory,
   certificate: TestCertificate,
   overrides: Partial<WebhookDispatcherOptions> = {},
+  start?: Date,
 ): Promise<DeliveryFixture> {
   const handle = await factory.create();
-  const clock = manualClock();
+  const clock = manualClock(start);
   await registerCompany(handle.storage, COMPANY, clock.now());
   const dispatcher = createWebhookDispatcher({
     storage: handle.storage,

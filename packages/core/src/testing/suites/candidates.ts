@@ -7,7 +7,6 @@ import {
   DAY,
   HOUR,
   makeApplication,
-  makeAttempt,
   makeDelivery,
   makeEvent,
   makeJob,
@@ -50,7 +49,7 @@ function applicationEvent(application: NewApplication, jobTitle: string, at = no
 
 /** Finding, erasing and retention of candidates' personal data. */
 export function candidateTests(ctx: ConformanceContext): void {
-  const { endpointOf } = deliveryHelpers(ctx);
+  const { endpointOf, success } = deliveryHelpers(ctx);
 
   /** A company with a job and a candidate (a unique e-mail, a name, a CV link, a file, a cover letter). */
   async function world(overrides: Partial<NewApplication> = {}) {
@@ -193,16 +192,10 @@ export function candidateTests(ctx: ConformanceContext): void {
         const token = newId("lease");
         const held = makeDelivery(endpoint, event, { nextAttemptAt: later, leaseToken: token, leaseExpiresAt: later });
         await ctx.storage.webhooks.insertDeliveries([held]);
-        const attempt = makeAttempt(held, { responseBody: `echo: ${event.payload}`, statusCode: 200, error: null });
-        const result = await ctx.storage.webhooks.recordAttempt(held.id, token, {
-          attempt,
-          status: "succeeded",
-          nextAttemptAt: null,
-          failureCount: "reset",
-          pauseAfter: 50,
-        });
+        const outcome = success(held, { responseBody: `echo: ${event.payload}` });
+        const result = await ctx.storage.webhooks.recordAttempt(held.id, token, outcome);
         expect(result.recorded).toBe(true);
-        return { held, attempt };
+        return { held, attempt: outcome.attempt };
       };
       const myAttempt = await echo(mine);
       const theirAttempt = await echo(theirs);
@@ -357,17 +350,11 @@ export function candidateTests(ctx: ConformanceContext): void {
       await ctx.storage.transaction((tx) =>
         tx.candidates.erase({ companyId, applicationIds: [application.id], erasedAt: now() }),
       );
-      const attempt = makeAttempt(held, { responseBody: `you sent: ${event.payload}`, statusCode: 200 });
-      const [result] = await ctx.storage.webhooks.recordAttempts([
-        {
-          deliveryId: held.id,
-          leaseToken: token,
-          outcome: { attempt, status: "succeeded", nextAttemptAt: null, failureCount: "reset", pauseAfter: 50 },
-        },
-      ]);
+      const outcome = success(held, { responseBody: `you sent: ${event.payload}` });
+      const [result] = await ctx.storage.webhooks.recordAttempts([{ deliveryId: held.id, leaseToken: token, outcome }]);
       expect(result?.recorded).toBe(true);
       expect(await ctx.storage.webhooks.listAttempts(companyId, held.id)).toEqual([
-        { ...attempt, responseBody: REDACTED_RESPONSE_BODY },
+        { ...outcome.attempt, responseBody: REDACTED_RESPONSE_BODY },
       ]);
       await ctx.expectRaw("findText", [application.candidate.email], []);
     });

@@ -1,6 +1,17 @@
 import { describe, expect, it } from "vitest";
 import type { ConformanceContext } from "../context";
-import { DAY, HOUR, makeApplication, makeDelivery, makeEvent, makeJob, newId, SECOND, shift } from "../fixtures";
+import {
+  DAY,
+  HOUR,
+  makeApplication,
+  makeDelivery,
+  makeEvent,
+  makeJob,
+  makeUsage,
+  newId,
+  SECOND,
+  shift,
+} from "../fixtures";
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** A time before every other test's rows (they start in 1991): whole-database reads see only this suite's rows there. */
@@ -88,18 +99,7 @@ export function retentionTests(ctx: ConformanceContext): void {
         makeDelivery(endpoint, event, { createdAt: at(i * SECOND), status: "succeeded", nextAttemptAt: null }),
       );
       await ctx.storage.webhooks.insertDeliveries(deliveries);
-      const usage = [0, 1, 2].map((i) => ({
-        id: newId("use"),
-        companyId,
-        keyId: null,
-        method: "GET",
-        route: "/jobs",
-        status: 200,
-        durationMs: 1,
-        requestId: newId("req"),
-        ip: null,
-        createdAt: at(i * SECOND),
-      }));
+      const usage = [0, 1, 2].map((i) => makeUsage(companyId, { createdAt: at(i * SECOND) }));
       await ctx.storage.usage.appendMany(usage);
       const cut = at(DAY);
 

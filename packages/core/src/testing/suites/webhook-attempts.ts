@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import type { DeliveryRecord } from "../../domain";
 import type { AttemptOutcome } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { farPast, HOUR, MINUTE, makeAttempt, makeDelivery, makeEvent, newId, now, SECOND, shift } from "../fixtures";
@@ -8,7 +7,7 @@ import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Recording attempts, one by one and in batches: the delivery state machine and failure counts. */
 export function webhookAttemptTests(ctx: ConformanceContext): void {
-  const { endpointOf, eventOf, claim, failure, leasedDelivery } = deliveryHelpers(ctx);
+  const { endpointOf, claim, failure, success, leasedDelivery, dueDelivery } = deliveryHelpers(ctx);
 
   describe("webhooks: recording attempts", () => {
     it("with a stale lease token records nothing and returns recorded false", async () => {
@@ -87,21 +86,13 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       });
 
       const ok = await leasedDelivery(endpoint);
-      const success = await ctx.storage.webhooks.recordAttempt(ok.delivery.id, ok.token, {
-        attempt: makeAttempt(ok.delivery, {
-          attemptedAt: at,
-          statusCode: 204,
-          responseBody: "",
-          error: null,
-          succeeded: true,
-        }),
-        status: "succeeded",
-        nextAttemptAt: null,
-        failureCount: "reset",
-        pauseAfter: 50,
-      });
-      expect(success.recorded).toBe(true);
-      expect(success.endpoint?.consecutiveFailures).toBe(0);
+      const succeeded = await ctx.storage.webhooks.recordAttempt(
+        ok.delivery.id,
+        ok.token,
+        success(ok.delivery, { attemptedAt: at, statusCode: 204, responseBody: "" }),
+      );
+      expect(succeeded.recorded).toBe(true);
+      expect(succeeded.endpoint?.consecutiveFailures).toBe(0);
       expect((await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id))?.consecutiveFailures).toBe(0);
       expect((await ctx.storage.webhooks.getDelivery(companyId, ok.delivery.id))?.status).toBe("succeeded");
     });
@@ -233,11 +224,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
 
     it("listAttempts returns a delivery's attempts oldest first, scoped to the company", async () => {
       const t = farPast();
-      const companyId = await ctx.company();
-      const endpoint = await endpointOf(companyId);
-      const event = await eventOf(companyId, shift(t, -HOUR));
-      const delivery = makeDelivery(endpoint, event, { createdAt: shift(t, -MINUTE), nextAttemptAt: t });
-      await ctx.storage.webhooks.insertDeliveries([delivery]);
+      const { companyId, delivery } = await dueDelivery(t);
       const [a] = await claim(t);
       const first = failure(delivery, shift(t, SECOND));
       await ctx.storage.webhooks.recordAttempt(delivery.id, a?.delivery.leaseToken ?? "", first);
@@ -253,16 +240,6 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
   });
 
   describe("webhooks: recording attempts in batches (recordAttempts)", () => {
-    function success(delivery: Pick<DeliveryRecord, "id" | "endpointId">, at: Date): AttemptOutcome {
-      return {
-        attempt: makeAttempt(delivery, { attemptedAt: at, statusCode: 200, error: null, succeeded: true }),
-        status: "succeeded",
-        nextAttemptAt: null,
-        failureCount: "reset",
-        pauseAfter: 50,
-      };
-    }
-
     it("accepts an empty list", async () => {
       expect(await ctx.storage.webhooks.recordAttempts([])).toEqual([]);
     });
@@ -276,7 +253,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       const bad = await leasedDelivery(failing, { attempts: 2 });
       const test = await leasedDelivery(failing, { eventType: "webhook.test" });
       const stale = await leasedDelivery(healthy);
-      const okOutcome = success(ok.delivery, shift(t, SECOND));
+      const okOutcome = success(ok.delivery, { attemptedAt: shift(t, SECOND) });
       const badOutcome: AttemptOutcome = {
         ...failure(bad.delivery, shift(t, 2 * SECOND)),
         nextAttemptAt: shift(t, HOUR),
@@ -359,7 +336,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       const d = (index: number) => held[index]?.delivery ?? makeDelivery(endpoint, makeEvent(companyId));
       // 1 -> reset 0 -> 1 -> 2 (pauses) -> 3 -> 4
       const results = await ctx.storage.webhooks.recordAttempts([
-        item(0, success(d(0), at(0))),
+        item(0, success(d(0), { attemptedAt: at(0) })),
         item(1, failure(d(1), at(1))),
         item(2, failure(d(2), at(2))),
         item(3, failure(d(3), at(3))),

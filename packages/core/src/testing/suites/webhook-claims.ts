@@ -7,7 +7,23 @@ import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Claiming and releasing deliveries: leases, limits per endpoint, parallel claims. */
 export function webhookClaimTests(ctx: ConformanceContext): void {
-  const { endpointOf, eventOf, claim, failure } = deliveryHelpers(ctx);
+  const { endpointOf, eventOf, claim, failure, dueDelivery } = deliveryHelpers(ctx);
+
+  /**
+   * A new company with one endpoint, an event an hour before `t`, and three deliveries of it due
+   * 3, 2 and 1 minutes before `t` (the first tried twice already), not inserted; `at(ms)` makes
+   * more, made and due `ms` from `t`.
+   */
+  async function threeDue(t: Date) {
+    const companyId = await ctx.company();
+    const endpoint = await endpointOf(companyId);
+    const event = await eventOf(companyId, shift(t, -HOUR));
+    const at = (ms: number) => ({ createdAt: shift(t, ms), nextAttemptAt: shift(t, ms) });
+    const d1 = makeDelivery(endpoint, event, { ...at(-3 * MINUTE), attempts: 2 });
+    const d2 = makeDelivery(endpoint, event, at(-2 * MINUTE));
+    const d3 = makeDelivery(endpoint, event, at(-MINUTE));
+    return { companyId, endpoint, event, at, d1, d2, d3 };
+  }
 
   describe("webhooks: claiming deliveries", () => {
     it("claims due pending deliveries of active endpoints only, oldest first, up to limit, and sets the lease", async () => {
@@ -55,11 +71,7 @@ export function webhookClaimTests(ctx: ConformanceContext): void {
 
     it("claims a delivery again once its lease has passed; the old lease token is then stale", async () => {
       const t = farPast();
-      const companyId = await ctx.company();
-      const endpoint = await endpointOf(companyId);
-      const event = await eventOf(companyId, shift(t, -HOUR));
-      const delivery = makeDelivery(endpoint, event, { createdAt: shift(t, -MINUTE), nextAttemptAt: t });
-      await ctx.storage.webhooks.insertDeliveries([delivery]);
+      const { companyId, delivery } = await dueDelivery(t);
       const [held] = await claim(t, { leaseUntil: shift(t, 30 * SECOND) });
       expect(held?.delivery.id).toBe(delivery.id);
       expect(await claim(shift(t, 29 * SECOND))).toEqual([]);
@@ -213,13 +225,7 @@ export function webhookClaimTests(ctx: ConformanceContext): void {
   describe("webhooks: extending leases", () => {
     it("extendLeases moves the lease of those still pending under the token, and nothing else", async () => {
       const t = farPast();
-      const companyId = await ctx.company();
-      const endpoint = await endpointOf(companyId);
-      const event = await eventOf(companyId, shift(t, -HOUR));
-      const at = (ms: number) => ({ createdAt: shift(t, ms), nextAttemptAt: shift(t, ms) });
-      const d1 = makeDelivery(endpoint, event, { ...at(-3 * MINUTE), attempts: 2 });
-      const d2 = makeDelivery(endpoint, event, at(-2 * MINUTE));
-      const d3 = makeDelivery(endpoint, event, at(-MINUTE));
+      const { companyId, d1, d2, d3 } = await threeDue(t);
       await ctx.storage.webhooks.insertDeliveries([d1, d2, d3]);
       const mine = newId("lease");
       const theirs = newId("lease");
@@ -254,13 +260,7 @@ export function webhookClaimTests(ctx: ConformanceContext): void {
   describe("webhooks: releasing deliveries", () => {
     it("releaseDeliveries clears the lease of those still held under the token, leaving them as they were", async () => {
       const t = farPast();
-      const companyId = await ctx.company();
-      const endpoint = await endpointOf(companyId);
-      const event = await eventOf(companyId, shift(t, -HOUR));
-      const at = (ms: number) => ({ createdAt: shift(t, ms), nextAttemptAt: shift(t, ms) });
-      const d1 = makeDelivery(endpoint, event, { ...at(-3 * MINUTE), attempts: 2 });
-      const d2 = makeDelivery(endpoint, event, at(-2 * MINUTE));
-      const d3 = makeDelivery(endpoint, event, at(-MINUTE));
+      const { companyId, endpoint, event, at, d1, d2, d3 } = await threeDue(t);
       const finished = makeDelivery(endpoint, event, { ...at(-5 * MINUTE), status: "succeeded", nextAttemptAt: null });
       await ctx.storage.webhooks.insertDeliveries([d1, d2, d3, finished]);
       const mine = newId("lease");

@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import type { ConformanceContext } from "../context";
-import { farPast, HOUR, MINUTE, makeAttempt, makeDelivery, newId, now, orderedIds, shift } from "../fixtures";
+import { farPast, HOUR, MINUTE, makeDelivery, newId, now, orderedIds, shift } from "../fixtures";
 
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Listing, resending and purging deliveries. */
 export function webhookDeliveryTests(ctx: ConformanceContext): void {
-  const { endpointOf, eventOf, claim, failure, leasedDelivery } = deliveryHelpers(ctx);
+  const { endpointOf, eventOf, claim, failure, success, leasedDelivery } = deliveryHelpers(ctx);
 
   describe("webhooks: listing, resending, purging deliveries", () => {
     it("listDeliveries returns an endpoint's deliveries newest first, ties by id, filtered and paged", async () => {
@@ -93,13 +93,11 @@ export function webhookDeliveryTests(ctx: ConformanceContext): void {
       const event = await eventOf(companyId, shift(x, -2 * HOUR));
       const old = { createdAt: shift(x, -HOUR) };
       const withAttempt = await leasedDelivery(endpoint, { ...old, nextAttemptAt: null });
-      await ctx.storage.webhooks.recordAttempt(withAttempt.delivery.id, withAttempt.token, {
-        attempt: makeAttempt(withAttempt.delivery, { succeeded: true, statusCode: 200, error: null }),
-        status: "succeeded",
-        nextAttemptAt: null,
-        failureCount: "reset",
-        pauseAfter: 50,
-      });
+      await ctx.storage.webhooks.recordAttempt(
+        withAttempt.delivery.id,
+        withAttempt.token,
+        success(withAttempt.delivery),
+      );
       const failed = makeDelivery(endpoint, event, { ...old, status: "failed", nextAttemptAt: null });
       const pending = makeDelivery(endpoint, event, { ...old, nextAttemptAt: new Date("2037-01-01T00:00:00Z") });
       const recent = makeDelivery(endpoint, event, { createdAt: x, status: "succeeded", nextAttemptAt: null });

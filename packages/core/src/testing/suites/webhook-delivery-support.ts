@@ -1,7 +1,18 @@
-import type { DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../../domain";
+import type { DeliveryAttemptRecord, DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../../domain";
 import type { AttemptOutcome, ClaimOptions } from "../../storage";
 import type { ConformanceContext } from "../context";
-import { MINUTE, makeAttempt, makeDelivery, makeEndpoint, makeEvent, newId, now, SECOND, shift } from "../fixtures";
+import {
+  HOUR,
+  MINUTE,
+  makeAttempt,
+  makeDelivery,
+  makeEndpoint,
+  makeEvent,
+  newId,
+  now,
+  SECOND,
+  shift,
+} from "../fixtures";
 
 /** A lease that no claim of the delivery suites reaches, for deliveries leased at insert time. */
 export const FAR_LEASE = new Date("2037-01-01T00:00:00.000Z");
@@ -41,6 +52,20 @@ export function deliveryHelpers(ctx: ConformanceContext) {
     };
   }
 
+  /** What a dispatcher records for a 2xx answer (200 unless `attempt` says otherwise): the failure count reset. */
+  function success(
+    delivery: Pick<DeliveryRecord, "id" | "endpointId">,
+    attempt: Partial<DeliveryAttemptRecord> = {},
+  ): AttemptOutcome {
+    return {
+      attempt: makeAttempt(delivery, { statusCode: 200, error: null, succeeded: true, ...attempt }),
+      status: "succeeded",
+      nextAttemptAt: null,
+      failureCount: "reset",
+      pauseAfter: 50,
+    };
+  }
+
   /** A pending delivery that already holds a lease (as if claimed), never due for a claim test. */
   async function leasedDelivery(endpoint: WebhookEndpointRecord, overrides: Partial<DeliveryRecord> = {}) {
     const event = await eventOf(endpoint.companyId);
@@ -55,5 +80,18 @@ export function deliveryHelpers(ctx: ConformanceContext) {
     return { delivery, token };
   }
 
-  return { endpointOf, eventOf, claim, failure, leasedDelivery };
+  /**
+   * A new company with one endpoint, an event an hour before `t`, and one pending delivery of it
+   * made a minute before `t` and due at `t`, inserted.
+   */
+  async function dueDelivery(t: Date) {
+    const companyId = await ctx.company();
+    const endpoint = await endpointOf(companyId);
+    const event = await eventOf(companyId, shift(t, -HOUR));
+    const delivery = makeDelivery(endpoint, event, { createdAt: shift(t, -MINUTE), nextAttemptAt: t });
+    await ctx.storage.webhooks.insertDeliveries([delivery]);
+    return { companyId, endpoint, event, delivery };
+  }
+
+  return { endpointOf, eventOf, claim, failure, success, leasedDelivery, dueDelivery };
 }
