@@ -180,6 +180,8 @@ export async function machineInfo(db: Kysely<unknown>): Promise<MachineInfo> {
         "@hireport/fastify",
         "@hireport/express",
         "fastify",
+        "@fastify/rate-limit",
+        "ioredis",
         "express",
         "kysely",
         "pg",

@@ -409,7 +409,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
       ms: backlogMs,
       deliveriesPerSecond: Math.round(drainRate),
       sustainedMedianPerSecond: Math.round(sustained),
-      ratioToTarget: Math.round((drainRate / 1000) * 100) / 100,
+      ratioToTarget: Math.round((drainRate / 2500) * 100) / 100,
     },
     live: {
       events: written,
@@ -422,7 +422,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
       p90Ms: percentile(live, 90),
       p99Ms: percentile(live, 99),
       maxMs: live[live.length - 1] ?? Number.NaN,
-      p50RatioToTarget: Math.round((percentile(live, 50) / 1000) * 1000) / 1000,
+      p50RatioToTarget: Math.round((percentile(live, 50) / 50) * 1000) / 1000,
       fromCommitP50Ms: percentile(fromCommit, 50),
       fromCommitP99Ms: percentile(fromCommit, 99),
     },
