@@ -20,8 +20,17 @@ export const TABLE_PREFIX = "hireport_bench_";
 /** Signs cursors and CV links; every server process of a run shares it. */
 export const FILE_SECRET = "hireport-bench-file-token-secret-0123456789";
 
+/**
+ * A Kysely on a pg pool of `poolSize` connections to PG_URL. `BENCH_PG_APPLICATION_NAME` names the
+ * connections in `pg_stat_activity` (the scaling benchmark finds its backends by it).
+ */
 export function createDb(poolSize = 10): Kysely<unknown> {
-  const pool = new pg.Pool({ connectionString: PG_URL, max: poolSize, connectionTimeoutMillis: 10_000 });
+  const pool = new pg.Pool({
+    connectionString: PG_URL,
+    max: poolSize,
+    connectionTimeoutMillis: 10_000,
+    ...(process.env.BENCH_PG_APPLICATION_NAME ? { application_name: process.env.BENCH_PG_APPLICATION_NAME } : {}),
+  });
   return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -111,6 +120,11 @@ export interface LoadOptions {
   bodies?: string[];
   connections: number;
   durationSeconds: number;
+  /**
+   * A mix of requests sent in turn by each connection (autocannon `requests`): each with its own
+   * method, path (on `url`'s origin), headers and body (`[<id>]` replaced). Overrides `bodies`.
+   */
+  requests?: { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string }[];
   /** Stop after this many requests instead (autocannon `amount`). */
   amount?: number;
 }
@@ -124,6 +138,9 @@ export interface LoadResult {
   non2xx: number;
   errors: number;
   timeouts: number;
+  /** When autocannon started and ended, in ms since the epoch (the load's own window, start-up left out). */
+  startedAt: number;
+  endedAt: number;
 }
 
 /** One autocannon run from a separate process (src/load.ts), so the load never shares the server's core. */

@@ -7,6 +7,7 @@ import type { LoadOptions, LoadResult } from "./common";
 
 const options = JSON.parse(process.argv[2] ?? "{}") as LoadOptions;
 
+const startedAt = Date.now();
 const result = await autocannon({
   url: options.url,
   method: options.method ?? "GET",
@@ -15,6 +16,7 @@ const result = await autocannon({
   ...(options.bodies !== undefined
     ? { requests: options.bodies.map((body) => ({ method: options.method ?? "GET", body })), idReplacement: true }
     : {}),
+  ...(options.requests !== undefined ? { requests: options.requests, idReplacement: true } : {}),
   connections: options.connections,
   ...(options.amount !== undefined ? { amount: options.amount } : { duration: options.durationSeconds }),
   timeout: 30,
@@ -29,5 +31,7 @@ const out: LoadResult = {
   non2xx: result.non2xx,
   errors: result.errors,
   timeouts: result.timeouts,
+  startedAt,
+  endedAt: Date.now(),
 };
 process.stdout.write(`RESULT ${JSON.stringify(out)}\n`);

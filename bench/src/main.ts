@@ -1,8 +1,8 @@
 /**
- * `pnpm bench`: the API benchmarks (src/api.ts), the cost of the durable usage log
- * (src/usage-durable.ts, in its own process), the dispatcher benchmark (src/dispatcher.ts, in its
+ * `pnpm bench`: the API benchmarks (src/api.ts), the scaling benchmark (src/scaling.ts, in its own
+ * process), the cost of the durable usage log (src/usage-durable.ts, in its own process), the dispatcher benchmark (src/dispatcher.ts, in its
  * own process) when it is there, then the console's pages (src/console.ts), then the careers site
- * (src/careers.ts). `BENCH_ONLY=api`, `usage-durable`, `dispatcher`, `console` or `careers` runs one.
+ * (src/careers.ts). `BENCH_ONLY=api`, `scaling`, `usage-durable`, `dispatcher`, `console` or `careers` runs one.
  * Stops by itself: every child is stopped at the end, and a hard limit ends a run that hangs.
  */
 import { existsSync } from "node:fs";
@@ -39,6 +39,7 @@ async function runScript(script: string, name: string): Promise<void> {
 
 async function main(): Promise<void> {
   if (!only || only === "api") await runApiBench();
+  if (!only || only === "scaling") await runScript("scaling.ts", "scaling benchmark");
   if (!only || only === "usage-durable") await runScript("usage-durable.ts", "durable usage log benchmark");
   if ((!only || only === "dispatcher") && existsSync(join(SRC_DIR, "dispatcher.ts"))) {
     await runScript("dispatcher.ts", "dispatcher benchmark");
