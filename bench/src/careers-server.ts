@@ -4,7 +4,7 @@
  *
  * - `careers-hireport`: `createCareers` mounted with @hireport/fastify on @hireport/kysely (company
  *   resolution, the company's row, the job through `api.publicJobs`, the page, its ETag, a fresh form
- *   token, the security headers).
+ *   token, the security headers; `/jobs.json` reads the company's row only when its page is empty).
  * - `careers-bare`: hand-written Fastify routes that run the same queries through Kysely and render
  *   the same page with the same parts (`defaultRenderers`, `jobView`, `jobPosting`, a jose form
  *   token), and the same `/jobs.json` (the same list query, the same JSON, the same cursor); no
@@ -86,9 +86,13 @@ function toJob(row: Record<string, unknown>): JobRecord {
   };
 }
 
+/** The public-job rule as core applies it: the day is read only when a closing date could matter. */
+const isPublic = (job: JobRecord) =>
+  job.status === "active" && !job.hidden && (job.closingDate === null || isPublicJob(job, today()));
+
 /** The public-job addresses, written out: UTC closing days, one site. */
 const addresses = {
-  url: (job: JobRecord) => (isPublicJob(job, today()) ? publicJobUrl(job, CAREERS_SITE) : null),
+  url: (job: JobRecord) => (isPublic(job) ? publicJobUrl(job, CAREERS_SITE) : null),
   siteUrl: () => CAREERS_SITE,
   validThrough: (job: JobRecord) =>
     job.closingDate ? new Date(Date.parse(`${job.closingDate}T00:00:00.000Z`) + 86_400_000) : null,
@@ -119,7 +123,7 @@ function bare(): void {
       .executeTakeFirst();
     if (!row) return reply.code(404).send("not found");
     const job = toJob(row as Record<string, unknown>);
-    if (!isPublicJob(job, today())) return reply.code(410).send("gone");
+    if (!isPublic(job)) return reply.code(410).send("gone");
     const theme = resolveTheme({}, company);
     const view = jobView(addresses, job, "");
     const token = await new SignJWT({ cid: company.id, t: Date.now() })

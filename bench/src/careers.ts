@@ -113,6 +113,11 @@ async function checkSame(hireport: Server, bare: Server, jobId: string): Promise
   const [x, y] = await Promise.all([fetch(`${hireport.origin}/jobs.json`), fetch(`${bare.origin}/jobs.json`)]);
   if ((await x.text()) !== (await y.text()))
     throw new Error("/jobs.json of @hireport/careers and of the bare route differ");
+  const jsonTag = x.headers.get("etag");
+  const jsonRepeat = await fetch(`${hireport.origin}/jobs.json`, { headers: { "if-none-match": jsonTag ?? "" } });
+  if (!jsonTag || jsonRepeat.status !== 304 || (await jsonRepeat.text()) !== "") {
+    throw new Error(`a repeat of /jobs.json with If-None-Match answered ${jsonRepeat.status}, not 304 with no body`);
+  }
   const repeat = await fetch(`${hireport.origin}/jobs/${jobId}`, { headers: { "if-none-match": etag } });
   if (repeat.status !== 304) throw new Error(`a repeat with If-None-Match answered ${repeat.status}, not 304`);
   return etag;

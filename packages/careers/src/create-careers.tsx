@@ -1,6 +1,7 @@
 import {
   type ApiRequest,
   type ApiResponse,
+  type CompanyRecord,
   createFetchHandler,
   type HireportHandler,
   isHireportError,
@@ -45,6 +46,13 @@ export interface HireportCareers extends HireportHandler {
 }
 
 const DEFAULT_SITE_THEME = { name: "Careers" };
+
+/** Where `resolveCompany` puts a request: the company, the link root of its pages, the path below it. */
+interface SiteMatch {
+  companyId: string;
+  base: string;
+  path: string;
+}
 
 /**
  * The public side of hireport for the public jobs of the company `resolveCompany` names: `/jobs`,
@@ -131,26 +139,35 @@ export function createCareers(input: CareersOptions): HireportCareers {
     return page(request, site, 200, rendered);
   }
 
-  async function jobsJson(request: ApiRequest, site: Site): Promise<ApiResponse> {
+  /**
+   * `/jobs.json`. A public job of the company proves the company is known (core makes jobs only for
+   * a known company, and a company is never removed), so its row is read only when the answer does
+   * not show one: an empty page or a refused request, which answer 404 for an unknown company.
+   */
+  async function jobsJson(request: ApiRequest, match: SiteMatch): Promise<ApiResponse> {
+    const known = async () => (await companyOf(match.companyId)) !== null;
     const query = toSearchParams(request.query);
     const cors = { "access-control-allow-origin": "*", "access-control-expose-headers": "etag" };
     const limitText = query.get("limit");
     const limit = limitText === null ? options.limits.pageSize : Number(limitText);
     if (!Number.isInteger(limit) || limit < 1 || limit > 100) {
+      if (!(await known())) return notFound(null);
       return jsonError(400, "bad_request", "limit must be a whole number from 1 to 100.", { headers: cors });
     }
     const cursor = query.get("cursor") ?? undefined;
     let result: Awaited<ReturnType<typeof api.publicJobs.list>>;
     try {
-      result = await api.publicJobs.list(site.company.id, { limit, ...(cursor ? { cursor } : {}) });
+      result = await api.publicJobs.list(match.companyId, { limit, ...(cursor ? { cursor } : {}) });
     } catch (error) {
       if (isHireportError(error) && error.code === "bad_request") {
+        if (!(await known())) return notFound(null);
         return jsonError(400, "bad_request", error.message, { headers: cors });
       }
       throw error;
     }
+    if (result.data.length === 0 && !(await known())) return notFound(null);
     const body = {
-      data: result.data.map((job) => publicJobJson(jobView(api.publicJobs, job, site.base))),
+      data: result.data.map((job) => publicJobJson(jobView(api.publicJobs, job, match.base))),
       has_more: result.hasMore,
       next_cursor: result.nextCursor,
     };
@@ -306,22 +323,24 @@ export function createCareers(input: CareersOptions): HireportCareers {
     return answer("done", 200);
   }
 
-  /** The company the request is for, and the path below its site; null for none (404). */
-  async function siteOf(request: ApiRequest, path: string): Promise<{ site: Site; path: string } | null> {
+  /** The company the request is for (as `resolveCompany` names it), and the path below its site; null for none (404). */
+  async function matchOf(request: ApiRequest, path: string): Promise<SiteMatch | null> {
     const match = await options.resolveCompany({ ...request, path });
     if (match === null || match === undefined) return null;
     const companyId = typeof match === "string" ? match : match.companyId;
     const prefix = (typeof match === "string" ? "" : (match.pathPrefix ?? "")).replace(/\/+$/, "");
     if (prefix && path !== prefix && !path.startsWith(`${prefix}/`)) return null;
-    let company: Awaited<ReturnType<typeof api.companies.get>>;
+    return { companyId, base: `${options.basePath}${prefix}`, path: path.slice(prefix.length) || "/" };
+  }
+
+  /** The stored company, or null when hireport does not know it (404). */
+  async function companyOf(companyId: string): Promise<CompanyRecord | null> {
     try {
-      company = await api.companies.get(companyId);
+      return await api.companies.get(companyId);
     } catch (error) {
       if (isHireportError(error) && error.code === "not_found") return null;
       throw error;
     }
-    const rest = path.slice(prefix.length) || "/";
-    return { site: siteFor(options, styles, company, `${options.basePath}${prefix}`), path: rest };
   }
 
   function notAllowed(site: Site, allow: string): ApiResponse {
@@ -335,14 +354,17 @@ export function createCareers(input: CareersOptions): HireportCareers {
     if (options.serveFiles && filesPath && full.startsWith(`${filesPath}/`)) {
       return api.handleFile({ ...request, path: full });
     }
-    const found = await siteOf(request, full);
-    if (!found) {
+    const match = await matchOf(request, full);
+    const segments = match ? match.path.split("/").filter(Boolean) : [];
+    const [first, second, third] = segments;
+    // The one answer that can do without the company's row (see jobsJson).
+    if (match && read && first === "jobs.json" && segments.length === 1) return jobsJson(request, match);
+    const company = match && (await companyOf(match.companyId));
+    if (!match || !company) {
       if (!read) await discardBody(request);
       return notFound(null);
     }
-    const { site, path } = found;
-    const segments = path.split("/").filter(Boolean);
-    const [first, second, third] = segments;
+    const site = siteFor(options, styles, company, match.base);
     let id: string | undefined;
     try {
       id = second === undefined ? undefined : decodeURIComponent(second);
@@ -371,7 +393,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
           body: "",
         };
       }
-      return only("GET", () => jobsJson(request, site));
+      return only("GET", () => jobsJson(request, match));
     }
     if (first === "jobs" && id && segments.length === 2) return only("GET", () => jobPage(request, site, id));
     if (first === "jobs" && id && third === "apply" && segments.length === 3) {

@@ -1,12 +1,15 @@
 /**
  * The parts of the careers site that need no server: options checked at creation, where a job is
- * (from its free-text location), its type of work, the JSON-LD escaping, the CV's file name.
+ * (from its free-text location), its type of work, the JSON-LD escaping, the CV's file name, the
+ * tags of answers.
  */
+import { createHash } from "node:crypto";
 import { createPublicApi } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
 import { cvFilename } from "../src/apply/cv-type";
 import { createCareers, employmentTypeOf, parseLocation, scriptJson } from "../src/index";
+import { cspHash, etagOf } from "../src/responses";
 
 const api = createPublicApi({
   storage: memoryStorage(),
@@ -76,5 +79,17 @@ describe("escaping", () => {
     expect(cvFilename("../../etc/passwd", pdf)).toBe("passwd.pdf");
     expect(cvFilename("cv.exe", pdf)).toBe("cv.exe.pdf");
     expect(cvFilename("\u0007", pdf)).toBe("cv.pdf");
+  });
+});
+
+describe("answer tags", () => {
+  it("tags a body with the first 27 characters of its UTF-8 SHA-256 (tags stay as clients hold them)", () => {
+    const body = '{"title":"Ingénieure – Zürich ✓"}';
+    const digest = createHash("sha256").update(Buffer.from(body, "utf8")).digest("base64url");
+    expect(etagOf(body)).toBe(`"${digest.slice(0, 27)}"`);
+    expect(etagOf(`${body} `)).not.toBe(etagOf(body));
+    expect(cspHash("body{color:red}")).toBe(
+      `'sha256-${createHash("sha256").update("body{color:red}").digest("base64")}'`,
+    );
   });
 });

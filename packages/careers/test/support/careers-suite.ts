@@ -300,6 +300,36 @@ export function defineCareersSuite(adapter: Adapter): void {
       expect((await get(`/jobs/${open[0]?.id}`, { "if-none-match": before })).status).toBe(200);
     });
 
+    it("changes the tag of every list, feed and page that shows a job when the job changes", async () => {
+      const paths = [
+        "/jobs",
+        `/jobs/${open[1]?.id}`,
+        "/jobs.json",
+        "/feeds/jobs.xml",
+        "/feeds/jobs.rss",
+        "/sitemap.xml",
+      ];
+      const tags = new Map<string, string>();
+      for (const path of paths) {
+        const answer = await get(path);
+        tags.set(path, answer.headers.get("etag") as string);
+        await answer.arrayBuffer();
+      }
+      host.clock.advance(1_000);
+      await host.api.jobs.update(COMPANIES.acme, open[1]?.id as string, { title: "Senior Backend Engineer" });
+      for (const path of paths) {
+        const again = await get(path, { "if-none-match": tags.get(path) as string });
+        expect(again.status, path).toBe(200);
+        expect(again.headers.get("etag"), path).not.toBe(tags.get(path));
+        expect(await again.text(), path).toContain(path === "/sitemap.xml" ? "<lastmod>" : "Senior Backend Engineer");
+        // The new tag answers 304 again, with no body.
+        const repeat = await get(path, { "if-none-match": again.headers.get("etag") as string });
+        expect(repeat.status, path).toBe(304);
+        expect(await repeat.text(), path).toBe("");
+      }
+      await host.api.jobs.update(COMPANIES.acme, open[1]?.id as string, { title: "Backend Engineer" });
+    });
+
     it("serves /jobs.json to any origin, with no personal data, in keyset pages", async () => {
       const answer = await get("/jobs.json?limit=1", { origin: "https://elsewhere.example" });
       expect(answer.headers.get("access-control-allow-origin")).toBe("*");
@@ -316,6 +346,35 @@ export function defineCareersSuite(adapter: Adapter): void {
       expect(preflight.status).toBe(204);
       expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
       expect((await get("/jobs.json?limit=500")).status).toBe(400);
+    });
+
+    it("answers /jobs.json 404 for a company hireport does not know, and an empty list for one with no public jobs", async () => {
+      for (const path of [
+        "/c/unknown/jobs.json",
+        "/c/unknown/jobs.json?limit=500",
+        "/c/unknown/jobs.json?cursor=nope",
+      ]) {
+        const answer = await get(path);
+        expect(answer.status, path).toBe(404);
+        expect(answer.headers.get("content-type"), path).toContain("text/html");
+      }
+      expect((await fetch(url("/c/unknown/jobs.json"), { method: "HEAD" })).status).toBe(404);
+      expect((await fetch(url("/c/unknown/jobs.json"), { method: "POST", body: "x" })).status).toBe(404);
+      expect((await fetch(url("/c/unknown/jobs.json"), { method: "OPTIONS" })).status).toBe(404);
+
+      await host.api.companies.upsert({ id: "co_hollow", name: "Hollow Ltd" });
+      const empty = await get("/c/hollow/jobs.json");
+      expect(empty.status).toBe(200);
+      expect(empty.headers.get("access-control-allow-origin")).toBe("*");
+      expect(await empty.json()).toEqual({ data: [], has_more: false, next_cursor: null });
+      const etag = empty.headers.get("etag") as string;
+      expect((await get("/c/hollow/jobs.json", { "if-none-match": etag })).status).toBe(304);
+      expect((await get("/c/hollow/jobs.json?limit=500")).status).toBe(400);
+      expect((await get("/c/hollow/jobs.json?cursor=nope")).status).toBe(400);
+      expect((await get("/jobs.json?cursor=nope")).status).toBe(400);
+      const post = await fetch(url("/jobs.json"), { method: "POST", body: "x" });
+      expect(post.status).toBe(405);
+      expect(post.headers.get("allow")).toBe("GET, HEAD");
     });
 
     it("serves several companies on one host, by path segment and by host name, each only its own jobs", async () => {
