@@ -120,18 +120,27 @@ export function employmentTypeOf(text: string): EmploymentType | null {
   return EMPLOYMENT_TYPES[key] ?? null;
 }
 
+/** Formats by currency and digits, made once: building an `Intl.NumberFormat` costs far more than using one. */
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+
 function money(amount: number, currency: string): string {
-  try {
-    const digits = Number.isInteger(amount) ? 0 : 2;
-    return new Intl.NumberFormat("en-GB", {
-      style: "currency",
-      currency,
-      minimumFractionDigits: digits,
-      maximumFractionDigits: digits,
-    }).format(amount);
-  } catch {
-    return `${amount.toLocaleString("en-GB")} ${currency}`;
+  const digits = Number.isInteger(amount) ? 0 : 2;
+  const id = `${currency}|${digits}`;
+  let format = moneyFormats.get(id);
+  if (!format) {
+    try {
+      format = new Intl.NumberFormat("en-GB", {
+        style: "currency",
+        currency,
+        minimumFractionDigits: digits,
+        maximumFractionDigits: digits,
+      });
+    } catch {
+      return `${amount.toLocaleString("en-GB")} ${currency}`;
+    }
+    moneyFormats.set(id, format);
   }
+  return format.format(amount);
 }
 
 /** The pay in words, or null when neither figure is set. */

@@ -3,6 +3,7 @@
  * names the job and the time the form was shown, and the candidate's human-review link, which names
  * the application.
  */
+import { hs256Key } from "@hireport/core";
 import { jwtVerify, SignJWT } from "jose";
 
 const ALGORITHM = "HS256";
@@ -24,27 +25,27 @@ export interface ReviewClaims {
 }
 
 export class CareersTokens {
-  readonly #key: Uint8Array;
+  readonly #key: Promise<CryptoKey>;
 
   constructor(secret: string) {
-    this.#key = new TextEncoder().encode(`hireport-careers:${secret}`);
+    this.#key = hs256Key(`hireport-careers:${secret}`);
   }
 
   /** A form token for a job's apply form shown at `now`. */
-  formToken(companyId: string, jobId: string, now: Date): Promise<string> {
+  async formToken(companyId: string, jobId: string, now: Date): Promise<string> {
     // `t` keeps the milliseconds that `iat` (whole seconds) drops: the minimum fill time is measured on it.
     return new SignJWT({ cid: companyId, t: now.getTime() })
       .setProtectedHeader({ alg: ALGORITHM })
       .setAudience(FORM_AUDIENCE)
       .setSubject(jobId)
       .setIssuedAt(Math.floor(now.getTime() / 1000))
-      .sign(this.#key);
+      .sign(await this.#key);
   }
 
   /** The claims of a well-signed form token, or null. Age is the caller's to judge. */
   async readForm(token: string): Promise<FormClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, { algorithms: [ALGORITHM], audience: FORM_AUDIENCE });
+      const { payload } = await jwtVerify(token, await this.#key, { algorithms: [ALGORITHM], audience: FORM_AUDIENCE });
       if (typeof payload.sub !== "string" || typeof payload.cid !== "string" || typeof payload.t !== "number") {
         return null;
       }
@@ -55,7 +56,7 @@ export class CareersTokens {
   }
 
   /** A human-review link's token, valid for `ttlSeconds`. */
-  reviewToken(claims: ReviewClaims, now: Date, ttlSeconds: number): Promise<string> {
+  async reviewToken(claims: ReviewClaims, now: Date, ttlSeconds: number): Promise<string> {
     const at = Math.floor(now.getTime() / 1000);
     return new SignJWT({ cid: claims.companyId })
       .setProtectedHeader({ alg: ALGORITHM })
@@ -63,13 +64,13 @@ export class CareersTokens {
       .setSubject(claims.applicationId)
       .setIssuedAt(at)
       .setExpirationTime(at + ttlSeconds)
-      .sign(this.#key);
+      .sign(await this.#key);
   }
 
   /** The claims of a valid, unexpired human-review token, or null. */
   async readReview(token: string, now: Date): Promise<ReviewClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, {
+      const { payload } = await jwtVerify(token, await this.#key, {
         algorithms: [ALGORITHM],
         audience: REVIEW_AUDIENCE,
         currentDate: now,

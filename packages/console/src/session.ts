@@ -4,7 +4,7 @@
  * jose) naming the principal; opening it sets a session cookie scoped to the console's path and
  * redirects to a URL without the token.
  */
-import type { ApiRequest } from "@hireport/core";
+import { type ApiRequest, hs256Key } from "@hireport/core";
 import { jwtVerify, SignJWT } from "jose";
 import type { ConsolePrincipal, ResolvedConsoleOptions } from "./options";
 import { cookie } from "./request";
@@ -21,8 +21,16 @@ export interface PortalLinkInput extends ConsolePrincipal {
   expiresIn?: number;
 }
 
-function key(secret: string): Uint8Array {
-  return new TextEncoder().encode(`hireport-console-jwt:${secret}`);
+/** Each console's signing key, imported once (jose would import raw bytes on every sign and verify). */
+const keys = new WeakMap<ResolvedConsoleOptions, Promise<CryptoKey>>();
+
+function key(options: ResolvedConsoleOptions): Promise<CryptoKey> {
+  let found = keys.get(options);
+  if (!found) {
+    found = hs256Key(`hireport-console-jwt:${options.secret}`);
+    keys.set(options, found);
+  }
+  return found;
 }
 
 function isPrincipal(value: unknown): value is ConsolePrincipal {
@@ -52,7 +60,7 @@ async function sign(
     .setAudience(audience)
     .setIssuedAt(now)
     .setExpirationTime(now + seconds)
-    .sign(key(options.secret));
+    .sign(await key(options));
 }
 
 async function verify(
@@ -61,7 +69,7 @@ async function verify(
   audience: string,
 ): Promise<ConsolePrincipal | null> {
   try {
-    const { payload } = await jwtVerify(token, key(options.secret), {
+    const { payload } = await jwtVerify(token, await key(options), {
       algorithms: ["HS256"],
       issuer: ISSUER,
       audience,

@@ -114,3 +114,18 @@ export function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
   for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
   return diff === 0;
 }
+
+/**
+ * An HMAC-SHA256 key for jose's HS256, imported once through Web Crypto. Given raw bytes, jose
+ * imports the key again on every sign and verify; a CV link is signed per listed application, so
+ * a signer keeps the promise this returns and awaits it each time. The key cannot be exported.
+ */
+export function hs256Key(secret: string): Promise<CryptoKey> {
+  const key = subtle().importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+    "verify",
+  ]);
+  // Kept for later: a refused secret rejects where the key is awaited, not as an unhandled rejection.
+  key.catch(() => {});
+  return key;
+}

@@ -1,4 +1,5 @@
 import { jwtVerify, SignJWT } from "jose";
+import { hs256Key } from "./crypto";
 import type { Clock } from "./options";
 
 const AUDIENCE = "hireport:cv";
@@ -11,12 +12,12 @@ export interface FileTokenClaims {
 
 /** Signs and checks the short-lived tokens of CV links (`{publicBaseUrl}/files/cv/{token}`). */
 export class FileTokens {
-  readonly #key: Uint8Array;
+  readonly #key: Promise<CryptoKey>;
   readonly #ttlSeconds: number;
   readonly #clock: Clock;
 
   constructor(secret: string, ttlSeconds: number, clock: Clock) {
-    this.#key = new TextEncoder().encode(secret);
+    this.#key = hs256Key(secret);
     this.#ttlSeconds = ttlSeconds;
     this.#clock = clock;
   }
@@ -29,13 +30,13 @@ export class FileTokens {
       .setAudience(AUDIENCE)
       .setIssuedAt(now)
       .setExpirationTime(now + this.#ttlSeconds)
-      .sign(this.#key);
+      .sign(await this.#key);
   }
 
   /** The claims of a valid, unexpired token; null for anything else. */
   async verify(token: string): Promise<FileTokenClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.#key, {
+      const { payload } = await jwtVerify(token, await this.#key, {
         algorithms: [ALGORITHM],
         audience: AUDIENCE,
         currentDate: this.#clock.now(),

@@ -11,6 +11,7 @@ export {
   type ExportedStageChange,
 } from "./candidate-export";
 export { createPublicApi, type PublicApi } from "./create-public-api";
+export { hs256Key } from "./crypto";
 export { CursorCodec, cursorScope } from "./cursor";
 export * from "./domain";
 export {

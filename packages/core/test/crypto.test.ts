@@ -1,5 +1,13 @@
+import { jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
-import { createHmacSigner, createHmacSignerWeb, sha256Hex, sha256HexWeb, usesNodeCrypto } from "../src/crypto";
+import {
+  createHmacSigner,
+  createHmacSignerWeb,
+  hs256Key,
+  sha256Hex,
+  sha256HexWeb,
+  usesNodeCrypto,
+} from "../src/crypto";
 import { CursorCodec } from "../src/cursor";
 import { hashKey } from "../src/services/keys";
 
@@ -40,5 +48,16 @@ describe("crypto fast path", () => {
     for (const byte of mac) binary += String.fromCharCode(byte);
     expect(cursor).toBe(`${text}.${btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "")}`);
     expect(await codec.decode("applications|acme|job_id=|stage=|updated_since=", cursor)).toEqual(position);
+  });
+
+  it("gives HS256 tokens identical to jose's raw-key ones, so links signed before stay valid", async () => {
+    const secret = "a-secret-of-forty-characters-0123456789";
+    const key = await hs256Key(secret);
+    const raw = new TextEncoder().encode(secret);
+    const token = (signWith: CryptoKey | Uint8Array) =>
+      new SignJWT({ cid: "co_1" }).setProtectedHeader({ alg: "HS256" }).setIssuedAt(1_700_000_000).sign(signWith);
+    expect(await token(key)).toBe(await token(raw));
+    expect((await jwtVerify(await token(raw), key)).payload.cid).toBe("co_1");
+    await expect(jwtVerify(await token(raw), await hs256Key(`${secret}x`))).rejects.toThrow();
   });
 });
