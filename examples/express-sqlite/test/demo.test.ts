@@ -170,16 +170,19 @@ describe("the express-sqlite demo", () => {
   });
 
   it("Ctrl+C through pnpm stops it quietly: everything closed, exit code 0, no pnpm error", async () => {
-    // `pnpm demo` is `pnpm run build && exec pnpm --filter … start`, and start is `exec tsx …`: no
-    // shell stays between pnpm and the demo. A shell waiting on a command when Ctrl+C comes (dash, the
-    // sh of Debian) dies of the SIGINT whatever its command does, and pnpm then prints "Command failed
-    // with signal "SIGINT"". The build is left out here: the test runs the command it ends with.
+    // `pnpm demo` is `pnpm run build && exec pnpm --filter … start`, and start is
+    // `exec node --import tsx …`: no shell stays between pnpm and the demo. A shell waiting on a
+    // command when Ctrl+C comes (dash, the sh of Debian) dies of the SIGINT whatever its command
+    // does, and pnpm then prints "Command failed with signal "SIGINT"". Nor does the tsx CLI: it
+    // relays a signal to its child and, when the child has not confirmed it within 30 ms (a loaded
+    // machine), kills it with SIGKILL and exits 130. The build is left out here: the test runs the
+    // command it ends with.
     const scripts = (path: string) =>
       (JSON.parse(readFileSync(path, "utf8")) as { scripts: Record<string, string> }).scripts;
     expect(scripts(join(rootDir, "package.json")).demo).toMatch(
       /&& exec pnpm --filter @hireport-examples\/express-sqlite start$/,
     );
-    expect(scripts(join(exampleDir, "package.json")).start).toMatch(/^exec tsx /);
+    expect(scripts(join(exampleDir, "package.json")).start).toMatch(/^exec node --import tsx /);
 
     const demo = await startDemo({ throughPnpm: true });
     try {
