@@ -13,6 +13,7 @@ import { migrateToLatest } from "@hireport/kysely";
 import { sql } from "kysely";
 import {
   BENCH_DIR,
+  CONNECTIONS,
   createDb,
   fmt,
   type LoadOptions,
@@ -22,11 +23,14 @@ import {
   machineInfo,
   median,
   processCpuMs,
+  ROUNDS,
   runLoad,
+  SECONDS,
   spawnTsx,
   stopChild,
   summarizeCpuProfile,
   TABLE_PREFIX,
+  WARMUP_SECONDS,
   waitForLine,
   writeResultsSection,
 } from "./common";
@@ -34,10 +38,6 @@ import { applicationsCursor, BASE_PATH, benchApi, type Skippable } from "./hirep
 import { preparePeer, revokedPeerKey } from "./peer";
 import { LIST_COMPANY, type Seeded, seed } from "./seed";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const DEEP_ROWS = 1_000_000;
 
 type ServerKind = "hireport-fastify" | "hireport-express" | "bare-fastify" | "bare-express" | "peer-fastify";

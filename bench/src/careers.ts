@@ -15,6 +15,7 @@ import { createPublicApi } from "@hireport/core";
 import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { CAREERS_COMPANY, CAREERS_PREFIX, CAREERS_SITE } from "./careers-common";
 import {
+  CONNECTIONS,
   createDb,
   FILE_SECRET,
   fmt,
@@ -23,17 +24,16 @@ import {
   log,
   median,
   processCpuMs,
+  ROUNDS,
   runLoad,
+  SECONDS,
   spawnTsx,
   stopChild,
+  WARMUP_SECONDS,
   waitForLine,
   writeResultsSection,
 } from "./common";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const PUBLIC_JOBS = 40;
 
 type Kind = "careers-hireport" | "careers-bare";

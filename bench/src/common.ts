@@ -24,6 +24,13 @@ export const FILE_SECRET = "hireport-bench-file-token-secret-0123456789";
  * A Kysely on a pg pool of `poolSize` connections to PG_URL. `BENCH_PG_APPLICATION_NAME` names the
  * connections in `pg_stat_activity` (the scaling benchmark finds its backends by it).
  */
+/** Measured rounds per figure (`BENCH_ROUNDS`), their length in seconds (`BENCH_SECONDS`), the warm-up
+ * before each figure (`BENCH_WARMUP_SECONDS`) and autocannon's connections (`BENCH_CONNECTIONS`). */
+export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
+export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+
 export function createDb(poolSize = 10): Kysely<unknown> {
   const pool = new pg.Pool({
     connectionString: PG_URL,

@@ -31,6 +31,7 @@ import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import { type Kysely, sql } from "kysely";
 import {
+  CONNECTIONS,
   createDb,
   fmt,
   type LoadOptions,
@@ -39,12 +40,15 @@ import {
   machineInfo,
   median,
   processCpuMs,
+  ROUNDS,
   runLoad,
+  SECONDS,
   SRC_DIR,
   sleep,
   spawnTsx,
   stopChild,
   TABLE_PREFIX,
+  WARMUP_SECONDS,
   waitForLine,
   writeResultsSection,
 } from "./common";
@@ -52,10 +56,6 @@ import type { ReceiverCommand, ReceiverMessage } from "./dispatcher-protocol";
 import { BASE_PATH, benchApi } from "./hireport";
 import { POST_COMPANY, type Seeded, seed } from "./seed";
 
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const GETS_PER_POST = 9;
 const APP_NAME = "hireport-bench-scaling-app";
 const DISPATCHER_NAME = "hireport-bench-scaling-dispatcher";

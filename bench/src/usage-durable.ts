@@ -13,26 +13,25 @@
 import type { ChildProcess } from "node:child_process";
 import { migrateToLatest } from "@hireport/kysely";
 import {
+  CONNECTIONS,
   createDb,
   fmt,
   log,
   machineInfo,
   median,
   processCpuMs,
+  ROUNDS,
   runLoad,
+  SECONDS,
   spawnTsx,
   stopChild,
   TABLE_PREFIX,
+  WARMUP_SECONDS,
   waitForLine,
   writeResultsSection,
 } from "./common";
 import { BASE_PATH, benchApi } from "./hireport";
 import { seed } from "./seed";
-
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
 const KINDS = ["hireport-fastify", "hireport-fastify-durable"] as const;
 type Kind = (typeof KINDS)[number];
