@@ -367,7 +367,7 @@ export async function runApiBench(): Promise<void> {
     "",
     "### Where the time goes: GET /jobs?limit=25 through @hireport/fastify with stages left out",
     "",
-    "Diagnostic servers only (a key remembered forever would break revocation; no rate limit breaks the spec): they show what each stage of the pipeline costs on this machine.",
+    "Diagnostic servers only (a key remembered forever would break revocation; no rate limit breaks the API's contract): they show what each stage of the pipeline costs on this machine.",
     "",
     "| Server | req/s (median) | ratio to bare | server CPU µs/request |",
     "| --- | --- | --- | --- |",
