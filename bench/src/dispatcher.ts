@@ -24,7 +24,7 @@ import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import { Kysely, type LogEvent, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { writeResultsSection } from "./common";
+import { percentile, writeResultsSection } from "./common";
 import type { ReceiverCommand, ReceiverMessage, ReceiverReport } from "./dispatcher-protocol";
 import { type DispatcherFigures, resultsMarkdown } from "./dispatcher-report";
 
@@ -57,11 +57,6 @@ interface MemorySample {
 
 const mb = (bytes: number): number => Math.round((bytes / 1048576) * 10) / 10;
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
-
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? Number.NaN;
-}
 
 function median(values: readonly number[]): number {
   return percentile(

@@ -54,6 +54,7 @@ export function benchApi(
   db: Kysely<unknown>,
   without: readonly Skippable[] = [],
   usageLog: UsageLogMode = "batched",
+  onEvent?: () => void,
 ): PublicApi {
   const storage = kyselyStorage({ db, tablePrefix: TABLE_PREFIX });
   return createPublicApi({
@@ -61,6 +62,7 @@ export function benchApi(
     publicBaseUrl: PUBLIC_BASE_URL,
     fileTokenSecret: FILE_SECRET,
     usageLog,
+    onEvent,
     // High enough never to refuse during a run: the counters are still taken on every request.
     limits: { perMinute: 100_000_000, perDay: 1_000_000_000 },
   });

@@ -9,11 +9,14 @@
  * every connection sending in turn 9 GET /jobs?limit=25 (key of `bench-list`) then 1 POST
  * /applications (key of `bench-post`, a fresh candidate each time, to one of 4 jobs per process):
  * one request in ten is a write, and each POST's `application.created` event gives the
- * dispatcher one delivery to its one endpoint.
+ * dispatcher one delivery to its one endpoint. The app processes wake the dispatcher process after
+ * each write with `postgresWakeUps` (src/wake.ts), as the production guide shows a host doing.
  *
  * Figures per phase (1 app process alone, 2 together; interleaved rounds, medians): requests/s
  * in total and per process, each app process's CPU time per request (/proc), the deliveries/s the
- * receiver saw, and Postgres's CPU per request, read from /proc in two ways: the backends of this
+ * receiver saw, the event-to-first-attempt latency while the API is under this load (the event's
+ * `created_at` to the receiver's first arrival, p50 and p99 over the rounds), and Postgres's CPU
+ * per request, read from /proc in two ways: the backends of this
  * benchmark's connections (found in `pg_stat_activity` by `application_name`), and every
  * `postgres` process of the server (children that ended included), which also counts the
  * server's own writers and anything else the server did meanwhile.
@@ -39,6 +42,7 @@ import {
   log,
   machineInfo,
   median,
+  percentile,
   processCpuMs,
   ROUNDS,
   runLoad,
@@ -52,13 +56,15 @@ import {
   waitForLine,
   writeResultsSection,
 } from "./common";
-import type { ReceiverCommand, ReceiverMessage } from "./dispatcher-protocol";
+import type { ReceiverCommand, ReceiverMessage, ReceiverReport } from "./dispatcher-protocol";
 import { BASE_PATH, benchApi } from "./hireport";
 import { POST_COMPANY, type Seeded, seed } from "./seed";
 
 const GETS_PER_POST = 9;
 const APP_NAME = "hireport-bench-scaling-app";
 const DISPATCHER_NAME = "hireport-bench-scaling-dispatcher";
+/** The NOTIFY channel on which the app processes wake the dispatcher process (this run's own). */
+const WAKE_CHANNEL = `hireport_bench_scaling_${process.pid}`;
 
 interface App {
   child: ChildProcess;
@@ -77,6 +83,8 @@ interface Phase {
   pgAppPerRequest: number[];
   pgBenchPerRequest: number[];
   pgAllPerRequest: number[];
+  /** Event `created_at` to first arrival at the receiver, ms, every delivery of the phase's rounds. */
+  latencies: number[];
 }
 
 /** CPU time (ms) of the Postgres backends of connections named `name`, by backend pid. */
@@ -153,6 +161,7 @@ function startReceiver(): Promise<{
   port: number;
   send: (command: ReceiverCommand) => void;
   delivered: () => Promise<number>;
+  report: () => Promise<ReceiverReport>;
 }> {
   const child = fork(join(SRC_DIR, "dispatcher-receiver.ts"), {
     execArgv: ["--import", "tsx"],
@@ -173,7 +182,12 @@ function startReceiver(): Promise<{
     send({ type: "count" });
     return (await reply).unique;
   };
-  return next("listening").then(({ port }) => ({ child, port, send, delivered }));
+  const report = async () => {
+    const reply = next("report");
+    send({ type: "report" });
+    return (await reply).report;
+  };
+  return next("listening").then(({ port }) => ({ child, port, send, delivered, report }));
 }
 
 async function main(): Promise<void> {
@@ -203,16 +217,22 @@ async function main(): Promise<void> {
     events: ["application.created"],
   });
   receiver.send({ type: "config", secrets: [endpoint.secret] });
-  receiver.send({ type: "phase", name: "scaling" });
+  receiver.send({ type: "phase", name: "warm-up" });
 
   try {
     const apps: App[] = [];
     for (let i = 0; i < 2; i++) {
-      const child = spawnTsx("server.ts", ["hireport-fastify"], { BENCH_PG_APPLICATION_NAME: APP_NAME });
+      const child = spawnTsx("server.ts", ["hireport-fastify"], {
+        BENCH_PG_APPLICATION_NAME: APP_NAME,
+        BENCH_WAKE_CHANNEL: WAKE_CHANNEL,
+      });
       children.push(child);
       apps.push({ child, origin: `http://127.0.0.1:${await waitForLine(child, "READY ")}` });
     }
-    const dispatcher = spawnTsx("scaling-dispatcher.ts", [], { BENCH_PG_APPLICATION_NAME: DISPATCHER_NAME });
+    const dispatcher = spawnTsx("scaling-dispatcher.ts", [], {
+      BENCH_PG_APPLICATION_NAME: DISPATCHER_NAME,
+      BENCH_WAKE_CHANNEL: WAKE_CHANNEL,
+    });
     children.push(dispatcher);
     await waitForLine(dispatcher, "READY");
 
@@ -228,10 +248,14 @@ async function main(): Promise<void> {
       pgAppPerRequest: [],
       pgBenchPerRequest: [],
       pgAllPerRequest: [],
+      latencies: [],
     });
     const phases = [phase("1 app process", apps.slice(0, 1)), phase("2 app processes", apps)];
 
-    const measure = async (p: Phase): Promise<void> => {
+    const measure = async (p: Phase, round: number): Promise<void> => {
+      // The receiver files each delivery's latency under the phase it arrives in: this round's.
+      const phaseName = `${p.label}, round ${round}`;
+      receiver.send({ type: "phase", name: phaseName });
       const cpuBefore = p.apps.map((app) => processCpuMs(app.child.pid));
       const dispatcherBefore = processCpuMs(dispatcher.pid);
       const appBackends = await backendsCpu(db, APP_NAME);
@@ -253,16 +277,18 @@ async function main(): Promise<void> {
       const from = Math.min(...results.map((r) => r.startedAt));
       const to = Math.max(...results.map((r) => r.endedAt));
       const ms = to - from;
-      // The dispatcher polls each second: give the last POSTs of the window that long to arrive.
+      // The last POSTs' deliveries arrive within milliseconds when woken, within a poll (1 s) if a
+      // wake-up was lost: give them that long before the next phase begins.
       await sleep(1_200);
       sampling = false;
       await sampler;
+      receiver.send({ type: "phase", name: "between" });
       const pgAll = allPostgresCpuMs() - pgBefore;
       const pgApps = backendsDelta(appBackends, await backendsCpu(db, APP_NAME));
       const pgDispatcher = backendsDelta(dispatcherBackends, await backendsCpu(db, DISPATCHER_NAME));
       const countAt = (t: number) => counts.filter(([at]) => at <= t).at(-1)?.[1] ?? 0;
-      // Deliveries arrive up to a poll interval after their POST: the window shifted by 1 s.
-      const delivered = countAt(to + 1_000) - countAt(from + 1_000);
+      // Deliveries arrive shortly after their POST (woken): those that arrived in the window.
+      const delivered = countAt(to) - countAt(from);
       const posts = (await applicationsOfPostCompany(db)) - postsBefore;
       for (const [index, result] of results.entries()) {
         if (result.non2xx > 0 || result.errors > 0) {
@@ -293,10 +319,16 @@ async function main(): Promise<void> {
     await Promise.all(apps.map((app, index) => runLoad(mix(app, index, seeded, WARMUP_SECONDS))));
     for (let round = 0; round < ROUNDS; round++) {
       log(`round ${round + 1} of ${ROUNDS}`);
-      for (const p of round % 2 === 0 ? phases : [...phases].reverse()) await measure(p);
+      for (const p of round % 2 === 0 ? phases : [...phases].reverse()) await measure(p, round + 1);
     }
     // Let the dispatcher finish the last POSTs' deliveries before the endpoint goes.
     await new Promise((resolve) => setTimeout(resolve, 3_000));
+    const { latencies } = await receiver.report();
+    for (const p of phases) {
+      for (let round = 1; round <= ROUNDS; round++)
+        p.latencies.push(...(latencies[`${p.label}, round ${round}`] ?? []));
+      p.latencies.sort((a, b) => a - b);
+    }
     writeResults(phases, machine, Math.round((Date.now() - started) / 1000));
   } finally {
     for (const child of children.reverse()) {
@@ -317,6 +349,7 @@ function writeResults(phases: Phase[], machine: Awaited<ReturnType<typeof machin
       p.cpuPerRequest.map((runs) => fmt(median(runs))).join(" / "),
       fmt(median(p.posts)),
       fmt(median(p.deliveries)),
+      `${fmt(percentile(p.latencies, 50))} / ${fmt(percentile(p.latencies, 99))} (${fmt(p.latencies.length)})`,
       fmt(median(p.dispatcherCpuPerDelivery.filter(Number.isFinite))),
       fmt(median(p.pgAppPerRequest)),
       fmt(median(p.pgBenchPerRequest)),
@@ -339,13 +372,13 @@ function writeResults(phases: Phase[], machine: Awaited<ReturnType<typeof machin
     "",
     `Run ${new Date().toISOString().slice(0, 16)}Z with \`BENCH_ONLY=scaling pnpm --filter @hireport/bench start\` (${elapsed} s; ${ROUNDS} interleaved round(s) of ${SECONDS} s per phase after a ${WARMUP_SECONDS} s warm-up; medians). ${machine.cpus}; ${machine.memory}; load average at start ${machine.load}; ${machine.postgres}.`,
     "",
-    `Two \`hireport-fastify\` processes (src/server.ts, full pipeline, pg pool 10 each) and one webhook dispatcher process on one Postgres; one autocannon per app process, ${CONNECTIONS} connections each, every connection sending in turn ${GETS_PER_POST} GET /jobs?limit=25 and 1 POST /applications (one write in ten; each POST gives the dispatcher one delivery to a local receiver). "1 app process" loads the first process alone; "2 app processes" loads both at once. Everything (apps, dispatcher, receiver, load generators, Postgres) shares the machine's ${cpus().length} cores, so the 2-process row measures sharing, not added capacity: the CPU per request is the figure to scale from.`,
+    `Two \`hireport-fastify\` processes (src/server.ts, full pipeline, pg pool 10 each) and one webhook dispatcher process on one Postgres, which the app processes wake after each write through Postgres (\`postgresWakeUps\`: \`onEvent\` sends a NOTIFY, the dispatcher listens and calls \`notify()\`); one autocannon per app process, ${CONNECTIONS} connections each, every connection sending in turn ${GETS_PER_POST} GET /jobs?limit=25 and 1 POST /applications (one write in ten; each POST gives the dispatcher one delivery to a local receiver). "1 app process" loads the first process alone; "2 app processes" loads both at once. Everything (apps, dispatcher, receiver, load generators, Postgres) shares the machine's ${cpus().length} cores, so the 2-process row measures sharing, not added capacity: the CPU per request is the figure to scale from.`,
     "",
-    "| Phase | total req/s | req/s per app process | app CPU µs/request (each process) | POST /applications per s | deliveries/s | dispatcher CPU µs/delivery | Postgres CPU µs/request: the apps' backends | the apps' and the dispatcher's backends | all postgres processes |",
-    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
+    "| Phase | total req/s | req/s per app process | app CPU µs/request (each process) | POST /applications per s | deliveries/s | event to first attempt, ms: p50 / p99 (deliveries) | dispatcher CPU µs/delivery | Postgres CPU µs/request: the apps' backends | the apps' and the dispatcher's backends | all postgres processes |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
     ...phases.map((p) => `| ${row(p)} |`),
     "",
-    "How Postgres's CPU is read: `/proc/<pid>/stat` user + system time, before and after each run. *The apps' backends*: the backends whose `application_name` is the app processes' (from `pg_stat_activity`), divided by the requests of the run; *and the dispatcher's*: the same plus the backends of the dispatcher's connections. *All postgres processes*: every process named `postgres` (backends of every connection, the dispatcher's included, the WAL writer, checkpointer and background writer, and ended backends through the postmaster's children's time), divided by the same requests; it also counts anything else the server did meanwhile. Rates are per second of the load's own window (autocannon's start to its end; with two, the first start to the last end). Deliveries/s counts the receiver's arrivals in that window shifted by one second (the dispatcher polls each second); it is what the POSTs gave the dispatcher, not its ceiling (see the dispatcher section).",
+    "How Postgres's CPU is read: `/proc/<pid>/stat` user + system time, before and after each run. *The apps' backends*: the backends whose `application_name` is the app processes' (from `pg_stat_activity`), divided by the requests of the run; *and the dispatcher's*: the same plus the backends of the dispatcher's connections. *All postgres processes*: every process named `postgres` (backends of every connection, the dispatcher's included, the WAL writer, checkpointer and background writer, and ended backends through the postmaster's children's time), divided by the same requests; it also counts anything else the server did meanwhile. Rates are per second of the load's own window (autocannon's start to its end; with two, the first start to the last end). Deliveries/s counts the receiver's arrivals in that window; it is what the POSTs gave the dispatcher, not its ceiling (see the dispatcher section). Event to first attempt: from the event's `created_at` (set in the app process before its transaction commits) to the receiver's first arrival of its delivery, for every delivery of the phase's rounds (those arriving up to 1.2 s after the load's end included), while the API is under the load above.",
     "",
     `Inputs of the estimate in docs/production-guide.md ("Scaling"), CPU per request of this mix: ${estimate}. One Postgres core keeps up with ${fmt(Math.min(...ratios), 1)} to ${fmt(Math.max(...ratios), 1)} fully busy app-process cores (app CPU over Postgres CPU per request, over both phases and both Postgres figures).`,
   ].join("\n");

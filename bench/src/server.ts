@@ -22,6 +22,7 @@ import { bareApplications, bareJobs } from "./bare";
 import { createDb } from "./common";
 import { BASE_PATH, benchApi, SKIPPABLE, type Skippable } from "./hireport";
 import { peerFastify } from "./peer";
+import { benchWakeUps } from "./wake";
 
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
 /** Diagnostic servers only: `BENCH_WITHOUT=rate-limit,key-lookup` (see SKIPPABLE). */
@@ -46,8 +47,10 @@ async function main(): Promise<void> {
   } else if (kind === "hireport-fastify" || kind === "hireport-fastify-durable" || kind === "bare-fastify") {
     const app = Fastify({ logger: false });
     let api: PublicApi | undefined;
+    // The scaling benchmark's app processes wake its dispatcher process (src/wake.ts).
+    const wake = kind !== "bare-fastify" ? benchWakeUps() : undefined;
     if (kind !== "bare-fastify") {
-      api = benchApi(db, WITHOUT, kind === "hireport-fastify-durable" ? "durable" : "batched");
+      api = benchApi(db, WITHOUT, kind === "hireport-fastify-durable" ? "durable" : "batched", wake?.publish);
       await app.register(hireportFastify, { api, prefix: BASE_PATH });
     } else {
       app.get(`${BASE_PATH}/jobs`, async (request) => bareJobs(db, request.query as Record<string, unknown>));
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     close = async () => {
       await app.close();
       await api?.close();
+      await wake?.end();
     };
   } else if (kind === "hireport-express" || kind === "bare-express") {
     const app = express();

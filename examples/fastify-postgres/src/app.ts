@@ -12,10 +12,10 @@
 import { createCareers } from "@hireport/careers";
 import { createPublicApi } from "@hireport/core";
 import { hireportFastify } from "@hireport/fastify";
-import { kyselyFileStore, kyselyStorage } from "@hireport/kysely";
+import { kyselyFileStore, kyselyStorage, postgresWakeUps } from "@hireport/kysely";
 import Fastify from "fastify";
 import { sql } from "kysely";
-import { careersSecret, createDb, env, fileTokenSecret, loadConfig, onShutdown } from "./config";
+import { careersSecret, createDatabase, env, fileTokenSecret, loadConfig, onShutdown, wakeChannel } from "./config";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -24,17 +24,19 @@ async function main(): Promise<void> {
   const host = env("HOST") ?? "127.0.0.1";
   const perMinute = env("HIREPORT_RATE_LIMIT_PER_MINUTE");
 
-  const db = createDb(config, 10);
+  const { db, pool } = createDatabase(config, 10);
   // No migrations here: `pnpm migrate` runs them once, before the app processes start.
   const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
   const secret = fileTokenSecret(name);
+  // After each change, a NOTIFY wakes the dispatcher process (which also polls: a lost one only delays).
+  const wakeUps = postgresWakeUps(pool, { channel: wakeChannel(config) });
   const api = createPublicApi({
     storage,
     fileStore: kyselyFileStore({ db, tablePrefix: config.tablePrefix }),
     publicBaseUrl: env("PUBLIC_BASE_URL") ?? `http://localhost:${port}`,
     fileTokenSecret: secret,
     ...(perMinute ? { limits: { perMinute: Number(perMinute) } } : {}),
-    // No `onEvent`: the dispatcher runs in its own process and finds new events by polling.
+    onEvent: wakeUps.publish,
   });
 
   const app = Fastify({ logger: false });
@@ -61,6 +63,7 @@ async function main(): Promise<void> {
   onShutdown(async () => {
     await app.close(); // stop accepting connections; requests in flight finish
     await api.close(); // writes the last usage-log entries
+    await wakeUps.close();
     await db.destroy();
   });
 

@@ -45,9 +45,22 @@ export function loadConfig(): ExampleConfig {
  * it the first one ends the process; with it the requests on it answer 500 and the pool reconnects.
  * The connections' `application_name` is `PGAPPNAME` when set (node-postgres reads it).
  */
-export function createDb(config: ExampleConfig, poolSize = 10): Kysely<unknown> {
+export function createDatabase(config: ExampleConfig, poolSize = 10): { db: Kysely<unknown>; pool: pg.Pool } {
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: poolSize, connectionTimeoutMillis: 5000 });
-  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool: hardenPgPool(pool) }) });
+  return { db: new Kysely<unknown>({ dialect: new PostgresDialect({ pool: hardenPgPool(pool) }) }), pool };
+}
+
+/** `createDatabase` for the processes that need only Kysely. */
+export function createDb(config: ExampleConfig, poolSize = 10): Kysely<unknown> {
+  return createDatabase(config, poolSize).db;
+}
+
+/**
+ * The NOTIFY channel on which the app processes wake the dispatcher (`postgresWakeUps`): one per
+ * table prefix, so that two deployments on one Postgres server never wake each other.
+ */
+export function wakeChannel(config: ExampleConfig): string {
+  return `${config.tablePrefix}events`.slice(0, 63);
 }
 
 /**

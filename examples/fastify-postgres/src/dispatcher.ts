@@ -1,7 +1,8 @@
 /**
  * The webhook dispatcher process: one per deployment is enough (more are safe: a delivery is held
- * by one dispatcher at a time). It polls the database for due deliveries, so the app processes need
- * no connection to it.
+ * by one dispatcher at a time). The app processes wake it through Postgres (`postgresWakeUps`:
+ * they NOTIFY after each change, it LISTENs), and it polls the database too, so a lost wake-up only
+ * delays a delivery by WEBHOOK_POLL_MS.
  *
  *   pnpm dispatcher
  *
@@ -10,9 +11,9 @@
  * receiver (http, loopback) that the dispatcher registers for the example company at startup; it
  * turns the SSRF guard off (`allowPrivateAddresses`), so it is refused when NODE_ENV=production.
  */
-import { kyselyStorage } from "@hireport/kysely";
+import { kyselyStorage, postgresWakeUps } from "@hireport/kysely";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
-import { createDb, env, isProduction, loadConfig, onShutdown, warn } from "./config";
+import { createDatabase, env, isProduction, loadConfig, onShutdown, wakeChannel, warn } from "./config";
 
 const DEV_ENDPOINT_DESCRIPTION = "hireport example: local development receiver";
 
@@ -53,7 +54,8 @@ async function main(): Promise<void> {
     );
   }
 
-  const db = createDb(config, 5);
+  // One of the 5 connections listens for the app processes' wake-ups.
+  const { db, pool } = createDatabase(config, 5);
   const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
   // Signing secrets sealed at rest (AES-256-GCM) with a key of yours: `openssl rand -base64 32`.
   const webhookKey = env("HIREPORT_WEBHOOK_KEY");
@@ -68,11 +70,14 @@ async function main(): Promise<void> {
 
   if (devWebhookUrl) await registerDevEndpoint(dispatcher, config.companyId, devWebhookUrl);
 
+  const wakeUps = postgresWakeUps(pool, { channel: wakeChannel(config) });
   onShutdown(async () => {
+    await wakeUps.close();
     await dispatcher.stop(); // finishes the requests in flight and records them
     await db.destroy();
   });
   dispatcher.start();
+  await wakeUps.listen(() => dispatcher.notify());
   console.log(`dispatcher running (table prefix ${config.tablePrefix})`);
 }
 

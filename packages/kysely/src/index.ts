@@ -19,4 +19,12 @@ export type { MigrationOptions, MigrationSqlOptions } from "./migrations/options
 export { installRoutines } from "./migrations/routines";
 export { migrationSql } from "./migrations/sql-printer";
 export { hardenPgPool, type PgPoolClientEvents, type PgPoolEvents } from "./pg-pool";
+export {
+  type PgListeningClient,
+  type PgNotification,
+  type PgWakePool,
+  type PostgresWakeUps,
+  type PostgresWakeUpsOptions,
+  postgresWakeUps,
+} from "./pg-wake-ups";
 export { TABLE_NAMES } from "./schema";

@@ -1,9 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { fileURLToPath } from "node:url";
+import { postgresWakeUps } from "@hireport/kysely";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createTestCertificate, type TestCertificate } from "./support/certificate";
 import { COMPANY, deliveryFixture } from "./support/fixture";
-import { sqlFactories } from "./support/kysely-factories";
+import { PG_URL, sqlFactories } from "./support/kysely-factories";
 import { emitEvent, sampleJob } from "./support/outbox";
 import { type Receiver, startReceiver } from "./support/receiver";
 
@@ -178,6 +181,40 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
       expect(count).toBe(150);
     }
   }, 60_000);
+
+  it("a dispatcher process polling once a minute sends at once when an app process wakes it (postgresWakeUps)", async (context) => {
+    if (!available || factory.name !== "postgres") context.skip();
+    const { storage, receiver, dispatcher, clock } = await setup();
+    receiver.setHandler((_request, response) => response.writeHead(200).end("ok"));
+    await dispatcher.endpoints.create({ companyId: COMPANY, url: `${receiver.origin}/hooks`, events: ["job.created"] });
+    const channel = `hireport_test_${randomBytes(4).toString("hex")}`;
+    await spawnDispatcher({ HIREPORT_TEST_POLL_MS: "60000", HIREPORT_TEST_WAKE_CHANNEL: channel });
+    // Its first claim, and the one it makes once listening, have found nothing: it sleeps a minute.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The app process's side: a pool of its own, as another process would have.
+    const pool = new pg.Pool({ connectionString: PG_URL, max: 2 });
+    const wakeUps = postgresWakeUps(pool, { channel });
+    closers.push(async () => {
+      await wakeUps.close();
+      await pool.end();
+    });
+    const emit = async (title: string) =>
+      (await emitEvent(storage, { companyId: COMPANY, type: "job.created", data: sampleJob(title), now: clock.now() }))
+        .deliveries[0]?.id;
+    // A change nobody announces waits for the poll...
+    const quiet = await emit("not announced");
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    expect(receiver.requests).toHaveLength(0);
+    // ...one announced (as `onEvent: wakeUps.publish` does after its commit) goes at once, with it.
+    const announced = await emit("announced");
+    const publishedAt = Date.now();
+    wakeUps.publish();
+    await receiver.waitForRequests(2, 10_000);
+    expect(Date.now() - publishedAt).toBeLessThan(5_000);
+    expect(new Set(receiver.requests.map((request) => String(request.headers["service-delivery"])))).toEqual(
+      new Set([quiet, announced]),
+    );
+  }, 30_000);
 
   it("a dispatcher killed with SIGKILL mid-batch loses nothing: its leases run out and another sends them", async (context) => {
     if (!available) context.skip();

@@ -2,10 +2,13 @@
  * A dispatcher in its own process, for the multi-process tests: two of them on one database, and
  * one killed with SIGKILL mid-batch. Run with tsx from the package folder; configured through
  * HIREPORT_TEST_* variables; prints `ready` once started and a JSON line per finished pass.
+ * HIREPORT_TEST_WAKE_CHANNEL (Postgres): also listens with `postgresWakeUps` on that channel, on a
+ * pool of its own, and prints `ready` once listening.
  */
-import { kyselyStorage } from "@hireport/kysely";
+import { kyselyStorage, postgresWakeUps } from "@hireport/kysely";
+import pg from "pg";
 import { createWebhookDispatcher } from "../../src/index";
-import { openDb, type SqlDialect } from "./kysely-factories";
+import { openDb, PG_URL, type SqlDialect } from "./kysely-factories";
 
 const env = (name: string): string => {
   const value = process.env[name];
@@ -19,7 +22,7 @@ const dispatcher = createWebhookDispatcher({
   storage,
   allowPrivateAddresses: true,
   tls: { ca: env("HIREPORT_TEST_CA") },
-  pollIntervalMs: 20,
+  pollIntervalMs: Number(process.env.HIREPORT_TEST_POLL_MS ?? "20"),
   userAgent: process.env.HIREPORT_TEST_USER_AGENT ?? "hireport-webhooks-test",
   concurrency: Number(process.env.HIREPORT_TEST_CONCURRENCY ?? "16"),
   perEndpointConcurrency: Number(process.env.HIREPORT_TEST_PER_ENDPOINT ?? "8"),
@@ -34,11 +37,17 @@ const dispatcher = createWebhookDispatcher({
 });
 
 dispatcher.start();
+const wakeChannel = process.env.HIREPORT_TEST_WAKE_CHANNEL;
+const wakePool = wakeChannel ? new pg.Pool({ connectionString: PG_URL, max: 1 }) : undefined;
+const wakeUps = wakePool ? postgresWakeUps(wakePool, { channel: wakeChannel }) : undefined;
+await wakeUps?.listen(() => dispatcher.notify());
 process.stdout.write("ready\n");
 
 process.on("SIGTERM", () => {
   dispatcher
     .stop()
+    .then(() => wakeUps?.close())
+    .then(() => wakePool?.end())
     .then(() => db.destroy())
     .then(() => process.exit(0));
 });
