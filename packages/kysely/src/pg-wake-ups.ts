@@ -128,7 +128,15 @@ export function postgresWakeUps(pool: PgWakePool, options: PostgresWakeUpsOption
   let listening = false;
 
   /** Connects and listens; throws if that fails. Once listening, a lost connection is replaced. */
-  const connect = async (wake: () => void): Promise<void> => {
+  const connect = async (given: () => void): Promise<void> => {
+    // A throwing `wake` must not break the connection's event handling.
+    const wake = () => {
+      try {
+        given();
+      } catch (error) {
+        logger.warn("hireport: the wake-up callback threw", { error: String(error) });
+      }
+    };
     const client = await pool.connect();
     let established = false;
     let dropped = false;
@@ -152,7 +160,7 @@ export function postgresWakeUps(pool: PgWakePool, options: PostgresWakeUpsOption
       logger.warn("hireport: the LISTEN connection was lost; listening again shortly", {
         error: String(error ?? "connection ended"),
       });
-      schedule(wake, reconnectMs);
+      schedule(given, reconnectMs);
     };
     client.on("notification", onNotification);
     client.on("error", onLost);

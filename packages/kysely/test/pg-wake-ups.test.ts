@@ -114,6 +114,24 @@ describe.skipIf(!db)("postgresWakeUps", () => {
     await until(() => listening.woken() === 3);
   });
 
+  it("a wake-up callback that throws is logged and does not stop the next notifications", async () => {
+    const channel = newChannel();
+    const warnings: string[] = [];
+    const wakeUps = postgresWakeUps(newPool(), { channel, logger: { warn: (message) => warnings.push(message) } });
+    closers.push(() => wakeUps.close());
+    let calls = 0;
+    await wakeUps.listen(() => {
+      calls += 1;
+      throw new Error("boom");
+    });
+    const { wakeUps: sender } = publisher(channel);
+    sender.publish();
+    await until(() => calls === 2);
+    sender.publish();
+    await until(() => calls === 3);
+    expect(warnings).toEqual(Array(3).fill("hireport: the wake-up callback threw"));
+  });
+
   it("close() gives the listening connection back closed and stops publishing", async () => {
     const channel = newChannel();
     const listening = await listener(channel);
