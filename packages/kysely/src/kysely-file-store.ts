@@ -5,6 +5,7 @@ import { strategyFor } from "./dialects/detect";
 import type { DialectKind } from "./dialects/types";
 import type { FileTable } from "./schema";
 import { afterPosition } from "./stores/keyset";
+import { findRow, selectAll } from "./stores/rows";
 import { fromDb, readNumber } from "./values";
 
 /** Bytes per chunk row: far below every database's packet limit (MariaDB's default is 16 MiB). */
@@ -143,13 +144,7 @@ export function kyselyFileStore<DB>(
   }
 
   async function get(companyId: string, id: string) {
-    const row = await ctx.db
-      .selectFrom(ctx.tableAs("file", "f"))
-      .select(ctx.columns("file", "f"))
-      .where("f.id", "=", id)
-      .where("f.company_id", "=", companyId)
-      .$castTo<FileTable>()
-      .executeTakeFirst();
+    const row = await findRow(ctx, "file", { id, company_id: companyId });
     if (!row) return null;
     const chunks = readNumber(row.chunk_count);
     let next = 0;
@@ -207,10 +202,7 @@ export function kyselyFileStore<DB>(
     delete: remove,
 
     async listCreatedBefore({ createdBefore, after, limit }: StoredFileQuery) {
-      let query = ctx.db
-        .selectFrom(ctx.from("file", "f", "created"))
-        .select(ctx.columns("file", "f"))
-        .where("f.created_at", "<", ctx.toDb(createdBefore));
+      let query = selectAll(ctx, "file", "f", "created").where("f.created_at", "<", ctx.toDb(createdBefore));
       if (after) {
         query = query.where((eb) =>
           afterPosition(ctx, eb, "f.created_at", "f.id", { at: after.createdAt, id: after.id }, "asc"),

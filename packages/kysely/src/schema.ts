@@ -106,7 +106,7 @@ export interface ApplicationTable {
   erased_at: DbDate | null;
 }
 
-/** Stage changes and notes share their actor columns. */
+/** Stage changes, notes and audit entries share their actor columns. */
 export interface ActorColumns {
   actor_type: string;
   actor_id: string | null;
@@ -227,12 +227,9 @@ export interface WebhookAttemptTable {
 }
 
 /** The audit list: who changed what, when (no personal data). `details` is JSON text. */
-export interface AuditTable {
+export interface AuditTable extends ActorColumns {
   id: string;
   company_id: string;
-  actor_type: string;
-  actor_id: string | null;
-  actor_name: string;
   action: string;
   target_type: string;
   target_id: string | null;

@@ -1,7 +1,7 @@
-import type { AuditRecord, Storage, WebhookStore } from "@hireport/core";
+import type { AuditRecord, ChangeOptions, Storage, WebhookStore } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { afterEach, describe, expect, it } from "vitest";
-import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
+import { createWebhookDispatcher, type EndpointWithSecret, type WebhookDispatcher } from "../src/index";
 import { type ManualClock, manualClock } from "./support/clock";
 import { emitEvent, sampleJob } from "./support/outbox";
 import { type Receiver, startReceiver } from "./support/receiver";
@@ -47,6 +47,18 @@ async function auditOf(storage: Storage, companyId = COMPANY): Promise<AuditReco
   return (await storage.audit.list(companyId, { take: 100 })).reverse();
 }
 
+/** The company's endpoint for `job.created` at the receiver's `/hooks`, created through the dispatcher. */
+async function hooksEndpoint(
+  { dispatcher, receiver }: Setup,
+  options?: ChangeOptions,
+): Promise<EndpointWithSecret["endpoint"]> {
+  const created = await dispatcher.endpoints.create(
+    { companyId: COMPANY, url: `${receiver.origin}/hooks`, events: ["job.created"] },
+    options,
+  );
+  return created.endpoint;
+}
+
 async function emit({ storage, clock }: Setup, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
     await emitEvent(storage, {
@@ -69,12 +81,7 @@ describe("webhook host methods record who changed what", () => {
       context.clock.advance(1_000);
       return change();
     };
-    const { endpoint } = await step(() =>
-      dispatcher.endpoints.create(
-        { companyId: COMPANY, url: `${receiver.origin}/hooks`, events: ["job.created"] },
-        options,
-      ),
-    );
+    const endpoint = await step(() => hooksEndpoint(context, options));
     await step(() =>
       dispatcher.endpoints.update(COMPANY, endpoint.id, { events: ["job.created", "job.closed"] }, options),
     );
@@ -112,12 +119,9 @@ describe("webhook host methods record who changed what", () => {
   });
 
   it("records nothing when the change does not happen (another company's endpoint)", async () => {
-    const { dispatcher, storage, receiver } = await setup();
-    const { endpoint } = await dispatcher.endpoints.create({
-      companyId: COMPANY,
-      url: `${receiver.origin}/hooks`,
-      events: ["job.created"],
-    });
+    const context = await setup();
+    const { dispatcher, storage } = context;
+    const endpoint = await hooksEndpoint(context);
     await expect(dispatcher.endpoints.pause(OTHER, endpoint.id)).rejects.toMatchObject({ code: "not_found" });
     await expect(dispatcher.endpoints.delete(OTHER, endpoint.id)).rejects.toMatchObject({ code: "not_found" });
     await expect(dispatcher.endpoints.revealSecret(OTHER, endpoint.id)).rejects.toMatchObject({ code: "not_found" });
@@ -130,11 +134,7 @@ describe("deliveries.recover", () => {
     const context = await setup();
     const { dispatcher, storage, receiver, clock } = context;
     receiver.setHandler((_request, response) => response.writeHead(500).end("down for maintenance"));
-    const { endpoint } = await dispatcher.endpoints.create({
-      companyId: COMPANY,
-      url: `${receiver.origin}/hooks`,
-      events: ["job.created"],
-    });
+    const endpoint = await hooksEndpoint(context);
     const start = clock.now();
     await emit(context, 1);
     const since = clock.now();
@@ -169,11 +169,7 @@ describe("deliveries.recover", () => {
     const context = await setup();
     const { dispatcher, receiver, clock } = context;
     receiver.setHandler((_request, response) => response.writeHead(503).end());
-    const { endpoint } = await dispatcher.endpoints.create({
-      companyId: COMPANY,
-      url: `${receiver.origin}/hooks`,
-      events: ["job.created"],
-    });
+    const endpoint = await hooksEndpoint(context);
     const since = clock.now();
     await emit(context, 5);
     await dispatcher.runOnce({ maxPasses: 5 });
@@ -200,11 +196,7 @@ describe("deliveries.list", () => {
     const context = await setup();
     const { dispatcher, storage, receiver } = context;
     receiver.setHandler((_request, response) => response.writeHead(500).end("no"));
-    const { endpoint } = await dispatcher.endpoints.create({
-      companyId: COMPANY,
-      url: `${receiver.origin}/hooks`,
-      events: ["job.created"],
-    });
+    const endpoint = await hooksEndpoint(context);
     await emit(context, 6);
     await dispatcher.runOnce({ maxPasses: 5 });
     const webhooks = storage.webhooks as WebhookStore;

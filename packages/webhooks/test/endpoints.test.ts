@@ -3,6 +3,7 @@ import { memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../src/index";
 import { manualClock } from "./support/clock";
+import { rejectionOf } from "./support/rejection";
 
 /** A dispatcher on a fresh memory storage where the companies co_1 and co_2 are registered. */
 async function setup(overrides: Partial<WebhookDispatcherOptions> = {}) {
@@ -28,17 +29,8 @@ async function setup(overrides: Partial<WebhookDispatcherOptions> = {}) {
   return { storage, clock, dispatcher };
 }
 
-async function rejectionOf(promise: Promise<unknown>): Promise<HireportError> {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(HireportError);
-  return error as HireportError;
-}
-
 async function invalidFields(promise: Promise<unknown>): Promise<string[]> {
-  const error = await rejectionOf(promise);
+  const error = await rejectionOf(promise, HireportError);
   expect(error.code).toBe("invalid");
   return (error.fields ?? []).map((field) => field.field);
 }
@@ -104,7 +96,7 @@ describe("endpoints.create", () => {
     ],
   ])("names the allowPrivateAddresses option when the guard refuses %s", async (_name, url, reason) => {
     const { dispatcher } = await setup();
-    const error = await rejectionOf(dispatcher.endpoints.create({ ...base, url }));
+    const error = await rejectionOf(dispatcher.endpoints.create({ ...base, url }), HireportError);
     expect(error.code).toBe("invalid");
     expect(error.message).toBe(`The webhook endpoint is not valid: ${reason} ${PRIVATE_HINT}`);
     // The field keeps the short text a host may show its own users.
@@ -120,7 +112,7 @@ describe("endpoints.create", () => {
       [guarded, "hooks.example.com/x"],
       [open, "ftp://hooks.example.com/x"],
     ] as const) {
-      const error = await rejectionOf(dispatcher.endpoints.create({ ...base, url }));
+      const error = await rejectionOf(dispatcher.endpoints.create({ ...base, url }), HireportError);
       expect(error.code).toBe("invalid");
       expect(error.message).not.toMatch(/allowPrivateAddresses/);
     }
@@ -128,7 +120,7 @@ describe("endpoints.create", () => {
 
   it("refuses a company hireport does not know with core's unknownCompany (404), storing nothing", async () => {
     const { dispatcher, storage } = await setup();
-    const error = await rejectionOf(dispatcher.endpoints.create({ ...base, companyId: "co_unknown" }));
+    const error = await rejectionOf(dispatcher.endpoints.create({ ...base, companyId: "co_unknown" }), HireportError);
     expect(isHireportError(error)).toBe(true);
     expect(error).toMatchObject({ code: "not_found", status: 404, message: unknownCompany("co_unknown").message });
     expect(error.message).toMatch(/"co_unknown".*api\.companies\.upsert/);
@@ -213,8 +205,12 @@ describe("endpoint management", () => {
       ["url"],
     );
     expect(
-      (await rejectionOf(dispatcher.endpoints.update("co_1", endpoint.id, { url: "http://hooks.example.com/" })))
-        .message,
+      (
+        await rejectionOf(
+          dispatcher.endpoints.update("co_1", endpoint.id, { url: "http://hooks.example.com/" }),
+          HireportError,
+        )
+      ).message,
     ).toContain(PRIVATE_HINT);
 
     expect(await dispatcher.endpoints.pause("co_1", endpoint.id)).toMatchObject({

@@ -3,6 +3,7 @@ import { createContext, runInContext } from "node:vm";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
 import { buildSignatureHeader } from "../src/delivery-request";
+import { samplePayload } from "./support/outbox";
 
 type ModuleExports = Record<string, unknown>;
 
@@ -53,14 +54,7 @@ describe("@hireport/webhooks/verify in a Web-like runtime", () => {
     const parseEvent = web.parseEvent as (payload: string) => { type: string; data: { title: string } };
     const secret = "whsec_d2ViLXJ1bnRpbWUtdGVzdC1zZWNyZXQtMTIzNDU2Nzg5MDEy";
     const now = new Date("2026-03-01T09:00:00.000Z");
-    const payload = JSON.stringify({
-      id: "evt_1",
-      type: "job.updated",
-      created_at: now.toISOString(),
-      company_id: "co_1",
-      api_version: "1.0",
-      data: { title: "Ünïcödé — 日本語 🎉" },
-    });
+    const payload = samplePayload("job.updated", { title: "Ünïcödé — 日本語 🎉" }, now);
     // The dispatcher signs here in Node (node:crypto where the runtime has it); the Web side checks.
     const header = await buildSignatureHeader(payload, [{ secret, expiresAt: null }], now);
     await expect(verifySignature({ payload, header, secret, now })).resolves.toMatchObject({ secret });

@@ -3,28 +3,15 @@ import { describe, expect, it } from "vitest";
 import { buildSignatureHeader } from "../src/delivery-request";
 import { computeSignature, computeSignatureWeb, usesNodeCrypto } from "../src/signature";
 import { parseEvent, signPayload, verifySignature, WebhookVerificationError } from "../src/verify";
-import { sampleJob } from "./support/outbox";
+import { sampleJob, samplePayload } from "./support/outbox";
+import { rejectionOf } from "./support/rejection";
 
 const secret = "whsec_dGVzdC1zZWNyZXQtZm9yLXZlcmlmeS10ZXN0cy0xMjM0NTY3OA";
 const other = "whsec_b3RoZXItc2VjcmV0LWZvci12ZXJpZnktdGVzdHMtMTIzNDU2Nzg";
 const now = new Date("2026-03-01T09:00:00.000Z");
-const payload = JSON.stringify({
-  id: "evt_1",
-  type: "job.created",
-  created_at: now.toISOString(),
-  company_id: "co_1",
-  api_version: "1.0",
-  data: sampleJob(),
-});
+const payload = samplePayload("job.created", sampleJob(), now);
 
-async function rejection(promise: Promise<unknown>): Promise<WebhookVerificationError> {
-  const error = await promise.then(
-    () => null,
-    (reason: unknown) => reason,
-  );
-  expect(error).toBeInstanceOf(WebhookVerificationError);
-  return error as WebhookVerificationError;
-}
+const rejection = (promise: Promise<unknown>) => rejectionOf(promise, WebhookVerificationError);
 
 describe("verifySignature", () => {
   it("accepts the dispatcher's signature, non-ASCII payload included", async () => {

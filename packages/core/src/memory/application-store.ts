@@ -1,9 +1,10 @@
 import type { ApplicationRecord } from "../domain";
 import type { ApplicationPatch, ApplicationStore, NewApplication } from "../storage";
 import type { StateAccess } from "./access";
-import { copy, pickPatch, toStored } from "./copy";
+import { copy, toStored } from "./copy";
 import { appendEvent } from "./event-store";
 import { keysetPage, oldestFirst } from "./keyset";
+import { insertNew, ownRow, patchOwnRow } from "./rows";
 import type { MemoryState } from "./state";
 
 /** The columns an application patch may write. */
@@ -27,6 +28,18 @@ function withoutJobTitle(record: NewApplication): NewApplication {
   const stored: NewApplication & { jobTitle?: unknown } = { ...record };
   delete stored.jobTitle;
   return stored;
+}
+
+/** An application's stage changes or notes, oldest first (in the order written within a millisecond), copied out. */
+function history<T extends { companyId: string; applicationId: string; createdAt: Date }>(
+  rows: ReadonlyMap<string, T>,
+  companyId: string,
+  applicationId: string,
+): T[] {
+  return [...rows.values()]
+    .filter((row) => row.companyId === companyId && row.applicationId === applicationId)
+    .sort(oldestFirst((row) => row.createdAt))
+    .map((row) => copy(row));
 }
 
 export function createApplicationStore(access: StateAccess): ApplicationStore {
@@ -70,18 +83,14 @@ export function createApplicationStore(access: StateAccess): ApplicationStore {
 
     get: (companyId, id) =>
       access.read((state) => {
-        const application = state.read("applications").get(id);
-        return application && application.companyId === companyId ? toRecord(state, application) : null;
+        const application = ownRow(state.read("applications"), companyId, id);
+        return application ? toRecord(state, application) : null;
       }),
 
     update: (companyId, id, patch) =>
       access.write((state) => {
-        const applications = state.write("applications");
-        const application = applications.get(id);
-        if (!application || application.companyId !== companyId) return null;
-        const updated: NewApplication = toStored({ ...application, ...pickPatch(patch, APPLICATION_PATCH_KEYS) });
-        applications.set(id, updated);
-        return toRecord(state, updated);
+        const updated = patchOwnRow(state.write("applications"), companyId, id, patch, APPLICATION_PATCH_KEYS);
+        return updated ? toRecord(state, updated) : null;
       }),
 
     list: (query) =>
@@ -105,33 +114,14 @@ export function createApplicationStore(access: StateAccess): ApplicationStore {
       }),
 
     addStageChange: (record) =>
-      access.write((state) => {
-        const changes = state.write("stageChanges");
-        if (changes.has(record.id)) throw new Error(`The memory storage already has a stage change ${record.id}.`);
-        changes.set(record.id, toStored(record));
-      }),
+      access.write((state) => insertNew(state.write("stageChanges"), record, "a stage change")),
 
     listStageChanges: (companyId, applicationId) =>
-      access.read((state) =>
-        [...state.read("stageChanges").values()]
-          .filter((change) => change.companyId === companyId && change.applicationId === applicationId)
-          .sort(oldestFirst((change) => change.createdAt))
-          .map((change) => copy(change)),
-      ),
+      access.read((state) => history(state.read("stageChanges"), companyId, applicationId)),
 
-    addNote: (record) =>
-      access.write((state) => {
-        const notes = state.write("notes");
-        if (notes.has(record.id)) throw new Error(`The memory storage already has a note ${record.id}.`);
-        notes.set(record.id, toStored(record));
-      }),
+    addNote: (record) => access.write((state) => insertNew(state.write("notes"), record, "a note")),
 
     listNotes: (companyId, applicationId) =>
-      access.read((state) =>
-        [...state.read("notes").values()]
-          .filter((note) => note.companyId === companyId && note.applicationId === applicationId)
-          .sort(oldestFirst((note) => note.createdAt))
-          .map((note) => copy(note)),
-      ),
+      access.read((state) => history(state.read("notes"), companyId, applicationId)),
   };
 }

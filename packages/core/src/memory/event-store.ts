@@ -3,7 +3,8 @@ import { fanOut, subscribesTo } from "../outbox";
 import type { EventStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
-import { keysetPage, oldestMatching } from "./keyset";
+import { createdPage } from "./keyset";
+import { deleteMatching } from "./rows";
 import type { MemoryState } from "./state";
 
 /** The event and its fan-out (one delivery per subscribed endpoint), in one state operation. */
@@ -30,13 +31,10 @@ export function createEventStore(access: StateAccess): EventStore {
 
     list: (companyId, options) =>
       access.read((state) =>
-        keysetPage(
+        createdPage(
           [...state.read("events").values()].filter((event) => event.companyId === companyId),
-          (event) => event.createdAt,
-          (event) => event.id,
-          options.after,
-          options.take,
-        ).map((event) => copy(event)),
+          options,
+        ),
       ),
 
     purge: (before, limit) =>
@@ -45,15 +43,12 @@ export function createEventStore(access: StateAccess): EventStore {
         for (const delivery of state.read("deliveries").values()) {
           if (delivery.status === "pending") needed.add(delivery.eventId);
         }
-        const events = state.write("events");
-        const old = oldestMatching(
-          events.values(),
+        return deleteMatching(
+          state.write("events"),
           (event) => event.createdAt,
           (event) => event.createdAt.getTime() < before.getTime() && !needed.has(event.id),
           limit,
-        );
-        for (const event of old) events.delete(event.id);
-        return old.length;
+        ).length;
       }),
   };
 }

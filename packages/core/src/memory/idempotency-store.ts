@@ -2,6 +2,7 @@ import { redactApplications } from "../erasure";
 import type { IdempotencyClaim, IdempotencyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
+import { deleteMatching } from "./rows";
 
 function entryKey(keyId: string, idempotencyKey: string): string {
   return `${keyId}\u0000${idempotencyKey}`;
@@ -56,16 +57,13 @@ export function createIdempotencyStore(access: StateAccess): IdempotencyStore {
       }),
 
     purgeExpired: (now) =>
-      access.write((state) => {
-        const entries = state.write("idempotency");
-        let removed = 0;
-        for (const [key, entry] of [...entries]) {
-          if (entry.expiresAt.getTime() <= now.getTime()) {
-            entries.delete(key);
-            removed += 1;
-          }
-        }
-        return removed;
-      }),
+      access.write(
+        (state) =>
+          deleteMatching(
+            state.write("idempotency"),
+            (entry) => entry.expiresAt,
+            (entry) => entry.expiresAt.getTime() <= now.getTime(),
+          ).length,
+      ),
   };
 }

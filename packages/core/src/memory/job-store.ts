@@ -2,8 +2,9 @@ import type { JobRecord } from "../domain";
 import { isPublicJob } from "../public-jobs";
 import type { JobPatch, JobStore } from "../storage";
 import type { StateAccess } from "./access";
-import { copy, pickPatch, toStored } from "./copy";
-import { keysetPage } from "./keyset";
+import { copy } from "./copy";
+import { createdPage } from "./keyset";
+import { insertNew, ownRow, patchOwnRow } from "./rows";
 
 /** The columns a job patch may write; `applicationsCount` is never among them. */
 const JOB_PATCH_KEYS = [
@@ -35,28 +36,12 @@ const JOB_PATCH_KEYS = [
 
 export function createJobStore(access: StateAccess): JobStore {
   return {
-    insert: (record) =>
-      access.write((state) => {
-        const jobs = state.write("jobs");
-        if (jobs.has(record.id)) throw new Error(`The memory storage already has a job with id ${record.id}.`);
-        jobs.set(record.id, toStored(record));
-      }),
+    insert: (record) => access.write((state) => insertNew(state.write("jobs"), record, "a job with id")),
 
-    get: (companyId, id) =>
-      access.read((state) => {
-        const job = state.read("jobs").get(id);
-        return job && job.companyId === companyId ? copy(job) : null;
-      }),
+    get: (companyId, id) => access.read((state) => copy(ownRow(state.read("jobs"), companyId, id))),
 
     update: (companyId, id, patch) =>
-      access.write((state) => {
-        const jobs = state.write("jobs");
-        const job = jobs.get(id);
-        if (!job || job.companyId !== companyId) return null;
-        const updated: JobRecord = toStored({ ...job, ...pickPatch(patch, JOB_PATCH_KEYS) });
-        jobs.set(id, updated);
-        return copy(updated);
-      }),
+      access.write((state) => copy(patchOwnRow(state.write("jobs"), companyId, id, patch, JOB_PATCH_KEYS))),
 
     list: (query) =>
       access.read((state) => {
@@ -69,13 +54,7 @@ export function createJobStore(access: StateAccess): JobStore {
           if (query.publicOn !== undefined && !isPublicJob(job, query.publicOn)) continue;
           rows.push(job);
         }
-        return keysetPage(
-          rows,
-          (job) => job.createdAt,
-          (job) => job.id,
-          query.after,
-          query.take,
-        ).map((job) => copy(job));
+        return createdPage(rows, query);
       }),
   };
 }

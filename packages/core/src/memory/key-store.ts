@@ -3,8 +3,9 @@ import { isKeyUsable } from "../key-admission";
 import type { KeyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
-import { newestFirst } from "./keyset";
+import { createdList } from "./keyset";
 import { countRequest } from "./rate-limit-store";
+import { ownRow } from "./rows";
 import type { MemoryState } from "./state";
 
 /** The key with this hash and its company, copied out; null if none. */
@@ -44,33 +45,18 @@ export function createKeyStore(access: StateAccess): KeyStore {
         return { found, rate: countRequest(state, buckets, now) };
       }),
 
-    get: (companyId, id) =>
-      access.read((state) => {
-        const key = state.read("keys").get(id);
-        return key && key.companyId === companyId ? copy(key) : null;
-      }),
+    get: (companyId, id) => access.read((state) => copy(ownRow(state.read("keys"), companyId, id))),
 
     list: (companyId) =>
-      access.read((state) =>
-        [...state.read("keys").values()]
-          .filter((key) => key.companyId === companyId)
-          .sort(
-            newestFirst(
-              (key) => key.createdAt,
-              (key) => key.id,
-            ),
-          )
-          .map((key) => copy(key)),
-      ),
+      access.read((state) => createdList(state.read("keys").values(), (key) => key.companyId === companyId)),
 
     revoke: (companyId, id, at) =>
       access.write((state) => {
-        const keys = state.write("keys");
-        const key = keys.get(id);
-        if (!key || key.companyId !== companyId) return null;
+        const key = ownRow(state.read("keys"), companyId, id);
+        if (!key) return null;
         if (key.revokedAt !== null) return copy(key);
         const revoked = toStored({ ...key, revokedAt: at });
-        keys.set(id, revoked);
+        state.write("keys").set(id, revoked);
         return copy(revoked);
       }),
 

@@ -1,4 +1,8 @@
 import type { KeysetPosition } from "../storage";
+import { copy } from "./copy";
+
+/** A record listed by creation time. */
+type Created = { createdAt: Date; id: string };
 
 /** Orders rows newest first: time descending, then id descending (code unit order). */
 export function newestFirst<T>(at: (row: T) => Date, id: (row: T) => string): (a: T, b: T) => number {
@@ -10,6 +14,12 @@ export function newestFirst<T>(at: (row: T) => Date, id: (row: T) => string): (a
     return idA < idB ? 1 : idA > idB ? -1 : 0;
   };
 }
+
+/** Orders records newest first by `createdAt`, then id: the order of most lists. */
+export const newestCreatedFirst: (a: Created, b: Created) => number = newestFirst<Created>(
+  (row) => row.createdAt,
+  (row) => row.id,
+);
 
 /** Orders rows oldest first by time; rows with the same time keep their insertion order. */
 export function oldestFirst<T>(at: (row: T) => Date): (a: T, b: T) => number {
@@ -49,4 +59,26 @@ export function keysetPage<T>(
   for (const row of rows) if (isAfter(at(row), id(row), after)) kept.push(row);
   kept.sort(newestFirst(at, id));
   return kept.slice(0, Math.max(0, take));
+}
+
+/** One page of records newest first by `createdAt` then id (`keysetPage`), copied out. */
+export function createdPage<T extends Created>(
+  rows: Iterable<T>,
+  page: { after?: KeysetPosition | undefined; take: number },
+): T[] {
+  return keysetPage(
+    rows,
+    (row) => row.createdAt,
+    (row) => row.id,
+    page.after,
+    page.take,
+  ).map((row) => copy(row));
+}
+
+/** Every record passing `test`, newest first by `createdAt` then id, copied out. */
+export function createdList<T extends Created>(rows: Iterable<T>, test: (row: T) => boolean): T[] {
+  return [...rows]
+    .filter(test)
+    .sort(newestCreatedFirst)
+    .map((row) => copy(row));
 }

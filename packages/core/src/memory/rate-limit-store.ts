@@ -1,6 +1,7 @@
 import type { RateLimitBucket, RateLimitResult, RateLimitStore } from "../storage";
 import type { StateAccess } from "./access";
 import { toStored } from "./copy";
+import { deleteOlder } from "./rows";
 import type { MemoryState } from "./state";
 
 /** The rules of `rateLimits.consume` on a state being written: all buckets or none. */
@@ -28,16 +29,6 @@ export function createRateLimitStore(access: StateAccess): RateLimitStore {
     consume: (buckets, now) => access.write((state) => countRequest(state, buckets, now)),
 
     purgeExpired: (now) =>
-      access.write((state) => {
-        const counters = state.write("rateLimits");
-        let removed = 0;
-        for (const counter of [...counters.values()]) {
-          if (counter.resetAt.getTime() < now.getTime()) {
-            counters.delete(counter.key);
-            removed += 1;
-          }
-        }
-        return removed;
-      }),
+      access.write((state) => deleteOlder(state.write("rateLimits"), (counter) => counter.resetAt, now)),
   };
 }

@@ -1,8 +1,9 @@
 import { statusClassOf, type UsageRecord, utcDay } from "../domain";
 import type { UsageStore } from "../storage";
 import type { StateAccess } from "./access";
-import { copy, toStored } from "./copy";
-import { keysetPage, oldestMatching } from "./keyset";
+import { toStored } from "./copy";
+import { createdPage } from "./keyset";
+import { deleteOlder, insertNew } from "./rows";
 
 function matches(entry: UsageRecord, query: Parameters<UsageStore["list"]>[0]): boolean {
   const at = entry.createdAt.getTime();
@@ -25,8 +26,7 @@ export function createUsageStore(access: StateAccess): UsageStore {
         const usage = state.write("usage");
         const daily = state.write("usageDaily");
         for (const entry of entries) {
-          if (usage.has(entry.id)) throw new Error(`The memory storage already has a usage entry ${entry.id}.`);
-          usage.set(entry.id, toStored(entry));
+          insertNew(usage, entry, "a usage entry");
           if (entry.companyId === null) continue;
           const day = utcDay(entry.createdAt);
           const statusClass = statusClassOf(entry.status);
@@ -38,13 +38,10 @@ export function createUsageStore(access: StateAccess): UsageStore {
 
     list: (query) =>
       access.read((state) =>
-        keysetPage(
+        createdPage(
           [...state.read("usage").values()].filter((entry) => matches(entry, query)),
-          (entry) => entry.createdAt,
-          (entry) => entry.id,
-          query.after,
-          query.take,
-        ).map((entry) => copy(entry)),
+          query,
+        ),
       ),
 
     daily: (query) =>
@@ -57,15 +54,7 @@ export function createUsageStore(access: StateAccess): UsageStore {
 
     purge: (before, limit) =>
       access.write((state) => {
-        const usage = state.write("usage");
-        const old = oldestMatching(
-          usage.values(),
-          (entry) => entry.createdAt,
-          (entry) => entry.createdAt.getTime() < before.getTime(),
-          limit,
-        );
-        for (const entry of old) usage.delete(entry.id);
-        const removed = old.length;
+        const removed = deleteOlder(state.write("usage"), (entry) => entry.createdAt, before, limit);
         const lastKept = utcDay(before);
         const daily = state.write("usageDaily");
         for (const [key, row] of [...daily]) if (row.day < lastKept) daily.delete(key);

@@ -3,8 +3,9 @@ import { REDACTED_RESPONSE_BODY } from "../erasure";
 import { subscribesTo } from "../outbox";
 import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "../storage";
 import type { StateAccess } from "./access";
-import { copy, pickPatch, toStored } from "./copy";
-import { keysetPage, newestFirst, oldestFirst, oldestMatching } from "./keyset";
+import { copy, toStored } from "./copy";
+import { createdList, createdPage, newestCreatedFirst, oldestFirst } from "./keyset";
+import { deleteMatching, insertNew, ownRow, patchOwnRow } from "./rows";
 import type { MemoryState } from "./state";
 
 /** The columns an endpoint patch may write. */
@@ -20,8 +21,7 @@ const ENDPOINT_PATCH_KEYS = [
 ] as const satisfies readonly (keyof EndpointPatch)[];
 
 function ownEndpoint(state: MemoryState, companyId: string, id: string): WebhookEndpointRecord | null {
-  const endpoint = state.read("endpoints").get(id);
-  return endpoint && endpoint.companyId === companyId ? endpoint : null;
+  return ownRow(state.read("endpoints"), companyId, id);
 }
 
 /** Whether two secret lists hold the same strings and expiry times, in the same order. */
@@ -117,12 +117,8 @@ function concernsErased(state: MemoryState, delivery: DeliveryRecord): boolean {
  * returns how many deliveries went.
  */
 function deleteDeliveries(state: MemoryState, test: (delivery: DeliveryRecord) => boolean, limit?: number): number {
-  const deliveries = state.write("deliveries");
-  const removed = new Set<string>();
-  for (const delivery of oldestMatching([...deliveries.values()], (delivery) => delivery.createdAt, test, limit)) {
-    deliveries.delete(delivery.id);
-    removed.add(delivery.id);
-  }
+  const deleted = deleteMatching(state.write("deliveries"), (delivery) => delivery.createdAt, test, limit);
+  const removed = new Set(deleted.map((delivery) => delivery.id));
   if (removed.size > 0) {
     const attempts = state.write("attempts");
     for (const attempt of [...attempts.values()]) {
@@ -146,36 +142,17 @@ function withinEndpointLimit(max: number | undefined): (delivery: DeliveryRecord
 
 export function createWebhookStore(access: StateAccess): WebhookStore {
   return {
-    insertEndpoint: (record) =>
-      access.write((state) => {
-        const endpoints = state.write("endpoints");
-        if (endpoints.has(record.id)) throw new Error(`The memory storage already has an endpoint ${record.id}.`);
-        endpoints.set(record.id, toStored(record));
-      }),
+    insertEndpoint: (record) => access.write((state) => insertNew(state.write("endpoints"), record, "an endpoint")),
 
     getEndpoint: (companyId, id) => access.read((state) => copy(ownEndpoint(state, companyId, id))),
 
     listEndpoints: (companyId) =>
       access.read((state) =>
-        [...state.read("endpoints").values()]
-          .filter((endpoint) => endpoint.companyId === companyId)
-          .sort(
-            newestFirst(
-              (endpoint) => endpoint.createdAt,
-              (endpoint) => endpoint.id,
-            ),
-          )
-          .map((endpoint) => copy(endpoint)),
+        createdList(state.read("endpoints").values(), (endpoint) => endpoint.companyId === companyId),
       ),
 
     updateEndpoint: (companyId, id, patch) =>
-      access.write((state) => {
-        const endpoint = ownEndpoint(state, companyId, id);
-        if (!endpoint) return null;
-        const updated: WebhookEndpointRecord = toStored({ ...endpoint, ...pickPatch(patch, ENDPOINT_PATCH_KEYS) });
-        state.write("endpoints").set(id, updated);
-        return copy(updated);
-      }),
+      access.write((state) => copy(patchOwnRow(state.write("endpoints"), companyId, id, patch, ENDPOINT_PATCH_KEYS))),
 
     listEndpointsAfter: (afterId, limit) =>
       access.read((state) =>
@@ -204,24 +181,16 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
 
     listSubscribedEndpoints: (companyId, type) =>
       access.read((state) =>
-        [...state.read("endpoints").values()]
-          .filter((endpoint) => endpoint.companyId === companyId && subscribesTo(endpoint, type))
-          .sort(
-            newestFirst(
-              (endpoint) => endpoint.createdAt,
-              (endpoint) => endpoint.id,
-            ),
-          )
-          .map((endpoint) => copy(endpoint)),
+        createdList(
+          state.read("endpoints").values(),
+          (endpoint) => endpoint.companyId === companyId && subscribesTo(endpoint, type),
+        ),
       ),
 
     insertDeliveries: (records) =>
       access.write((state) => {
         const deliveries = state.write("deliveries");
-        for (const record of records) {
-          if (deliveries.has(record.id)) throw new Error(`The memory storage already has a delivery ${record.id}.`);
-          deliveries.set(record.id, toStored(record));
-        }
+        for (const record of records) insertNew(deliveries, record, "a delivery");
       }),
 
     claimDueDeliveries: (options) =>
@@ -291,26 +260,19 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
     recordAttempts: (items) =>
       access.write((state) => items.map((item) => recordOne(state, item.deliveryId, item.leaseToken, item.outcome))),
 
-    getDelivery: (companyId, id) =>
-      access.read((state) => {
-        const delivery = state.read("deliveries").get(id);
-        return delivery && delivery.companyId === companyId ? copy(delivery) : null;
-      }),
+    getDelivery: (companyId, id) => access.read((state) => copy(ownRow(state.read("deliveries"), companyId, id))),
 
     listDeliveries: (query) =>
       access.read((state) =>
-        keysetPage(
+        createdPage(
           [...state.read("deliveries").values()].filter(
             (delivery) =>
               delivery.companyId === query.companyId &&
               delivery.endpointId === query.endpointId &&
               (query.status === undefined || delivery.status === query.status),
           ),
-          (delivery) => delivery.createdAt,
-          (delivery) => delivery.id,
-          query.after,
-          query.take,
-        ).map((delivery) => copy(delivery)),
+          query,
+        ),
       ),
 
     listAttempts: (companyId, deliveryId) =>
@@ -343,12 +305,7 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
               delivery.createdAt.getTime() >= since &&
               (query.after === undefined || comesAfter(query.after.at, query.after.id, delivery)),
           )
-          .sort(
-            newestFirst<DeliveryRecord>(
-              (delivery) => delivery.createdAt,
-              (delivery) => delivery.id,
-            ),
-          )
+          .sort(newestCreatedFirst)
           .reverse()
           .slice(0, Math.max(0, query.limit));
         const deliveries = state.write("deliveries");
@@ -361,8 +318,8 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
 
     resendDelivery: (companyId, id, now) =>
       access.write((state) => {
-        const delivery = state.read("deliveries").get(id);
-        if (!delivery || delivery.companyId !== companyId) return null;
+        const delivery = ownRow(state.read("deliveries"), companyId, id);
+        if (!delivery) return null;
         const record = toStored(resent(delivery, now));
         state.write("deliveries").set(id, record);
         return copy(record);

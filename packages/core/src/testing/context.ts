@@ -1,6 +1,7 @@
 import { expect } from "vitest";
+import type { JobRecord } from "../domain";
 import type { CreateApplicationResult, NewApplication, Storage, StorageStores } from "../storage";
-import { makeApplicationWrite, makeCompany } from "./fixtures";
+import { makeApplicationWrite, makeCompany, makeJob } from "./fixtures";
 import type { ConformanceInspector, ConformanceInstance } from "./types";
 
 type RawRead = keyof ConformanceInspector;
@@ -36,6 +37,13 @@ export class ConformanceContext {
     const company = makeCompany({ name });
     await this.storage.companies.upsert(company);
     return company.id;
+  }
+
+  /** A new job of the company (`makeJob` with `overrides`), stored. */
+  async job(companyId: string, overrides: Partial<JobRecord> = {}): Promise<JobRecord> {
+    const job = makeJob(companyId, overrides);
+    await this.storage.jobs.insert(job);
+    return job;
   }
 
   /**

@@ -1,5 +1,6 @@
 import type {
   ApiKeyRecord,
+  ApplicationRecord,
   CompanyRecord,
   DeliveryAttemptRecord,
   DeliveryRecord,
@@ -90,6 +91,11 @@ export function makeKey(companyId: string, overrides: Partial<ApiKeyRecord> = {}
     lastUsedAt: null,
     ...overrides,
   };
+}
+
+/** The stored application as `applications.get` returns it: with its job's title. */
+export function withTitle(application: NewApplication, job: Pick<JobRecord, "title">): ApplicationRecord {
+  return { ...application, jobTitle: job.title };
 }
 
 export function makeJob(companyId: string, overrides: Partial<JobRecord> = {}): JobRecord {

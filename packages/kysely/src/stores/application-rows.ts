@@ -1,6 +1,5 @@
-/** Applications, stage changes and notes: rows to records and records to rows. */
+/** Applications, stage changes and notes: rows to records, records to rows, and the joined read of applications. */
 import type {
-  Actor,
   ApplicationRecord,
   ApplicationStage,
   NewApplication,
@@ -8,10 +7,22 @@ import type {
   StageChangeRecord,
 } from "@hireport/core";
 import type { StoreContext } from "../context";
-import type { ActorColumns, ApplicationTable, NoteTable, StageChangeTable } from "../schema";
+import type { ApplicationTable, NoteTable, StageChangeTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
+import { actorColumns, toActor } from "./actors";
+import { selectAll } from "./rows";
 
 export type ApplicationRow = ApplicationTable & { job_title: string };
+
+/**
+ * Applications with their job's title, joined (one query whatever the number of rows), read
+ * through the index `index` when one is named: the rows of {@link toApplication}.
+ */
+export function selectApplications(ctx: StoreContext, index?: string) {
+  return selectAll(ctx, "application", "a", index)
+    .innerJoin(ctx.tableAs("job", "j"), "j.id", "a.job_id")
+    .select("j.title as job_title");
+}
 
 export function toApplication(row: ApplicationRow): ApplicationRecord {
   return {
@@ -46,10 +57,6 @@ export function toApplication(row: ApplicationRow): ApplicationRecord {
     updatedAt: fromDb(row.updated_at),
     erasedAt: fromDb(row.erased_at),
   };
-}
-
-function toActor(row: ActorColumns): Actor {
-  return { type: row.actor_type as Actor["type"], id: row.actor_id, name: row.actor_name };
 }
 
 export function toStageChange(row: StageChangeTable): StageChangeRecord {
@@ -117,10 +124,21 @@ export function stageChangeRow(ctx: StoreContext, record: StageChangeRecord) {
     company_id: record.companyId,
     from_stage: record.fromStage,
     to_stage: record.toStage,
-    actor_type: record.actor.type,
-    actor_id: record.actor.id,
-    actor_name: record.actor.name,
+    ...actorColumns(record.actor),
     created_at: ctx.toDb(record.createdAt),
   } satisfies Record<Exclude<keyof StageChangeTable, "seq">, unknown>;
+  return row;
+}
+
+/** The columns of a note row (all but the generated `seq`). */
+export function noteRow(ctx: StoreContext, record: NoteRecord) {
+  const row = {
+    id: record.id,
+    application_id: record.applicationId,
+    company_id: record.companyId,
+    body: record.body,
+    ...actorColumns(record.actor),
+    created_at: ctx.toDb(record.createdAt),
+  } satisfies Record<Exclude<keyof NoteTable, "seq">, unknown>;
   return row;
 }

@@ -2,8 +2,17 @@ import type { ApplicationPatch, ApplicationStore } from "@hireport/core";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { ApplicationTable, NoteTable, StageChangeTable } from "../schema";
-import { type ApplicationRow, stageChangeRow, toApplication, toNote, toStageChange } from "./application-rows";
-import { afterPosition } from "./keyset";
+import {
+  type ApplicationRow,
+  noteRow,
+  selectApplications,
+  stageChangeRow,
+  toApplication,
+  toNote,
+  toStageChange,
+} from "./application-rows";
+import { newestFirstPage } from "./newest-first";
+import { selectAll } from "./rows";
 
 /**
  * Applications with their notes and stage history. `create` is the dialect's
@@ -11,22 +20,20 @@ import { afterPosition } from "./keyset";
  * one transaction elsewhere (`createApplicationInSteps`).
  */
 export function createApplicationStore(ctx: StoreContext): ApplicationStore {
-  /** Applications with their job's title, joined: one query whatever the number of rows. */
-  const selectApplications = (from: "application as a") =>
-    ctx.db
-      .selectFrom(from)
-      .innerJoin(ctx.tableAs("job", "j"), "j.id", "a.job_id")
-      .select(ctx.columns("application", "a"))
-      .select("j.title as job_title");
-
   const get: ApplicationStore["get"] = async (companyId, id, options) => {
-    let query = selectApplications(ctx.tableAs("application", "a"))
-      .where("a.id", "=", id)
-      .where("a.company_id", "=", companyId);
+    let query = selectApplications(ctx).where("a.id", "=", id).where("a.company_id", "=", companyId);
     if (options?.lock) query = ctx.strategy.forUpdate(query, "a");
     const row = await query.$castTo<ApplicationRow>().executeTakeFirst();
     return row ? toApplication(row) : null;
   };
+
+  /** An application's stage changes or notes, oldest first (in the order written within a millisecond). */
+  const history = (table: "stage_change" | "note", companyId: string, applicationId: string) =>
+    selectAll(ctx, table, "h")
+      .where("h.application_id", "=", applicationId)
+      .where("h.company_id", "=", companyId)
+      .orderBy("h.created_at", "asc")
+      .orderBy("h.seq", "asc");
 
   return {
     create: (write) => ctx.strategy.createApplication(ctx, write),
@@ -54,30 +61,19 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
     async list(query) {
       // With `updated_since` (and no job or stage) the optimizer chooses between the page-order
       // index and the `(company_id, updated_at)` one (few rows changed since the last sync).
-      const from =
+      const index =
         query.updatedSince && query.jobId === undefined && query.stage === undefined
-          ? ctx.tableAs("application", "a")
-          : ctx.from(
-              "application",
-              "a",
-              query.jobId !== undefined
-                ? "company_job_applied"
-                : query.stage !== undefined
-                  ? "company_stage_applied"
-                  : "company_applied",
-            );
-      let select = selectApplications(from).where("a.company_id", "=", query.companyId);
+          ? undefined
+          : query.jobId !== undefined
+            ? "company_job_applied"
+            : query.stage !== undefined
+              ? "company_stage_applied"
+              : "company_applied";
+      let select = selectApplications(ctx, index).where("a.company_id", "=", query.companyId);
       if (query.jobId !== undefined) select = select.where("a.job_id", "=", query.jobId);
       if (query.stage !== undefined) select = select.where("a.stage", "=", query.stage);
       if (query.updatedSince) select = select.where("a.updated_at", ">=", ctx.toDb(query.updatedSince));
-      const after = query.after;
-      if (after) select = select.where((eb) => afterPosition(ctx, eb, "a.applied_at", "a.id", after));
-      const rows = await select
-        .orderBy("a.applied_at", "desc")
-        .orderBy("a.id", "desc")
-        .limit(Math.max(0, query.take))
-        .$castTo<ApplicationRow>()
-        .execute();
+      const rows = await newestFirstPage(ctx, select, "a", query, "applied_at").$castTo<ApplicationRow>().execute();
       return rows.map(toApplication);
     },
 
@@ -86,44 +82,16 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
     },
 
     async listStageChanges(companyId, applicationId) {
-      const rows = await ctx.db
-        .selectFrom(ctx.tableAs("stage_change", "s"))
-        .select(ctx.columns("stage_change", "s"))
-        .where("s.application_id", "=", applicationId)
-        .where("s.company_id", "=", companyId)
-        .orderBy("s.created_at", "asc")
-        .orderBy("s.seq", "asc")
-        .$castTo<StageChangeTable>()
-        .execute();
+      const rows = await history("stage_change", companyId, applicationId).$castTo<StageChangeTable>().execute();
       return rows.map(toStageChange);
     },
 
     async addNote(record) {
-      await ctx.db
-        .insertInto(ctx.table("note"))
-        .values({
-          id: record.id,
-          application_id: record.applicationId,
-          company_id: record.companyId,
-          body: record.body,
-          actor_type: record.actor.type,
-          actor_id: record.actor.id,
-          actor_name: record.actor.name,
-          created_at: ctx.toDb(record.createdAt),
-        })
-        .execute();
+      await ctx.db.insertInto(ctx.table("note")).values(noteRow(ctx, record)).execute();
     },
 
     async listNotes(companyId, applicationId) {
-      const rows = await ctx.db
-        .selectFrom(ctx.tableAs("note", "n"))
-        .select(ctx.columns("note", "n"))
-        .where("n.application_id", "=", applicationId)
-        .where("n.company_id", "=", companyId)
-        .orderBy("n.created_at", "asc")
-        .orderBy("n.seq", "asc")
-        .$castTo<NoteTable>()
-        .execute();
+      const rows = await history("note", companyId, applicationId).$castTo<NoteTable>().execute();
       return rows.map(toNote);
     },
   };

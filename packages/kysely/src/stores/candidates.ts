@@ -6,7 +6,7 @@ import {
   redactApplications,
 } from "@hireport/core";
 import type { StoreContext } from "../context";
-import { type ApplicationRow, toApplication } from "./application-rows";
+import { type ApplicationRow, selectApplications, toApplication } from "./application-rows";
 
 /** Ids per `IN (…)` list. */
 const CHUNK = 500;
@@ -25,14 +25,6 @@ function chunks<T>(items: readonly T[]): T[][] {
  * redactions.
  */
 export function createCandidateStore(ctx: StoreContext): CandidateStore {
-  /** Applications with their job's title, joined. */
-  const selectApplications = (on: StoreContext) =>
-    on.db
-      .selectFrom(on.tableAs("application", "a"))
-      .innerJoin(on.tableAs("job", "j"), "j.id", "a.job_id")
-      .select(on.columns("application", "a"))
-      .select("j.title as job_title");
-
   return {
     async listByEmail(companyId, emailNormalized) {
       const rows = await selectApplications(ctx)

@@ -2,21 +2,14 @@ import type { CompanyRecord, CompanyStore } from "@hireport/core";
 import type { StoreContext } from "../context";
 import type { CompanyTable } from "../schema";
 import { fromDb } from "../values";
+import { findRecord } from "./rows";
 
 export function toCompany(row: CompanyTable): CompanyRecord {
   return { id: row.id, name: row.name, createdAt: fromDb(row.created_at) };
 }
 
 export function createCompanyStore(ctx: StoreContext): CompanyStore {
-  const get = async (id: string): Promise<CompanyRecord | null> => {
-    const row = await ctx.db
-      .selectFrom(ctx.tableAs("company", "c"))
-      .select(ctx.columns("company", "c"))
-      .where("c.id", "=", id)
-      .$castTo<CompanyTable>()
-      .executeTakeFirst();
-    return row ? toCompany(row) : null;
-  };
+  const get = (id: string) => findRecord(ctx, "company", { id }, toCompany);
 
   return {
     async upsert(company) {

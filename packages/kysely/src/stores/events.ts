@@ -4,6 +4,7 @@ import type { StoreContext } from "../context";
 import type { EventTable, HireportDatabase } from "../schema";
 import { fromDb } from "../values";
 import { newestFirstPage } from "./newest-first";
+import { findRecord, selectAll } from "./rows";
 
 function toEvent(row: EventTable): EventRecord {
   return {
@@ -37,21 +38,10 @@ export function createEventStore(ctx: StoreContext): EventStore {
   return {
     append: (event) => ctx.strategy.appendEvent(ctx, event),
 
-    async get(id) {
-      const row = await ctx.db
-        .selectFrom(ctx.tableAs("event", "e"))
-        .select(ctx.columns("event", "e"))
-        .where("e.id", "=", id)
-        .$castTo<EventTable>()
-        .executeTakeFirst();
-      return row ? toEvent(row) : null;
-    },
+    get: (id) => findRecord(ctx, "event", { id }, toEvent),
 
     async list(companyId, options) {
-      const select = ctx.db
-        .selectFrom(ctx.from("event", "e", "company_created"))
-        .select(ctx.columns("event", "e"))
-        .where("e.company_id", "=", companyId);
+      const select = selectAll(ctx, "event", "e", "company_created").where("e.company_id", "=", companyId);
       const rows = await newestFirstPage(ctx, select, "e", options).$castTo<EventTable>().execute();
       return rows.map(toEvent);
     },

@@ -1,7 +1,7 @@
 import { type IdempotencyClaim, type IdempotencyStore, redactApplications, type StoredResponse } from "@hireport/core";
 import type { StoreContext } from "../context";
-import type { IdempotencyTable } from "../schema";
 import { fromDb, readJson } from "../values";
+import { findRow } from "./rows";
 
 /**
  * Idempotency keys. A claim is at most three single statements, each atomic on its own: insert
@@ -11,16 +11,6 @@ import { fromDb, readJson } from "../values";
  */
 export function createIdempotencyStore(ctx: StoreContext): IdempotencyStore {
   const table = ctx.table("idempotency");
-
-  async function read(keyId: string, idempotencyKey: string): Promise<IdempotencyTable | undefined> {
-    return ctx.db
-      .selectFrom(ctx.tableAs("idempotency", "i"))
-      .select(ctx.columns("idempotency", "i"))
-      .where("i.key_id", "=", keyId)
-      .where("i.idempotency_key", "=", idempotencyKey)
-      .$castTo<IdempotencyTable>()
-      .executeTakeFirst();
-  }
 
   return {
     async claim(input) {
@@ -65,7 +55,10 @@ export function createIdempotencyStore(ctx: StoreContext): IdempotencyStore {
           .executeTakeFirst();
         if (Number(taken.numUpdatedRows) > 0) return { state: "claimed" };
 
-        const existing = await read(input.keyId, input.idempotencyKey);
+        const existing = await findRow(ctx, "idempotency", {
+          key_id: row.key_id,
+          idempotency_key: row.idempotency_key,
+        });
         if (!existing) continue; // purged in between: try again
         if (existing.state === "completed") {
           const response: StoredResponse = {

@@ -3,7 +3,8 @@ import type { Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { JobTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
-import { afterPosition } from "./keyset";
+import { newestFirstPage } from "./newest-first";
+import { findRecord, selectAll } from "./rows";
 
 export function toJob(row: JobTable): JobRecord {
   return {
@@ -37,6 +38,42 @@ export function toJob(row: JobTable): JobRecord {
     closedAt: fromDb(row.closed_at),
     publishedAt: fromDb(row.published_at),
   };
+}
+
+/** The columns of a job row. */
+function jobRow(ctx: StoreContext, record: JobRecord) {
+  const row = {
+    id: record.id,
+    company_id: record.companyId,
+    reference: record.reference,
+    title: record.title,
+    description: record.description,
+    short_description: record.shortDescription,
+    department: record.department,
+    location: record.location,
+    employment_type: record.employmentType,
+    experience_level: record.experienceLevel,
+    salary_min: record.salaryMin,
+    salary_max: record.salaryMax,
+    salary_currency: record.salaryCurrency,
+    salary_period: record.salaryPeriod,
+    required_skills: JSON.stringify(record.requiredSkills),
+    preferred_skills: JSON.stringify(record.preferredSkills),
+    qualifications: JSON.stringify(record.qualifications),
+    responsibilities: JSON.stringify(record.responsibilities),
+    benefits: JSON.stringify(record.benefits),
+    closing_date: record.closingDate,
+    start_date: record.startDate,
+    positions: record.positions,
+    status: record.status,
+    hidden: ctx.bool(record.hidden),
+    applications_count: record.applicationsCount,
+    created_at: ctx.toDb(record.createdAt),
+    updated_at: ctx.toDb(record.updatedAt),
+    closed_at: ctx.toDb(record.closedAt),
+    published_at: ctx.toDb(record.publishedAt),
+  } satisfies Record<keyof JobTable, unknown>;
+  return row;
 }
 
 /** The columns a patch writes: only the fields present in it. */
@@ -84,53 +121,12 @@ function patchColumns(ctx: StoreContext, patch: JobPatch): Updateable<JobTable> 
 }
 
 export function createJobStore(ctx: StoreContext): JobStore {
-  const get: JobStore["get"] = async (companyId, id, options) => {
-    let query = ctx.db
-      .selectFrom(ctx.tableAs("job", "j"))
-      .select(ctx.columns("job", "j"))
-      .where("j.id", "=", id)
-      .where("j.company_id", "=", companyId);
-    if (options?.lock) query = ctx.strategy.forUpdate(query);
-    const row = await query.$castTo<JobTable>().executeTakeFirst();
-    return row ? toJob(row) : null;
-  };
+  const get: JobStore["get"] = (companyId, id, options) =>
+    findRecord(ctx, "job", { id, company_id: companyId }, toJob, options);
 
   return {
     async insert(record) {
-      await ctx.db
-        .insertInto(ctx.table("job"))
-        .values({
-          id: record.id,
-          company_id: record.companyId,
-          reference: record.reference,
-          title: record.title,
-          description: record.description,
-          short_description: record.shortDescription,
-          department: record.department,
-          location: record.location,
-          employment_type: record.employmentType,
-          experience_level: record.experienceLevel,
-          salary_min: record.salaryMin,
-          salary_max: record.salaryMax,
-          salary_currency: record.salaryCurrency,
-          salary_period: record.salaryPeriod,
-          required_skills: JSON.stringify(record.requiredSkills),
-          preferred_skills: JSON.stringify(record.preferredSkills),
-          qualifications: JSON.stringify(record.qualifications),
-          responsibilities: JSON.stringify(record.responsibilities),
-          benefits: JSON.stringify(record.benefits),
-          closing_date: record.closingDate,
-          start_date: record.startDate,
-          positions: record.positions,
-          status: record.status,
-          hidden: ctx.bool(record.hidden),
-          applications_count: record.applicationsCount,
-          created_at: ctx.toDb(record.createdAt),
-          updated_at: ctx.toDb(record.updatedAt),
-          closed_at: ctx.toDb(record.closedAt),
-          published_at: ctx.toDb(record.publishedAt),
-        })
-        .execute();
+      await ctx.db.insertInto(ctx.table("job")).values(jobRow(ctx, record)).execute();
     },
 
     get,
@@ -150,14 +146,12 @@ export function createJobStore(ctx: StoreContext): JobStore {
     async list(query) {
       // With `updated_since` the optimizer chooses between the page-order index and the
       // `(company_id, updated_at)` one (few rows changed since the last sync).
-      const from = query.updatedSince
-        ? ctx.tableAs("job", "j")
-        : ctx.from(
-            "job",
-            "j",
-            query.statuses?.length === 1 || query.publicOn !== undefined ? "company_status_created" : "company_created",
-          );
-      let select = ctx.db.selectFrom(from).select(ctx.columns("job", "j")).where("j.company_id", "=", query.companyId);
+      const index = query.updatedSince
+        ? undefined
+        : query.statuses?.length === 1 || query.publicOn !== undefined
+          ? "company_status_created"
+          : "company_created";
+      let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", query.companyId);
       if (query.statuses) {
         if (query.statuses.length === 0) return [];
         select =
@@ -174,14 +168,7 @@ export function createJobStore(ctx: StoreContext): JobStore {
           .where("j.hidden", "=", ctx.bool(false))
           .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
       }
-      const after = query.after;
-      if (after) select = select.where((eb) => afterPosition(ctx, eb, "j.created_at", "j.id", after));
-      const rows = await select
-        .orderBy("j.created_at", "desc")
-        .orderBy("j.id", "desc")
-        .limit(Math.max(0, query.take))
-        .$castTo<JobTable>()
-        .execute();
+      const rows = await newestFirstPage(ctx, select, "j", query).$castTo<JobTable>().execute();
       return rows.map(toJob);
     },
   };

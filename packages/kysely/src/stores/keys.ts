@@ -3,6 +3,8 @@ import type { StoreContext } from "../context";
 import { type ApiKeyTable, COLUMNS, type CompanyTable, DATE_COLUMNS } from "../schema";
 import { fromDb, readJson, readNumber } from "../values";
 import { toCompany } from "./companies";
+import { newestFirst } from "./newest-first";
+import { findRecord, selectAll } from "./rows";
 
 export function toKey(row: ApiKeyTable): ApiKeyRecord {
   return {
@@ -18,6 +20,24 @@ export function toKey(row: ApiKeyTable): ApiKeyRecord {
     revokedAt: fromDb(row.revoked_at),
     lastUsedAt: fromDb(row.last_used_at),
   };
+}
+
+/** The columns of a key row. */
+function keyRow(ctx: StoreContext, record: ApiKeyRecord) {
+  const row = {
+    id: record.id,
+    company_id: record.companyId,
+    name: record.name,
+    scopes: JSON.stringify(record.scopes),
+    hash: record.hash,
+    prefix: record.prefix,
+    suffix: record.suffix,
+    created_at: ctx.toDb(record.createdAt),
+    expires_at: ctx.toDb(record.expiresAt),
+    revoked_at: ctx.toDb(record.revokedAt),
+    last_used_at: ctx.toDb(record.lastUsedAt),
+  } satisfies Record<keyof ApiKeyTable, unknown>;
+  return row;
 }
 
 /** Prefixes the company columns of a join so they do not clash with the key's. */
@@ -44,16 +64,7 @@ export function toKeyWithCompany(row: KeyWithCompanyRow): ApiKeyWithCompany {
  * `admitInSteps` elsewhere.
  */
 export function createKeyStore(ctx: StoreContext, rateLimits: RateLimitStore): KeyStore {
-  const get = async (companyId: string, id: string): Promise<ApiKeyRecord | null> => {
-    const row = await ctx.db
-      .selectFrom(ctx.tableAs("api_key", "k"))
-      .select(ctx.columns("api_key", "k"))
-      .where("k.id", "=", id)
-      .where("k.company_id", "=", companyId)
-      .$castTo<ApiKeyTable>()
-      .executeTakeFirst();
-    return row ? toKey(row) : null;
-  };
+  const get = (companyId: string, id: string) => findRecord(ctx, "api_key", { id, company_id: companyId }, toKey);
 
   const companyColumns = ctx.strategy.selectColumns(
     "c",
@@ -77,30 +88,13 @@ export function createKeyStore(ctx: StoreContext, rateLimits: RateLimitStore): K
           .where((eb) => eb.or([eb("k.expires_at", "is", null), eb("k.expires_at", ">", tx.toDb(options.now))]));
         const { active } = await tx.strategy.currentRead(count).executeTakeFirstOrThrow();
         if (readNumber(active) >= options.maxActive) return "limit_reached" as const;
-        await tx.db
-          .insertInto(tx.table("api_key"))
-          .values({
-            id: record.id,
-            company_id: record.companyId,
-            name: record.name,
-            scopes: JSON.stringify(record.scopes),
-            hash: record.hash,
-            prefix: record.prefix,
-            suffix: record.suffix,
-            created_at: tx.toDb(record.createdAt),
-            expires_at: tx.toDb(record.expiresAt),
-            revoked_at: tx.toDb(record.revokedAt),
-            last_used_at: tx.toDb(record.lastUsedAt),
-          })
-          .execute();
+        await tx.db.insertInto(tx.table("api_key")).values(keyRow(tx, record)).execute();
         return "inserted" as const;
       }),
 
     async findByHash(hash) {
-      const row = await ctx.db
-        .selectFrom(ctx.tableAs("api_key", "k"))
+      const row = await selectAll(ctx, "api_key", "k")
         .innerJoin(ctx.tableAs("company", "c"), "c.id", "k.company_id")
-        .select(ctx.columns("api_key", "k"))
         .select(companyColumns)
         .where("k.hash", "=", hash)
         .$castTo<KeyWithCompanyRow>()
@@ -111,14 +105,8 @@ export function createKeyStore(ctx: StoreContext, rateLimits: RateLimitStore): K
     get,
 
     async list(companyId) {
-      const rows = await ctx.db
-        .selectFrom(ctx.tableAs("api_key", "k"))
-        .select(ctx.columns("api_key", "k"))
-        .where("k.company_id", "=", companyId)
-        .orderBy("k.created_at", "desc")
-        .orderBy("k.id", "desc")
-        .$castTo<ApiKeyTable>()
-        .execute();
+      const select = selectAll(ctx, "api_key", "k").where("k.company_id", "=", companyId);
+      const rows = await newestFirst(select, "k").$castTo<ApiKeyTable>().execute();
       return rows.map(toKey);
     },
 

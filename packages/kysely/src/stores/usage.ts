@@ -4,6 +4,7 @@ import type { StoreContext } from "../context";
 import type { UsageTable } from "../schema";
 import { fromDb, readNumber } from "../values";
 import { newestFirstPage } from "./newest-first";
+import { selectAll } from "./rows";
 
 /** Entries per write: well below every dialect's limit of bound parameters. */
 const CHUNK = 500;
@@ -98,10 +99,12 @@ export function createUsageStore(ctx: StoreContext): UsageStore {
     },
 
     async list(query) {
-      let select = ctx.db
-        .selectFrom(ctx.from("usage", "u", query.keyId !== undefined ? "company_key_created" : "company_created"))
-        .select(ctx.columns("usage", "u"))
-        .where("u.company_id", "=", query.companyId);
+      let select = selectAll(
+        ctx,
+        "usage",
+        "u",
+        query.keyId !== undefined ? "company_key_created" : "company_created",
+      ).where("u.company_id", "=", query.companyId);
       if (query.keyId !== undefined) select = select.where("u.key_id", "=", query.keyId);
       if (query.since) select = select.where("u.created_at", ">=", ctx.toDb(query.since));
       if (query.until) select = select.where("u.created_at", "<", ctx.toDb(query.until));

@@ -3,6 +3,7 @@ import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable } from "../schema";
 import { afterPosition } from "./keyset";
 import { newestFirstPage } from "./newest-first";
+import { findRecord, selectAll } from "./rows";
 import { deliveryRow, toAttempt, toDelivery } from "./webhook-rows";
 
 export type DeliveryMethods = Pick<
@@ -22,16 +23,8 @@ const ID_CHUNK = 500;
 
 /** Webhook deliveries and their attempts as the host sees them: insert, read, page, resend, purge. */
 export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
-  const getDelivery: WebhookStore["getDelivery"] = async (companyId, id) => {
-    const row = await ctx.db
-      .selectFrom(ctx.tableAs("webhook_delivery", "d"))
-      .select(ctx.columns("webhook_delivery", "d"))
-      .where("d.id", "=", id)
-      .where("d.company_id", "=", companyId)
-      .$castTo<WebhookDeliveryTable>()
-      .executeTakeFirst();
-    return row ? toDelivery(row) : null;
-  };
+  const getDelivery: WebhookStore["getDelivery"] = (companyId, id) =>
+    findRecord(ctx, "webhook_delivery", { id, company_id: companyId }, toDelivery);
 
   return {
     async insertDeliveries(records) {
@@ -46,9 +39,7 @@ export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
 
     async listDeliveries(query) {
       const index = query.status !== undefined ? "endpoint_status_created" : "endpoint_created";
-      let select = ctx.db
-        .selectFrom(ctx.from("webhook_delivery", "d", index))
-        .select(ctx.columns("webhook_delivery", "d"))
+      let select = selectAll(ctx, "webhook_delivery", "d", index)
         .where("d.endpoint_id", "=", query.endpointId)
         .where("d.company_id", "=", query.companyId);
       if (query.status !== undefined) select = select.where("d.status", "=", query.status);
@@ -57,9 +48,7 @@ export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
     },
 
     async listAttempts(companyId, deliveryId) {
-      const rows = await ctx.db
-        .selectFrom(ctx.tableAs("webhook_attempt", "t"))
-        .select(ctx.columns("webhook_attempt", "t"))
+      const rows = await selectAll(ctx, "webhook_attempt", "t")
         .where("t.delivery_id", "=", deliveryId)
         .where((eb) =>
           eb.exists(
@@ -81,10 +70,8 @@ export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
       const ids = [...new Set(deliveryIds)];
       const attempts: DeliveryAttemptRecord[] = [];
       for (let start = 0; start < ids.length; start += ID_CHUNK) {
-        const rows = await ctx.db
-          .selectFrom(ctx.tableAs("webhook_attempt", "t"))
+        const rows = await selectAll(ctx, "webhook_attempt", "t")
           .innerJoin(ctx.tableAs("webhook_delivery", "d"), "d.id", "t.delivery_id")
-          .select(ctx.columns("webhook_attempt", "t"))
           .where("t.delivery_id", "in", ids.slice(start, start + ID_CHUNK))
           .where("d.company_id", "=", companyId)
           .orderBy("t.delivery_id", "asc")
@@ -128,9 +115,7 @@ export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
           .where("id", "in", ids)
           .where("status", "=", "failed")
           .execute();
-        const rows = await tx.db
-          .selectFrom(tx.from("webhook_delivery", "d", PRIMARY_KEY))
-          .select(tx.columns("webhook_delivery", "d"))
+        const rows = await selectAll(tx, "webhook_delivery", "d", PRIMARY_KEY)
           .where("d.id", "in", ids)
           .orderBy("d.created_at", "asc")
           .orderBy("d.id", "asc")

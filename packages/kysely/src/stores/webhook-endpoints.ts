@@ -2,7 +2,9 @@ import { type EndpointPatch, subscribesTo, type WebhookStore } from "@hireport/c
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { WebhookEndpointTable } from "../schema";
-import { secretsJson, toEndpoint } from "./webhook-rows";
+import { newestFirst } from "./newest-first";
+import { findRecord, selectAll } from "./rows";
+import { endpointRow, secretsJson, toEndpoint } from "./webhook-rows";
 
 export type EndpointMethods = Pick<
   WebhookStore,
@@ -18,60 +20,29 @@ export type EndpointMethods = Pick<
 
 /** Webhook endpoints: the company's subscriptions, and the fan-out's read of them. */
 export function createEndpointMethods(ctx: StoreContext): EndpointMethods {
-  const getEndpoint: WebhookStore["getEndpoint"] = async (companyId, id) => {
-    const row = await ctx.db
-      .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
-      .select(ctx.columns("webhook_endpoint", "e"))
-      .where("e.id", "=", id)
-      .where("e.company_id", "=", companyId)
-      .$castTo<WebhookEndpointTable>()
-      .executeTakeFirst();
-    return row ? toEndpoint(row) : null;
-  };
+  /** The company's endpoints, newest first. */
+  const companyEndpoints = (companyId: string) =>
+    newestFirst(selectAll(ctx, "webhook_endpoint", "e").where("e.company_id", "=", companyId), "e");
+
+  const getEndpoint: WebhookStore["getEndpoint"] = (companyId, id) =>
+    findRecord(ctx, "webhook_endpoint", { id, company_id: companyId }, toEndpoint);
 
   return {
     async insertEndpoint(record) {
-      await ctx.db
-        .insertInto(ctx.table("webhook_endpoint"))
-        .values({
-          id: record.id,
-          company_id: record.companyId,
-          url: record.url,
-          description: record.description,
-          events: JSON.stringify(record.events),
-          status: record.status,
-          paused_reason: record.pausedReason,
-          secrets: secretsJson(record.secrets),
-          consecutive_failures: record.consecutiveFailures,
-          created_at: ctx.toDb(record.createdAt),
-          updated_at: ctx.toDb(record.updatedAt),
-        })
-        .execute();
+      await ctx.db.insertInto(ctx.table("webhook_endpoint")).values(endpointRow(ctx, record)).execute();
     },
 
     getEndpoint,
 
-    /** Newest first. */
     async listEndpoints(companyId) {
-      const rows = await ctx.db
-        .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
-        .select(ctx.columns("webhook_endpoint", "e"))
-        .where("e.company_id", "=", companyId)
-        .orderBy("e.created_at", "desc")
-        .orderBy("e.id", "desc")
-        .$castTo<WebhookEndpointTable>()
-        .execute();
+      const rows = await companyEndpoints(companyId).$castTo<WebhookEndpointTable>().execute();
       return rows.map(toEndpoint);
     },
 
     /** Every company's endpoints after `afterId`, by primary key. */
     async listEndpointsAfter(afterId, limit) {
       if (limit <= 0) return [];
-      let query = ctx.db
-        .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
-        .select(ctx.columns("webhook_endpoint", "e"))
-        .orderBy("e.id", "asc")
-        .limit(limit);
+      let query = selectAll(ctx, "webhook_endpoint", "e").orderBy("e.id", "asc").limit(limit);
       if (afterId !== null) query = query.where("e.id", ">", afterId);
       return (await query.$castTo<WebhookEndpointTable>().execute()).map(toEndpoint);
     },
@@ -127,13 +98,8 @@ export function createEndpointMethods(ctx: StoreContext): EndpointMethods {
      * type (core's `subscribesTo`), newest first.
      */
     async listSubscribedEndpoints(companyId, type) {
-      const rows = await ctx.db
-        .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
-        .select(ctx.columns("webhook_endpoint", "e"))
-        .where("e.company_id", "=", companyId)
+      const rows = await companyEndpoints(companyId)
         .where("e.status", "in", ["active", "paused"])
-        .orderBy("e.created_at", "desc")
-        .orderBy("e.id", "desc")
         .$castTo<WebhookEndpointTable>()
         .execute();
       return rows.map(toEndpoint).filter((endpoint) => subscribesTo(endpoint, type));

@@ -11,6 +11,7 @@ import type {
 import type { StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
+import { selectAll } from "./rows";
 
 interface StoredSecret {
   secret: string;
@@ -44,6 +45,24 @@ export function secretsJson(secrets: readonly WebhookSecret[]): string {
       (secret): StoredSecret => ({ secret: secret.secret, expiresAt: secret.expiresAt?.toISOString() ?? null }),
     ),
   );
+}
+
+/** The columns of an endpoint row. */
+export function endpointRow(ctx: StoreContext, record: WebhookEndpointRecord) {
+  const row = {
+    id: record.id,
+    company_id: record.companyId,
+    url: record.url,
+    description: record.description,
+    events: JSON.stringify(record.events),
+    status: record.status,
+    paused_reason: record.pausedReason,
+    secrets: secretsJson(record.secrets),
+    consecutive_failures: record.consecutiveFailures,
+    created_at: ctx.toDb(record.createdAt),
+    updated_at: ctx.toDb(record.updatedAt),
+  } satisfies Record<keyof WebhookEndpointTable, unknown>;
+  return row;
 }
 
 export function toDelivery(row: WebhookDeliveryTable): DeliveryRecord {
@@ -102,9 +121,7 @@ export async function endpointsById(
   ids: readonly string[],
 ): Promise<Map<string, WebhookEndpointRecord>> {
   if (ids.length === 0) return new Map();
-  const rows = await ctx.db
-    .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
-    .select(ctx.columns("webhook_endpoint", "e"))
+  const rows = await selectAll(ctx, "webhook_endpoint", "e")
     .where("e.id", "in", [...new Set(ids)])
     .$castTo<WebhookEndpointTable>()
     .execute();

@@ -108,6 +108,15 @@ export async function connectOrSkip(dialect: TestDialect, options: DbOptions): P
 }
 
 /** Drops every table of a prefix, the migration tables included, and on Postgres its routines (of every version). */
+/** Runs `fn` with tables of its own under `prefix`, then drops every table and routine under it. */
+export async function withOwnPrefix(db: AnyDb, prefix: string, fn: (prefix: string) => Promise<void>): Promise<void> {
+  try {
+    await fn(prefix);
+  } finally {
+    await dropTables(db, prefix);
+  }
+}
+
 export async function dropTables(db: AnyDb, prefix: string): Promise<void> {
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
     const { rows } = await sql<{ routine: string }>`select p.oid::regprocedure::text as routine from pg_proc as p

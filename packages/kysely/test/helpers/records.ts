@@ -23,6 +23,16 @@ export function company(overrides: Partial<CompanyRecord> = {}): CompanyRecord {
   return { id: id("co"), name: "Acme Ltd", createdAt: new Date("2026-01-02T03:04:05.678Z"), ...overrides };
 }
 
+/** A new company (`company`), upserted into `stores`. */
+export async function addCompany(
+  stores: StorageStores,
+  overrides: Partial<CompanyRecord> = {},
+): Promise<CompanyRecord> {
+  const record = company(overrides);
+  await stores.companies.upsert(record);
+  return record;
+}
+
 export function job(companyId: string, overrides: Partial<JobRecord> = {}): JobRecord {
   return {
     id: id("job"),

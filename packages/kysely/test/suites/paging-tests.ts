@@ -1,24 +1,17 @@
 /** Keyset paging (one query a page, no OFFSET) and the statement counts of the hot writes. */
-import { deliveryId, type Storage } from "@hireport/core";
+import { deliveryId } from "@hireport/core";
 import { sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { routinesOf } from "../../src/dialects/postgres/routines";
-import type { AnyDb } from "../helpers/databases";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
 
 export function definePagingTests(suite: SuiteContext): void {
-  const { dialect, prefix, t, countQueries } = suite;
-  let storage: Storage;
-  let database: AnyDb;
-  beforeAll(() => {
-    ({ storage, database } = suite);
-  });
+  const { dialect, prefix, t, countQueries, storage, database } = suite;
 
   describe("keyset paging and statement counts", () => {
     it("pages jobs newest first with ties broken by id, with status and updated_since filters, one query a page", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const same = new Date("2026-02-01T00:00:00.500Z");
       const jobs = Array.from({ length: 9 }, (_, i) =>
         make.job(co.id, {
@@ -66,8 +59,7 @@ export function definePagingTests(suite: SuiteContext): void {
     });
 
     it("pages applications with job_id, stage and updated_since filters, job titles joined, in one query", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const jobA = make.job(co.id, { title: "A" });
       const jobB = make.job(co.id, { title: "B" });
       await storage.jobs.insert(jobA);
@@ -121,8 +113,7 @@ export function definePagingTests(suite: SuiteContext): void {
     });
 
     it("creates an application with its first stage change, its event and the event's fan-out: one statement on Postgres", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const job = make.job(co.id, { title: "Welder" });
       await storage.jobs.insert(job);
       const subscribed = [make.endpoint(co.id, { events: ["application.created"] }), make.endpoint(co.id)];
@@ -187,8 +178,7 @@ export function definePagingTests(suite: SuiteContext): void {
     it.runIf(dialect === "postgres")(
       "admits a batch of one key's concurrent requests with one statement: 20 requests, 2 statements",
       async () => {
-        const co = make.company();
-        await storage.companies.upsert(co);
+        const co = await make.addCompany(storage);
         const key = make.apiKey(co.id);
         await storage.keys.insert(key, { maxActive: 10, now: new Date() });
         const now = new Date();

@@ -126,8 +126,7 @@ export function definePlanTests(options: {
     it("reads jobs and applications through an index in page order, with and without filters", async () => {
       const db = options.db();
       const storage = options.storage();
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const jobs = [make.job(co.id), make.job(co.id, { status: "closed" })];
       for (const job of jobs) await storage.jobs.insert(job);
       const base = Date.UTC(2025, 0, 1);
@@ -190,8 +189,7 @@ export function definePlanTests(options: {
       "checks for a duplicate through the duplicate index alone, also when statistics think the company has none",
       async () => {
         const storage = options.storage();
-        const co = make.company();
-        await storage.companies.upsert(co);
+        const co = await make.addCompany(storage);
         const job = make.job(co.id);
         await storage.jobs.insert(job);
         // Statistics taken while the company has nothing; then 3,000 applications arrive in the
@@ -234,8 +232,7 @@ export function definePlanTests(options: {
       "create_application checks for a duplicate through the duplicate index, with the generic plan PL/pgSQL keeps",
       async () => {
         const storage = options.storage();
-        const co = make.company();
-        await storage.companies.upsert(co);
+        const co = await make.addCompany(storage);
         const job = make.job(co.id, { title: "Welder" });
         await storage.jobs.insert(job);
         await analyze();

@@ -3,33 +3,26 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { createPublicApi, type RateLimitBucket, type Storage } from "@hireport/core";
 import { type CompiledQuery, sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { routinesOf } from "../../src/dialects/postgres/routines";
 import { kyselyStorage } from "../../src/index";
-import { type AnyDb, createDb } from "../helpers/databases";
+import { createDb } from "../helpers/databases";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
 
 const WORKER = fileURLToPath(new URL("../fixtures/rate-limit-worker.ts", import.meta.url));
 
 export function defineRaceTests(suite: SuiteContext): void {
-  const { dialect, prefix, sqliteFile, t } = suite;
-  let storage: Storage;
-  let database: AnyDb;
-  let racers: Storage[];
-  beforeAll(() => {
-    ({ storage, database, racers } = suite);
-  });
+  const { dialect, prefix, sqliteFile, t, storage, database, racer } = suite;
 
   describe("races with several connections", () => {
     it("inserts exactly one of several identical applications sent at once", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const jobRecord = make.job(co.id);
       await storage.jobs.insert(jobRecord);
       const results = await Promise.all(
         Array.from({ length: 12 }, (_, i) =>
-          (racers[i % racers.length] as Storage).transaction(async (tx) => {
+          racer(i).transaction(async (tx) => {
             await tx.jobs.get(co.id, jobRecord.id); // a read first, as the service does
             return make.createApplication(
               tx,
@@ -46,14 +39,11 @@ export function defineRaceTests(suite: SuiteContext): void {
     });
 
     it("keeps applications_count exact after parallel creates", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const jobRecord = make.job(co.id);
       await storage.jobs.insert(jobRecord);
       await Promise.all(
-        Array.from({ length: 30 }, (_, i) =>
-          make.createApplication(racers[i % racers.length] as Storage, make.application(co.id, jobRecord.id)),
-        ),
+        Array.from({ length: 30 }, (_, i) => make.createApplication(racer(i), make.application(co.id, jobRecord.id))),
       );
       const raw = await sql<{ n: number | string }>`select applications_count as n from ${sql.table(t("job"))}
         where id = ${jobRecord.id}`.execute(database);
@@ -68,7 +58,7 @@ export function defineRaceTests(suite: SuiteContext): void {
         { key: `${key}:day`, limit: 1000, resetAt: new Date(now.getTime() + 86_400_000) },
       ];
       const results = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => (racers[i % racers.length] as Storage).rateLimits.consume(buckets, now)),
+        Array.from({ length: 40 }, (_, i) => racer(i).rateLimits.consume(buckets, now)),
       );
       expect(results.filter((result) => result.allowed)).toHaveLength(10);
       expect(results.filter((result) => !result.allowed).every((result) => result.refusedBucket === 0)).toBe(true);
@@ -139,8 +129,7 @@ export function defineRaceTests(suite: SuiteContext): void {
       "relaxes the commit of counters and numbers only in statements of their own, never inside a caller's transaction",
       async () => {
         const bucket = { key: make.id("sc"), limit: 5, resetAt: new Date(Date.now() + 60_000) };
-        const co = make.company();
-        await storage.companies.upsert(co);
+        const co = await make.addCompany(storage);
         // A storage made on a Kysely transaction of the host's: its writes commit with the host's.
         const setting = await database.transaction().execute(async (trx) => {
           const inHostTx = kyselyStorage({ db: trx, tablePrefix: prefix });
@@ -220,13 +209,10 @@ export function defineRaceTests(suite: SuiteContext): void {
     }, 30_000);
 
     it("keeps the active-key limit under parallel inserts", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const now = new Date();
       const results = await Promise.all(
-        Array.from({ length: 16 }, (_, i) =>
-          (racers[i % racers.length] as Storage).keys.insert(make.apiKey(co.id), { maxActive: 5, now }),
-        ),
+        Array.from({ length: 16 }, (_, i) => racer(i).keys.insert(make.apiKey(co.id), { maxActive: 5, now })),
       );
       expect(results.filter((result) => result === "inserted")).toHaveLength(5);
       expect(await storage.keys.list(co.id)).toHaveLength(5);
@@ -235,9 +221,7 @@ export function defineRaceTests(suite: SuiteContext): void {
     it("never hands out a sequence number twice", async () => {
       const co = make.company();
       const numbers = await Promise.all(
-        Array.from({ length: 30 }, (_, i) =>
-          (racers[i % racers.length] as Storage).companies.nextSequence(co.id, "job"),
-        ),
+        Array.from({ length: 30 }, (_, i) => racer(i).companies.nextSequence(co.id, "job")),
       );
       expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
     });
@@ -252,9 +236,7 @@ export function defineRaceTests(suite: SuiteContext): void {
         expiresAt: new Date(now.getTime() + 86_400_000),
         lockedUntil: new Date(now.getTime() + 30_000),
       };
-      const claims = await Promise.all(
-        Array.from({ length: 10 }, (_, i) => (racers[i % racers.length] as Storage).idempotency.claim(input)),
-      );
+      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => racer(i).idempotency.claim(input)));
       expect(claims.filter((claim) => claim.state === "claimed")).toHaveLength(1);
       expect(claims.filter((claim) => claim.state === "in_progress")).toHaveLength(9);
       await storage.idempotency.complete(input.keyId, input.idempotencyKey, {
@@ -294,7 +276,7 @@ export function defineRaceTests(suite: SuiteContext): void {
       const now = new Date(due.getTime() + 60_000);
       const claims = await Promise.all(
         Array.from({ length: 8 }, (_, i) =>
-          (racers[i % racers.length] as Storage).webhooks.claimDueDeliveries({
+          racer(i).webhooks.claimDueDeliveries({
             now,
             limit: 7,
             leaseUntil: new Date(now.getTime() + 30_000),
@@ -355,9 +337,7 @@ export function defineRaceTests(suite: SuiteContext): void {
           leaseToken: token,
           maxPerEndpoint: 3,
         });
-      const claims = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => claimWith(racers[i % racers.length] as Storage, `cap_${i}`)),
-      );
+      const claims = await Promise.all(Array.from({ length: 8 }, (_, i) => claimWith(racer(i), `cap_${i}`)));
       for (let round = 0; round < 40; round += 1) {
         const more = await claimWith(storage, `cap_late_${round}`);
         if (more.length === 0) break;

@@ -1,24 +1,15 @@
-/** What the storage writes, read back with raw SQL: dates, JSON arrays, patches, keys, applications. */
-import type { Storage } from "@hireport/core";
 import { sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { AnyDb } from "../helpers/databases";
+import { describe, expect, it } from "vitest";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
 
 export function defineRoundTripTests(suite: SuiteContext): void {
-  const { dialect, t, countQueries } = suite;
-  let storage: Storage;
-  let database: AnyDb;
-  beforeAll(() => {
-    ({ storage, database } = suite);
-  });
+  const { dialect, t, countQueries, storage, database } = suite;
 
   describe("round trips, checked with raw SQL", () => {
     it("stores dates in UTC to the millisecond, also in a non-UTC process time zone", async () => {
       expect(new Date(2026, 2, 8, 12).getTimezoneOffset()).not.toBe(0);
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       // 02:30 UTC on the day New York skips 02:00-03:00 local: a local-time reading would drift.
       const tricky = new Date("2026-03-08T02:30:00.789Z");
       const record = make.job(co.id, { createdAt: tricky, updatedAt: new Date("2026-11-01T06:30:00.001Z") });
@@ -41,8 +32,7 @@ export function defineRoundTripTests(suite: SuiteContext): void {
     });
 
     it("round-trips every job field and JSON arrays exactly (order, duplicates, non-ASCII)", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const record = make.job(co.id, { hidden: true, closedAt: new Date("2026-04-01T00:00:00.999Z") });
       await storage.jobs.insert(record);
       expect(await storage.jobs.get(co.id, record.id)).toEqual(record);
@@ -61,8 +51,7 @@ export function defineRoundTripTests(suite: SuiteContext): void {
     });
 
     it("updates only the patched columns and returns the whole job", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const record = make.job(co.id);
       await storage.jobs.insert(record);
       const at = new Date("2026-05-05T05:05:05.505Z");
@@ -77,8 +66,7 @@ export function defineRoundTripTests(suite: SuiteContext): void {
     });
 
     it("keeps a company's createdAt on upsert and hands out sequence numbers per company and kind", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const renamed = await storage.companies.upsert({ ...co, name: "Renamed", createdAt: new Date() });
       expect(renamed).toEqual({ ...co, name: "Renamed" });
       expect(await storage.companies.nextSequence(co.id, "job")).toBe(1);
@@ -87,8 +75,7 @@ export function defineRoundTripTests(suite: SuiteContext): void {
     });
 
     it("finds a key by hash with its company in one query, and revokes once", async () => {
-      const co = make.company({ name: "Kéy Co" });
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage, { name: "Kéy Co" });
       const key = make.apiKey(co.id, { expiresAt: new Date("2027-01-01T00:00:00.250Z") });
       expect(await storage.keys.insert(key, { maxActive: 10, now: new Date() })).toBe("inserted");
       const found = await countQueries(async () => {
@@ -103,8 +90,7 @@ export function defineRoundTripTests(suite: SuiteContext): void {
     });
 
     it("round-trips an application with its job's title joined, notes and stage history in order", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const jobRecord = make.job(co.id, { title: "Chef de partie" });
       await storage.jobs.insert(jobRecord);
       const app = make.application(co.id, jobRecord.id);
@@ -153,8 +139,7 @@ export function defineRoundTripTests(suite: SuiteContext): void {
     });
 
     it("refuses a duplicate by the normalized e-mail within the window only", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const jobRecord = make.job(co.id);
       await storage.jobs.insert(jobRecord);
       const first = make.application(co.id, jobRecord.id, {

@@ -3,14 +3,14 @@
  * routines beside the migration (their names, their installation, and tests that fail when their
  * SQL drifts from core or from the tables).
  */
-import { deliveryId, type Storage } from "@hireport/core";
+import { deliveryId } from "@hireport/core";
 import { CompiledQuery, sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { deliveryIdSql, fanOutValues, insertedColumns } from "../../src/dialects/postgres/routine-sql";
 import { routinesOf } from "../../src/dialects/postgres/routines";
 import { installRoutines, kyselyStorage, migrateToLatest, migrationSql, TABLE_NAMES } from "../../src/index";
 import { COLUMNS } from "../../src/schema";
-import { type AnyDb, dropTables, randomPrefix } from "../helpers/databases";
+import { type AnyDb, randomPrefix, withOwnPrefix } from "../helpers/databases";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
 
@@ -49,12 +49,7 @@ function insertsOf(statement: string, prefix: string): Map<string, string[]> {
 }
 
 export function defineSchemaTests(suite: SuiteContext): void {
-  const { dialect, prefix, t, countQueries } = suite;
-  let storage: Storage;
-  let database: AnyDb;
-  beforeAll(() => {
-    ({ storage, database } = suite);
-  });
+  const { dialect, prefix, t, countQueries, storage, database } = suite;
 
   describe("schema: one migration", () => {
     it("migrates an empty database with one migration, then migrating again is a no-op", async () => {
@@ -77,19 +72,15 @@ export function defineSchemaTests(suite: SuiteContext): void {
     });
 
     it("returns a failed migration as a result instead of throwing", async () => {
-      const other = randomPrefix();
-      await sql`create table ${sql.table(`${other}company`)} (x integer)`.execute(database);
-      try {
+      await withOwnPrefix(database, randomPrefix(), async (other) => {
+        await sql`create table ${sql.table(`${other}company`)} (x integer)`.execute(database);
         const result = await migrateToLatest(database, { tablePrefix: other });
         expect(result.error).toBeInstanceOf(Error);
         expect(result.results?.[0]?.status).toBe("Error");
-      } finally {
-        await dropTables(database, other);
-      }
+      });
     });
 
     it("tries a run again when it failed before any migration ran (kysely-org/kysely#1313)", async () => {
-      const other = randomPrefix();
       let failures = 0;
       // The first query of the run fails, as the table list does on Postgres when another table
       // is dropped at that moment: nothing was applied, so the run is tried again and succeeds.
@@ -103,14 +94,12 @@ export function defineSchemaTests(suite: SuiteContext): void {
         },
         transformResult: async (args) => args.result,
       });
-      try {
+      await withOwnPrefix(database, randomPrefix(), async (other) => {
         const result = await migrateToLatest(flaky, { tablePrefix: other });
         expect(failures).toBe(1);
         expect(result.error).toBeUndefined();
         expect(result.results?.map((r) => r.status)).toEqual(["Success"]);
-      } finally {
-        await dropTables(database, other);
-      }
+      });
     });
 
     it("prints the SQL of the migration, and on Postgres of the routines, for review", async () => {
@@ -211,8 +200,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
     });
 
     it("works under a quoted prefix with capitals: admission, create, append, counts", async () => {
-      const other = `Hr_${randomPrefix()}`;
-      try {
+      await withOwnPrefix(database, `Hr_${randomPrefix()}`, async (other) => {
         const result = await migrateToLatest(database, { tablePrefix: other });
         expect(result.error).toBeUndefined();
         expect(await routinesIn(database, other)).toHaveLength(3);
@@ -246,14 +234,11 @@ export function defineSchemaTests(suite: SuiteContext): void {
         expect(deliveries.map((delivery) => delivery.id).sort()).toEqual(
           [deliveryId(write.event.id, endpoint.id), deliveryId(closed.id, endpoint.id)].sort(),
         );
-      } finally {
-        await dropTables(database, other);
-      }
+      });
     });
 
     it("names migrateToLatest and installRoutines when a routine is missing; installRoutines puts it back", async () => {
-      const other = randomPrefix();
-      try {
+      await withOwnPrefix(database, randomPrefix(), async (other) => {
         expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
         const bare = kyselyStorage({ db: database, tablePrefix: other });
         const co = make.company();
@@ -281,14 +266,11 @@ export function defineSchemaTests(suite: SuiteContext): void {
         expect((await calls.count_requests())?.rate?.allowed).toBe(true);
         await calls.append_event();
         expect(await calls.create_application()).toEqual({ outcome: "created" });
-      } finally {
-        await dropTables(database, other);
-      }
+      });
     });
 
     it("leaves the routines of other versions in place for processes still running them", async () => {
-      const other = randomPrefix();
-      try {
+      await withOwnPrefix(database, randomPrefix(), async (other) => {
         expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
         const previous = `${other}count_requests_00000000`;
         await sql`create function ${sql.id(previous)}(p text) returns integer language sql as 'select 1'`.execute(
@@ -298,9 +280,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         await installRoutines(database, { tablePrefix: other });
         expect(await routinesIn(database, other)).toContain(previous);
         expect(await routinesIn(database, other)).toHaveLength(4);
-      } finally {
-        await dropTables(database, other);
-      }
+      });
     });
   });
 }

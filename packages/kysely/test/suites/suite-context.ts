@@ -3,8 +3,9 @@ import type { CompiledQuery } from "kysely";
 import type { AnyDb, TestDialect } from "../helpers/databases";
 
 /**
- * What the test files of one dialect share. `database`, `storage`, `racers` and `extra` are set by
- * the suite's `beforeAll`, which runs before the `beforeAll` of every test file it registers.
+ * What the test files of one dialect share. `database` and `storage` are there from the start
+ * (making a storage touches no table), and the suite's `beforeAll` migrates the tables before any
+ * test runs; it also fills `racers` and `extra`.
  */
 export interface SuiteContext {
   readonly dialect: TestDialect;
@@ -21,6 +22,8 @@ export interface SuiteContext {
   racers: Storage[];
   /** The Kysely instances of `racers` (none on SQLite). */
   extra: AnyDb[];
+  /** The racer of the `i`-th of several concurrent calls: `racers` in turn. */
+  racer(i: number): Storage;
   /** The prefixed name of a table. */
   t(name: string): string;
   /** The queries `fn` ran on the main instance. */

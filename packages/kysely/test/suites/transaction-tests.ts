@@ -1,24 +1,16 @@
-/** Transactions: a change and its event commit together or not at all. */
-import type { Storage } from "@hireport/core";
 import { sql } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { kyselyStorage } from "../../src/index";
-import { type AnyDb, createDb } from "../helpers/databases";
+import { createDb } from "../helpers/databases";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
 
 export function defineTransactionTests(suite: SuiteContext): void {
-  const { dialect, prefix, sqliteFile, t } = suite;
-  let storage: Storage;
-  let database: AnyDb;
-  beforeAll(() => {
-    ({ storage, database } = suite);
-  });
+  const { dialect, prefix, sqliteFile, t, storage, database } = suite;
 
   describe("transactions and the outbox", () => {
     it("rolls back a change and its event together when the transaction fails between them", async () => {
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const record = make.job(co.id);
       const ev = make.event(co.id);
       const boom = new Error("killed between the change and its event");
@@ -56,8 +48,7 @@ export function defineTransactionTests(suite: SuiteContext): void {
         dialect === "mysql"
           ? Number((await sql<{ id: number }>`select connection_id() as id`.execute(victimDb)).rows[0]?.id)
           : 0;
-      const co = make.company();
-      await storage.companies.upsert(co);
+      const co = await make.addCompany(storage);
       const record = make.job(co.id);
       const ev = make.event(co.id);
       try {

@@ -1,21 +1,14 @@
 /** Webhook claims beside outbox writes (no deadlock, no delivery given twice), attempts, resends and purges. */
-import { deliveryId, type Storage } from "@hireport/core";
+import { deliveryId } from "@hireport/core";
 import type { CompiledQuery } from "kysely";
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { kyselyStorage, migrateToLatest } from "../../src/index";
 import { type AnyDb, dropTables, randomPrefix } from "../helpers/databases";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
 
 export function defineWebhookTests(suite: SuiteContext): void {
-  const { dialect, queries } = suite;
-  let storage: Storage;
-  let database: AnyDb;
-  let racers: Storage[];
-  let extra: AnyDb[];
-  beforeAll(() => {
-    ({ storage, database, racers, extra } = suite);
-  });
+  const { dialect, queries, storage, database, racer, extra } = suite;
 
   describe("webhook claims beside outbox writes", () => {
     it("claims (at most 2 per endpoint), records attempts, releases, and writes events with their deliveries at once without deadlocks", async () => {
@@ -33,7 +26,7 @@ export function defineWebhookTests(suite: SuiteContext): void {
           const at = new Date(start.getTime() + i);
           // Both endpoints take job.created: the append fans out to both.
           const ev = make.event(co.id, { type: "job.created", createdAt: at });
-          await (racers[i % racers.length] as Storage).transaction(async (tx) => {
+          await racer(i).transaction(async (tx) => {
             await tx.jobs.insert(make.job(co.id, { createdAt: at }));
             await tx.events.append(ev);
           });
@@ -42,7 +35,7 @@ export function defineWebhookTests(suite: SuiteContext): void {
         writing = false;
       })();
       const dispatcher = async (n: number) => {
-        const store = racers[n % racers.length] as Storage;
+        const store = racer(n);
         for (let round = 0; ; round += 1) {
           const done = !writing;
           const now = new Date(start.getTime() + 60_000);

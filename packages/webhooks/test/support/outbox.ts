@@ -54,6 +54,18 @@ export async function insertRawEndpoint(
   return record;
 }
 
+/** The body of a delivery (the event envelope of spec 2.9) of company `co_1`'s event `evt_1`, written out by hand. */
+export function samplePayload(type: EventType, data: Record<string, unknown>, now: Date): string {
+  return JSON.stringify({
+    id: "evt_1",
+    type,
+    created_at: now.toISOString(),
+    company_id: "co_1",
+    api_version: "1.0",
+    data,
+  });
+}
+
 /** A job as the wire shape of spec 2.1, with non-ASCII text. */
 export function sampleJob(title = "Développeuse — Zoë Ångström 日本語 🎉"): Record<string, unknown> {
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApplicationRecord, JobRecord, WebhookEndpointRecord } from "../../domain";
+import type { WebhookEndpointRecord } from "../../domain";
 import { deliveryId } from "../../outbox";
 import type { NewApplication, NewApplicationWrite } from "../../storage";
 import type { ConformanceContext } from "../context";
@@ -8,28 +8,18 @@ import {
   makeApplication,
   makeApplicationWrite,
   makeEndpoint,
-  makeJob,
   newId,
   now,
   parallel,
   shift,
   TRICKY_STRINGS,
+  withTitle,
 } from "../fixtures";
 
 const WINDOW = 30 * DAY;
 
-function withTitle(application: NewApplication, job: Pick<JobRecord, "title">): ApplicationRecord {
-  return { ...application, jobTitle: job.title };
-}
-
 /** `applications.create`: the one write path of a new application, its duplicate rule and its event. */
 export function applicationCreateTests(ctx: ConformanceContext): void {
-  async function jobOf(companyId: string, overrides: Partial<JobRecord> = {}): Promise<JobRecord> {
-    const job = makeJob(companyId, overrides);
-    await ctx.storage.jobs.insert(job);
-    return job;
-  }
-
   /** Creates `application` on its job (read for its title) with a window starting `duplicateSince`. */
   async function create(application: NewApplication, duplicateSince = shift(application.appliedAt, -WINDOW)) {
     const job = await ctx.storage.jobs.get(application.companyId, application.jobId);
@@ -56,7 +46,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
   describe("applications.create", () => {
     it("stores every field, the first stage change and the event; get reads the application back with the job's title", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId, { title: "Data Engineer – Zürich 'x'" });
+      const job = await ctx.job(companyId, { title: "Data Engineer – Zürich 'x'" });
       const write = makeApplicationWrite(job, {
         candidate: {
           name: "Zoë O'Brien-Łukasiewicz 👩🏽‍💻",
@@ -99,7 +89,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
     it("fans the event out as events.append does: one delivery per subscribed endpoint, active or paused, none elsewhere", async () => {
       const companyId = await ctx.company();
       const other = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const active = await endpointOf(companyId, { events: ["job.created", "application.created"] });
       const paused = await endpointOf(companyId, {
         events: ["application.created"],
@@ -137,8 +127,8 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
     it("answers job_changed and writes nothing when the job was renamed, is gone, or belongs to another company", async () => {
       const companyId = await ctx.company();
       const other = await ctx.company();
-      const job = await jobOf(companyId, { title: "Welder" });
-      const elsewhere = await jobOf(other, { title: "Welder" });
+      const job = await ctx.job(companyId, { title: "Welder" });
+      const elsewhere = await ctx.job(other, { title: "Welder" });
       const renamed = { ...makeApplicationWrite(job), jobTitle: "Welder (old title)" };
       const gone = makeApplicationWrite({ ...job, id: newId("job") });
       const foreignWrite = makeApplicationWrite(elsewhere);
@@ -154,7 +144,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
 
     it("refuses the same job and e-mail within the window with existingId, writing nothing", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       await endpointOf(companyId, { events: ["application.created"] });
       const first = makeApplicationWrite(job);
       expect(await ctx.storage.applications.create(first)).toEqual({ outcome: "created" });
@@ -175,7 +165,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
 
     it("the window is inclusive: appliedAt equal to duplicateSince refuses, 1 ms later allows", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const t = now();
       const first = makeApplication(companyId, job.id, { appliedAt: shift(t, -WINDOW) });
       await create(first);
@@ -187,8 +177,8 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
 
     it("allows the same e-mail on another job, and another e-mail on the same job", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
-      const otherJob = await jobOf(companyId);
+      const job = await ctx.job(companyId);
+      const otherJob = await ctx.job(companyId);
       const first = makeApplication(companyId, job.id);
       await create(first);
       expect(await create(makeApplication(companyId, otherJob.id, { emailNormalized: first.emailNormalized }))).toEqual(
@@ -201,7 +191,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
 
     it("refuses whatever the stage of the earlier application (rejected, withdrawn, hired)", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       for (const stage of ["rejected", "withdrawn"] as const) {
         const first = makeApplication(companyId, job.id);
         await create(first);
@@ -219,7 +209,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
 
     it("creates exactly one of 10 identical applications sent at once; the others name it", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const template = makeApplicationWrite(job);
       const writes = Array.from({ length: 10 }, () => {
         const id = newId("app");
@@ -246,7 +236,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
 
     it("keeps applicationsCount exact under 20 parallel creates", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const results = await parallel(20, () => create(makeApplication(companyId, job.id)));
       expect(results.every((result) => result.outcome === "created")).toBe(true);
       expect((await ctx.storage.jobs.get(companyId, job.id))?.applicationsCount).toBe(20);
@@ -256,7 +246,7 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
 
     it("runs inside a transaction and rolls back with it", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const write = makeApplicationWrite(job);
       const failure = new Error("roll back");
       await expect(

@@ -1,20 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { ApplicationRecord, JobRecord, StageChangeRecord } from "../../domain";
+import type { StageChangeRecord } from "../../domain";
 import type { KeysetPosition, NewApplication } from "../../storage";
 import type { ConformanceContext } from "../context";
-import { makeApplication, makeApplicationWrite, makeJob, newId, now, orderedIds, shift } from "../fixtures";
-
-function withTitle(application: NewApplication, job: Pick<JobRecord, "title">): ApplicationRecord {
-  return { ...application, jobTitle: job.title };
-}
+import { makeApplication, makeApplicationWrite, newId, now, orderedIds, shift, withTitle } from "../fixtures";
 
 export function applicationTests(ctx: ConformanceContext): void {
-  async function jobOf(companyId: string, overrides: Partial<JobRecord> = {}): Promise<JobRecord> {
-    const job = makeJob(companyId, overrides);
-    await ctx.storage.jobs.insert(job);
-    return job;
-  }
-
   /**
    * Stores an application through `create`, the one write path of new applications, with a window
    * that starts after it (these tests are not about the duplicate rule).
@@ -34,7 +24,7 @@ export function applicationTests(ctx: ConformanceContext): void {
   describe("applications", () => {
     it("consent false and null, and an overall score of null, round-trip", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const no = makeApplication(companyId, job.id, { consent: false, overallScore: null, aiMatch: 0 });
       const unknown = makeApplication(companyId, job.id, { consent: null, overallScore: 0 });
       await insert(no);
@@ -45,7 +35,7 @@ export function applicationTests(ctx: ConformanceContext): void {
 
     it("jobTitle is read from the job at read time, never a stale copy", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId, { title: "Old title" });
+      const job = await ctx.job(companyId, { title: "Old title" });
       const application = makeApplication(companyId, job.id);
       await insert(application);
       await ctx.storage.jobs.update(companyId, job.id, { title: "New title", updatedAt: now() });
@@ -62,7 +52,7 @@ export function applicationTests(ctx: ConformanceContext): void {
     it("get and update of another company's application return null and change nothing", async () => {
       const companyId = await ctx.company();
       const other = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const application = makeApplication(companyId, job.id);
       await insert(application);
       expect(await ctx.storage.applications.get(other, application.id)).toBeNull();
@@ -74,7 +64,7 @@ export function applicationTests(ctx: ConformanceContext): void {
 
     it("update writes only the columns in the patch and returns the record after the change", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const application = makeApplication(companyId, job.id, { tags: ["keep"], overallScore: 3, starred: true });
       await insert(application);
       const t1 = shift(application.updatedAt, 1000);
@@ -97,8 +87,8 @@ export function applicationTests(ctx: ConformanceContext): void {
     it("list orders by appliedAt then id, both descending, and pages strictly after `after`", async () => {
       const companyId = await ctx.company();
       const other = await ctx.company();
-      const job = await jobOf(companyId);
-      const otherJob = await jobOf(other);
+      const job = await ctx.job(companyId);
+      const otherJob = await ctx.job(other);
       const t = now();
       const [a, b, c] = orderedIds("app", 3);
       const apps = [
@@ -131,8 +121,8 @@ export function applicationTests(ctx: ConformanceContext): void {
 
     it("list filters by jobId, stage and updatedSince (inclusive), alone and together", async () => {
       const companyId = await ctx.company();
-      const job = await jobOf(companyId);
-      const otherJob = await jobOf(companyId);
+      const job = await ctx.job(companyId);
+      const otherJob = await ctx.job(companyId);
       const since = now();
       const mk = (jobId: string, stage: NewApplication["stage"], updatedOffset: number, appliedOffset: number) =>
         makeApplication(companyId, jobId, {
@@ -161,7 +151,7 @@ export function applicationTests(ctx: ConformanceContext): void {
     it("stage changes and notes are stored and listed oldest first, per company and application", async () => {
       const companyId = await ctx.company();
       const other = await ctx.company();
-      const job = await jobOf(companyId);
+      const job = await ctx.job(companyId);
       const application = makeApplication(companyId, job.id);
       const second = makeApplication(companyId, job.id);
       await insert(application);

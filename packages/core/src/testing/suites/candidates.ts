@@ -9,7 +9,6 @@ import {
   makeApplication,
   makeDelivery,
   makeEvent,
-  makeJob,
   makeKey,
   newId,
   now,
@@ -54,8 +53,7 @@ export function candidateTests(ctx: ConformanceContext): void {
   /** A company with a job and a candidate (a unique e-mail, a name, a CV link, a file, a cover letter). */
   async function world(overrides: Partial<NewApplication> = {}) {
     const companyId = await ctx.company();
-    const job = makeJob(companyId, { title: "Data Engineer" });
-    await ctx.storage.jobs.insert(job);
+    const job = await ctx.job(companyId, { title: "Data Engineer" });
     const email = `Zoe.${randomHex(10)}@Example.COM`;
     const base = makeApplication(companyId, job.id);
     const application = makeApplication(companyId, job.id, {
@@ -94,8 +92,7 @@ export function candidateTests(ctx: ConformanceContext): void {
   describe("candidates", () => {
     it("listByEmail finds the company's applications with that normalized address, oldest first", async () => {
       const { companyId, job, application, email } = await world();
-      const otherJob = makeJob(companyId);
-      await ctx.storage.jobs.insert(otherJob);
+      const otherJob = await ctx.job(companyId);
       const earlier = shift(application.appliedAt, -60 * DAY);
       const elsewhere = makeApplication(companyId, otherJob.id, {
         candidate: { ...application.candidate, email: email.toUpperCase() },

@@ -24,8 +24,7 @@ export function retentionTests(ctx: ConformanceContext): void {
   describe("retention", () => {
     it("listForRetention lists unerased applications of those stages changed before the time, oldest change first", async () => {
       const companyId = await ctx.company();
-      const job = makeJob(companyId);
-      await ctx.storage.jobs.insert(job);
+      const job = await ctx.job(companyId);
       const at = (ms: number) => shift(ANCIENT, ms);
       const rows = [
         makeApplication(companyId, job.id, { stage: "rejected", appliedAt: at(0), updatedAt: at(3 * HOUR) }),

@@ -47,8 +47,7 @@ export function transactionTests(ctx: ConformanceContext): void {
 
     it("rolls back everything when fn throws, and rethrows the very same error", async () => {
       const companyId = await ctx.company();
-      const job = makeJob(companyId, { title: "Before" });
-      await ctx.storage.jobs.insert(job);
+      const job = await ctx.job(companyId, { title: "Before" });
       const existing = makeApplication(companyId, job.id);
       await ctx.createApplication(existing);
       // Subscribed to nothing this test emits: its deliveries are the transaction's alone.
@@ -159,8 +158,7 @@ export function transactionTests(ctx: ConformanceContext): void {
 
     it("concurrent transactions on one job keep applicationsCount exact", async () => {
       const companyId = await ctx.company();
-      const job = makeJob(companyId);
-      await ctx.storage.jobs.insert(job);
+      const job = await ctx.job(companyId);
       await Promise.all(
         Array.from({ length: 10 }, (_, i) =>
           ctx.storage.transaction(async (tx) => {
