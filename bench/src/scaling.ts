@@ -63,8 +63,11 @@ import { POST_COMPANY, type Seeded, seed } from "./seed";
 const GETS_PER_POST = 9;
 const APP_NAME = "hireport-bench-scaling-app";
 const DISPATCHER_NAME = "hireport-bench-scaling-dispatcher";
-/** The NOTIFY channel on which the app processes wake the dispatcher process (this run's own). */
-const WAKE_CHANNEL = `hireport_bench_scaling_${process.pid}`;
+/**
+ * The NOTIFY channel on which the app processes wake the dispatcher process (this run's own);
+ * `BENCH_SCALING_WAKE=0`: none, the dispatcher finds deliveries by its poll alone (for comparison).
+ */
+const WAKE_CHANNEL = process.env.BENCH_SCALING_WAKE === "0" ? "" : `hireport_bench_scaling_${process.pid}`;
 
 interface App {
   child: ChildProcess;

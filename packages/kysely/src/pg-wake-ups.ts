@@ -105,7 +105,9 @@ export function postgresWakeUps(pool: PgWakePool, options: PostgresWakeUpsOption
   const send = (): void => {
     again = false;
     sending = pool
-      .query("select pg_notify($1, '')", [channel])
+      // Its own transaction, committed without waiting for the disk: a notification lost in a crash
+      // of the server only waits for the dispatcher's poll.
+      .query("select set_config('synchronous_commit', 'off', true), pg_notify($1, '')", [channel])
       .then(
         () => undefined,
         (error: unknown) => {
