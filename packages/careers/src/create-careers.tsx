@@ -3,6 +3,7 @@ import {
   type ApiResponse,
   type CompanyRecord,
   createFetchHandler,
+  type FetchContext,
   type HireportHandler,
   isHireportError,
   type JobRecord,
@@ -37,7 +38,7 @@ const CANDIDATE_ACTOR = { type: "host", id: null, name: "Candidate (careers site
 export interface HireportCareers extends HireportHandler {
   /** Answers one request below the mount path. Never rejects. */
   handle(request: ApiRequest): Promise<ApiResponse>;
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, context?: FetchContext): Promise<Response>;
   readonly settings: Readonly<{ maxBodyBytes: number; streamBody: true }>;
   /** A signed token for a job's apply form, for a host that builds its own form (field `form_token`). */
   formToken(input: { companyId: string; jobId: string }): Promise<string>;

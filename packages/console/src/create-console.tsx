@@ -2,6 +2,7 @@ import {
   type ApiRequest,
   type ApiResponse,
   createFetchHandler,
+  type FetchContext,
   type HireportHandler,
   isHireportError,
   newId,
@@ -23,7 +24,7 @@ const MAX_BODY_BYTES = 64 * 1024;
 export interface HireportConsole extends HireportHandler {
   /** Answers one request below the mount path. Never rejects. */
   handle(request: ApiRequest): Promise<ApiResponse>;
-  fetch(request: Request): Promise<Response>;
+  fetch(request: Request, context?: FetchContext): Promise<Response>;
   readonly settings: Readonly<{ maxBodyBytes: number; streamBody: false }>;
   /**
    * A signed, short-lived link (`{basePath}/portal?token=…`, a path: put your origin before it)

@@ -12,7 +12,7 @@ import {
   hostJobs,
   hostPublicJobs,
 } from "./host-api";
-import type { ApiRequest, ApiResponse, HireportHandler } from "./http-types";
+import type { ApiRequest, ApiResponse, FetchContext, HireportHandler } from "./http-types";
 import { newId } from "./ids";
 import { buildOpenApiDocument } from "./openapi";
 import { type CreatePublicApiOptions, type Logger, systemClock } from "./options";
@@ -40,8 +40,11 @@ export interface PublicApi extends HireportHandler {
   handle(request: ApiRequest): Promise<ApiResponse>;
   /** Answers `GET {filesPath}/{token}`: the CV behind a signed `resume_url`. Never rejects. */
   handleFile(request: ApiRequest): Promise<ApiResponse>;
-  /** A Web `fetch` handler for the API and the CV route (Next.js, Hono, Bun, Deno). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * A Web `fetch` handler for the API and the CV route (Next.js, Hono, Bun, Deno); the client's
+   * address is `context.ip` when given, else the first address of `X-Forwarded-For`.
+   */
+  fetch(request: Request, context?: FetchContext): Promise<Response>;
   /** The OpenAPI 3.1 document of the API, generated from the schemas that validate requests. */
   openapi(): Record<string, unknown>;
   /** The HTML reference page rendered from `openapi()`, as served at `GET {basePath}/reference`. */

@@ -1,4 +1,4 @@
-import type { ApiRequest, ApiResponse, HandlerSettings } from "./http-types";
+import type { ApiRequest, ApiResponse, FetchContext, HandlerSettings } from "./http-types";
 import { readBytes } from "./read-bytes";
 
 /** Reads a request's body, stopping as soon as it passes `maxBytes`. Null when it is too large. */
@@ -30,25 +30,35 @@ export function toWebResponse(response: ApiResponse): Response {
 }
 
 /**
+ * The client's address a Web request claims: the first address of `X-Forwarded-For`, if any. The
+ * platform's own (Vercel sets the header itself); behind a proxy that appends to it, the client's
+ * claim (see `FetchContext`).
+ */
+export function forwardedFor(headers: Headers): string | undefined {
+  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined;
+}
+
+/**
  * A Web `fetch` handler for a hireport handler (`Request` in, `Response` out): builds the
- * `ApiRequest` (the client address from `X-Forwarded-For`, the abort signal from the request) and
+ * `ApiRequest` (the client address from `context.ip`, else from `X-Forwarded-For`, the abort
+ * signal from the request) and
  * reads the body with `settings.maxBodyBytes` (413 is the handler's to answer), or hands it over as
  * a stream when `settings.streamBody` is set.
  */
 export function createFetchHandler(
   handle: (request: ApiRequest) => Promise<ApiResponse>,
   settings: HandlerSettings,
-): (request: Request) => Promise<Response> {
-  return async (request) => {
+): (request: Request, context?: FetchContext) => Promise<Response> {
+  return async (request, context) => {
     const url = new URL(request.url);
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    const ip = context ? context.ip : forwardedFor(request.headers);
     const base: ApiRequest = {
       method: request.method,
       path: url.pathname,
       query: url.searchParams,
       headers: request.headers,
       signal: request.signal,
-      ...(forwarded ? { ip: forwarded } : {}),
+      ...(ip ? { ip } : {}),
     };
     const method = request.method.toUpperCase();
     if (method === "GET" || method === "HEAD") return toWebResponse(await handle(base));

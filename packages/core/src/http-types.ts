@@ -78,13 +78,27 @@ export interface HandlerSettings {
   readonly streamBody?: boolean;
 }
 
+/** What the host knows of a Web `Request` that the request itself does not say reliably. */
+export interface FetchContext {
+  /**
+   * The client's address as the host's platform or its own proxy establishes it; `null` when it
+   * is not known. Given, it replaces the default: the first address of `X-Forwarded-For`, right
+   * where the platform sets that header (Vercel does), but the client's own claim behind a proxy
+   * that appends to it. The address is logged, and the careers site throttles applications by it.
+   */
+  ip: string | null;
+}
+
 /**
  * Anything an adapter (`@hireport/express`, `@hireport/fastify`, `@hireport/next`) can mount: the
  * public API of `createPublicApi`, the careers site, the console. `handle` never rejects.
  */
 export interface HireportHandler {
   handle(request: ApiRequest): Promise<ApiResponse>;
-  /** The same handler for Web runtimes (Next.js, Hono, Bun, Deno). */
-  fetch(request: Request): Promise<Response>;
+  /**
+   * The same handler for Web runtimes (Next.js, Hono, Bun, Deno). The client's address is
+   * `context.ip` when given, else the first address of `X-Forwarded-For`.
+   */
+  fetch(request: Request, context?: FetchContext): Promise<Response>;
   readonly settings: HandlerSettings;
 }

@@ -13,7 +13,7 @@
  *
  * The handlers take a Web `Request` (a `NextRequest` is one) and need nothing from Next at runtime.
  */
-import { type HireportHandler, type PublicApi, toWebResponse } from "@hireport/core";
+import { type FetchContext, forwardedFor, type HireportHandler, type PublicApi, toWebResponse } from "@hireport/core";
 
 /** An App Router route handler. */
 export type RouteHandler = (request: Request) => Promise<Response>;
@@ -29,15 +29,32 @@ export interface NextHandlers {
   OPTIONS: RouteHandler;
 }
 
+export interface NextHandlerOptions {
+  /**
+   * The client's address of a request (`null` or `undefined`: unknown), for the usage log and the
+   * careers site's throttle of applications. Pass it when the app is not on a platform that sets
+   * `X-Forwarded-For` itself: behind a proxy of your own that appends to the header, the first
+   * address is whatever the client sent (`(request) => request.headers.get("x-real-ip")`, or the
+   * address your proxy adds, last in the list).
+   * @default the first address of `X-Forwarded-For` (what Vercel sets)
+   */
+  clientAddress?: (request: Request) => string | null | undefined;
+}
+
+/** The `FetchContext` of a request under `options`; undefined: the handler's default. */
+function contextOf(request: Request, options: NextHandlerOptions): FetchContext | undefined {
+  return options.clientAddress ? { ip: options.clientAddress(request) ?? null } : undefined;
+}
+
 /**
  * Route handlers for a catch-all route of any hireport handler: `app/api/public/v1/[...path]/route.ts`
  * for the API (the folder matches the `basePath` of `createPublicApi`), or the careers site's and
  * the console's routes. Each method goes through `handler.fetch`, which reads the body with the size
- * limit (or streams it, for handlers that ask), takes the client address from `X-Forwarded-For` and
- * the abort signal from the request.
+ * limit (or streams it, for handlers that ask), takes the client address from `clientAddress`
+ * (default: `X-Forwarded-For`) and the abort signal from the request.
  */
-export function toNextHandlers(api: Pick<HireportHandler, "fetch">): NextHandlers {
-  const handler: RouteHandler = (request) => api.fetch(request);
+export function toNextHandlers(api: Pick<HireportHandler, "fetch">, options: NextHandlerOptions = {}): NextHandlers {
+  const handler: RouteHandler = (request) => api.fetch(request, contextOf(request, options));
   return {
     GET: handler,
     HEAD: handler,
@@ -52,17 +69,21 @@ export function toNextHandlers(api: Pick<HireportHandler, "fetch">): NextHandler
 /**
  * The handler of the CV route behind each application's `resume_url`, for
  * `app/files/cv/[token]/route.ts` (the folder matches the `filesPath` of `createPublicApi`); the
- * token is the last segment of the path, wherever the route lives.
+ * token is the last segment of the path, wherever the route lives. The client's address: as for
+ * `toNextHandlers`.
  */
-export function toNextFileHandler(api: Pick<PublicApi, "handleFile">): { GET: RouteHandler } {
+export function toNextFileHandler(
+  api: Pick<PublicApi, "handleFile">,
+  options: NextHandlerOptions = {},
+): { GET: RouteHandler } {
   const serveFile: RouteHandler = async (request) => {
-    const forwarded = request.headers.get("x-forwarded-for")?.split(",")[0]?.trim();
+    const ip = options.clientAddress ? options.clientAddress(request) : forwardedFor(request.headers);
     const answer = await api.handleFile({
       method: request.method,
       path: new URL(request.url).pathname,
       headers: request.headers,
       signal: request.signal,
-      ...(forwarded ? { ip: forwarded } : {}),
+      ...(ip ? { ip } : {}),
     });
     return toWebResponse(answer);
   };

@@ -1,4 +1,4 @@
-import { createPublicApi } from "@hireport/core";
+import { type ApiRequest, type ApiResponse, createFetchHandler, createPublicApi } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { runHandlerSuite, runHttpSuite } from "@hireport/core/testing";
 import { describe, expect, it, vi } from "vitest";
@@ -126,5 +126,38 @@ describe("toNextCronHandler", () => {
     expect(answer.status).toBe(500);
     expect(JSON.stringify(await answer.json())).not.toContain("database down");
     expect(errors).toHaveLength(3);
+  });
+});
+
+describe("the client's address", () => {
+  /** A handler that records the address each request reached it with. */
+  function recorder() {
+    const seen: Array<string | undefined> = [];
+    const handle = async (request: ApiRequest): Promise<ApiResponse> => {
+      seen.push(request.ip);
+      return { status: 200, headers: { "content-type": "text/plain" }, body: "ok" };
+    };
+    return { seen, fetch: createFetchHandler(handle, { maxBodyBytes: 1024 }), handleFile: handle };
+  }
+  const request = (headers: Record<string, string>) => new Request("https://app.example.com/site/x", { headers });
+
+  it("is the first address of X-Forwarded-For by default, as Vercel sets it", async () => {
+    const handler = recorder();
+    await toNextHandlers(handler).GET(request({ "x-forwarded-for": "198.51.100.7, 10.0.0.2" }));
+    await toNextHandlers(handler).GET(request({}));
+    await toNextFileHandler(handler).GET(request({ "x-forwarded-for": "198.51.100.8" }));
+    expect(handler.seen).toEqual(["198.51.100.7", undefined, "198.51.100.8"]);
+  });
+
+  it("is what clientAddress says when given, never the header the client may have set", async () => {
+    const handler = recorder();
+    const options = { clientAddress: (r: Request) => r.headers.get("x-real-ip") };
+    const spoofed = { "x-forwarded-for": "203.0.113.66", "x-real-ip": "198.51.100.9" };
+    await toNextHandlers(handler, options).POST(request(spoofed));
+    await toNextFileHandler(handler, options).GET(request(spoofed));
+    // Unknown to the host: unknown to hireport, not the client's claim.
+    await toNextHandlers(handler, options).GET(request({ "x-forwarded-for": "203.0.113.66" }));
+    await toNextFileHandler(handler, options).GET(request({ "x-forwarded-for": "203.0.113.66" }));
+    expect(handler.seen).toEqual(["198.51.100.9", "198.51.100.9", undefined, undefined]);
   });
 });
