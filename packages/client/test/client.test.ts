@@ -124,8 +124,13 @@ describe.each(ADAPTERS)("@hireport/client against $name", (adapter) => {
       const own = await startWorld(adapter);
       try {
         const client = createClient({ baseUrl: own.baseUrl, key: own.key });
-        const titles = Array.from({ length: 7 }, (_, i) => `Paged ${i}`);
-        for (const title of titles) await client.jobs.create({ title });
+        const created = [];
+        for (let i = 0; i < 7; i++) created.push(await client.jobs.create({ title: `Paged ${i}` }));
+        // Newest first by created_at, then by id (binary order): jobs made in the same millisecond
+        // come in id order, not necessarily in the order they were made.
+        const newestFirst = created
+          .sort((a, b) => b.created_at.localeCompare(a.created_at) || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+          .map((job) => job.title);
         const recorder = recordingFetch();
         const seen: string[] = [];
         for await (const job of createClient({
@@ -137,7 +142,7 @@ describe.each(ADAPTERS)("@hireport/client against $name", (adapter) => {
         })) {
           seen.push(job.title);
         }
-        expect(seen).toEqual([...titles].reverse());
+        expect(seen).toEqual(newestFirst);
         expect(recorder.calls).toHaveLength(3); // 3 + 3 + 1
         const params = recorder.calls.map((call) => new URL(call.url).searchParams);
         expect(params.map((p) => p.get("limit"))).toEqual(["3", "3", "3"]);

@@ -68,13 +68,21 @@ export function defineHttpTests(options: { db: () => AnyDb; others: () => AnyDb[
       const api = open(options.db());
       const { companyId, key } = await companyWithKey(api);
       const ids: string[] = [];
+      const createdAt = new Map<string, string>();
       for (let i = 0; i < 5; i += 1) {
         const created = await call(api, key, "POST", "/jobs", {
           body: { title: `Ingénieur ${i}`, status: "active", required_skills: ["Zürich", "日本語", "Zürich"] },
         });
         expect(created.status).toBe(201);
-        ids.push(String(json(created).data?.id));
+        const job = json(created).data as Record<string, unknown>;
+        ids.push(String(job.id));
+        createdAt.set(String(job.id), String(job.created_at));
       }
+      // Newest first by `created_at`, then by id (binary order): jobs made in the same millisecond
+      // come in id order, not necessarily in the order they were made.
+      const newestFirst = [...ids].sort(
+        (a, b) => String(createdAt.get(b)).localeCompare(String(createdAt.get(a))) || (a < b ? 1 : a > b ? -1 : 0),
+      );
       const seen: string[] = [];
       let cursor: string | null | undefined;
       do {
@@ -84,7 +92,7 @@ export function defineHttpTests(options: { db: () => AnyDb; others: () => AnyDb[
         seen.push(...(body.data as Record<string, unknown>[]).map((job) => String(job.id)));
         cursor = body.has_more ? body.next_cursor : null;
       } while (cursor);
-      expect(seen).toEqual([...ids].reverse());
+      expect(seen).toEqual(newestFirst);
       const one = json(await call(api, key, "GET", `/jobs/${ids[0]}`)).data as Record<string, unknown>;
       expect(one.required_skills).toEqual(["Zürich", "日本語", "Zürich"]);
       expect(String(one.created_at)).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
