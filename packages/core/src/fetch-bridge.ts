@@ -30,12 +30,14 @@ export function toWebResponse(response: ApiResponse): Response {
 }
 
 /**
- * The client's address a Web request claims: the first address of `X-Forwarded-For`, if any. The
- * platform's own (Vercel sets the header itself); behind a proxy that appends to it, the client's
- * claim (see `FetchContext`).
+ * The client's address of a Web request: `context.ip` when the host gives a context (`null`:
+ * unknown), else the first address of `X-Forwarded-For`, if any. That header is the platform's
+ * own where it sets it (Vercel does); behind a proxy that appends to it, the client's claim (see
+ * `FetchContext`).
  */
-export function forwardedFor(headers: Headers): string | undefined {
-  return headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined;
+export function clientIp(request: Request, context?: FetchContext): string | undefined {
+  if (context) return context.ip ?? undefined;
+  return request.headers.get("x-forwarded-for")?.split(",")[0]?.trim() || undefined;
 }
 
 /**
@@ -51,7 +53,7 @@ export function createFetchHandler(
 ): (request: Request, context?: FetchContext) => Promise<Response> {
   return async (request, context) => {
     const url = new URL(request.url);
-    const ip = context ? context.ip : forwardedFor(request.headers);
+    const ip = clientIp(request, context);
     const base: ApiRequest = {
       method: request.method,
       path: url.pathname,

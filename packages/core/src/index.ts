@@ -23,7 +23,7 @@ export {
 } from "./erasure";
 export * from "./errors";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
-export { createFetchHandler, forwardedFor, isEmptyBody, toWebResponse } from "./fetch-bridge";
+export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
 export { frameOptionsHeader } from "./frame-options";
 export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./host-api";
 export type * from "./http-types";

@@ -150,11 +150,7 @@ export function postgresWakeUps(pool: PgWakePool, options: PostgresWakeUpsOption
       dropped = true;
       client.removeListener("notification", onNotification);
       client.release(error ?? true);
-      if (drop === closeNow) drop = null;
       return true;
-    };
-    const closeNow = () => {
-      close();
     };
     const onLost = (error?: Error) => {
       // Before it listens, a lost connection fails `LISTEN` itself: the caller hears of it.
@@ -179,7 +175,8 @@ export function postgresWakeUps(pool: PgWakePool, options: PostgresWakeUpsOption
       return;
     }
     established = true;
-    drop = closeNow;
+    // Closing twice does nothing: `drop` may outlive a connection lost since.
+    drop = () => void close();
     // Whatever was notified while nobody listened is in the database already: look once.
     wake();
   };

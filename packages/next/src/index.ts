@@ -13,7 +13,7 @@
  *
  * The handlers take a Web `Request` (a `NextRequest` is one) and need nothing from Next at runtime.
  */
-import { type FetchContext, forwardedFor, type HireportHandler, type PublicApi, toWebResponse } from "@hireport/core";
+import { clientIp, type FetchContext, type HireportHandler, type PublicApi, toWebResponse } from "@hireport/core";
 
 /** An App Router route handler. */
 export type RouteHandler = (request: Request) => Promise<Response>;
@@ -77,7 +77,7 @@ export function toNextFileHandler(
   options: NextHandlerOptions = {},
 ): { GET: RouteHandler } {
   const serveFile: RouteHandler = async (request) => {
-    const ip = options.clientAddress ? options.clientAddress(request) : forwardedFor(request.headers);
+    const ip = clientIp(request, contextOf(request, options));
     const answer = await api.handleFile({
       method: request.method,
       path: new URL(request.url).pathname,
