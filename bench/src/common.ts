@@ -3,10 +3,11 @@
  * configuration, the database, child processes, load runs, statistics and RESULTS.md sections.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, freemem, loadavg, totalmem } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { hardenPgPool } from "@hireport/kysely";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 
@@ -38,6 +39,9 @@ export function createDb(poolSize = 10): Kysely<unknown> {
     connectionTimeoutMillis: 10_000,
     ...(process.env.BENCH_PG_APPLICATION_NAME ? { application_name: process.env.BENCH_PG_APPLICATION_NAME } : {}),
   });
+  // As the README tells hosts (it also prepares hireport's hot statements; a baseline's own
+  // queries carry no mark and run as before).
+  hardenPgPool(pool);
   return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
 }
 
@@ -329,4 +333,24 @@ export function processCpuMs(pid: number | undefined): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/**
+ * CPU time (ms) of every `postgres` process: user + system, plus the same of its children that
+ * ended (stat(5) cutime, cstime: the postmaster collects its ended backends').
+ */
+export function allPostgresCpuMs(): number {
+  let ticks = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(join("/proc", entry, "stat"), "utf8");
+      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
+    } catch {
+      // The process ended while we read.
+    }
+  }
+  return (ticks * 1000) / 100;
 }

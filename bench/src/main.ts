@@ -11,6 +11,7 @@ import { runApiBench, stopAllServers } from "./api";
 import { runCareersBench, stopCareersServers } from "./careers";
 import { log, SRC_DIR, spawnTsx } from "./common";
 import { runConsoleBench } from "./console";
+import { runProfileBench } from "./profile";
 
 const only = process.env.BENCH_ONLY;
 const HARD_LIMIT_MS = Number(process.env.BENCH_HARD_LIMIT_MS ?? 45 * 60_000);
@@ -38,6 +39,7 @@ async function runScript(script: string, name: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
+  if (only === "profile") await runProfileBench();
   if (!only || only === "api") await runApiBench();
   if (!only || only === "scaling") await runScript("scaling.ts", "scaling benchmark");
   if (!only || only === "usage-durable") await runScript("usage-durable.ts", "durable usage log benchmark");

@@ -27,13 +27,13 @@
  * Writes the `scaling` section of RESULTS.md.
  */
 import { type ChildProcess, fork } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
 import { cpus } from "node:os";
 import { join } from "node:path";
 import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import { type Kysely, sql } from "kysely";
 import {
+  allPostgresCpuMs,
   CONNECTIONS,
   createDb,
   fmt,
@@ -102,26 +102,6 @@ function backendsDelta(before: Map<number, number>, after: Map<number, number>):
   let sum = 0;
   for (const [pid, ms] of after) if (Number.isFinite(ms)) sum += ms - (before.get(pid) ?? 0);
   return sum;
-}
-
-/**
- * CPU time (ms) of every `postgres` process: user + system, plus the same of its children that
- * ended (stat(5) cutime, cstime: the postmaster collects its ended backends').
- */
-function allPostgresCpuMs(): number {
-  let ticks = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(join("/proc", entry, "stat"), "utf8");
-      if (stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")")) !== "postgres") continue;
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      ticks += Number(fields[11]) + Number(fields[12]) + Number(fields[13]) + Number(fields[14]);
-    } catch {
-      // The process ended while we read.
-    }
-  }
-  return (ticks * 1000) / 100;
 }
 
 async function applicationsOfPostCompany(db: Kysely<unknown>): Promise<number> {

@@ -12,7 +12,9 @@
  * - `peer-fastify`: the stack a host would assemble by hand (src/peer.ts): `@fastify/rate-limit`
  *   on Redis, a key lookup by hash in Postgres and a usage INSERT per request around the bare routes.
  */
+import { writeFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { Session } from "node:inspector/promises";
 import type { PublicApi } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { hireportFastify } from "@hireport/fastify";
@@ -29,6 +31,29 @@ const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
 const WITHOUT = (process.env.BENCH_WITHOUT ?? "")
   .split(",")
   .filter((name): name is Skippable => (SKIPPABLE as readonly string[]).includes(name));
+
+/**
+ * With `BENCH_HEAP_PROFILE=<file>` (src/profile.ts), V8's sampling heap profiler runs from start-up
+ * and keeps the samples of objects already collected, so the profile shows what each function
+ * allocates, not only what is still alive; the returned function writes it to the file.
+ */
+async function startHeapSampling(): Promise<(() => Promise<void>) | undefined> {
+  const file = process.env.BENCH_HEAP_PROFILE;
+  if (!file) return undefined;
+  const session = new Session();
+  session.connect();
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", {
+    samplingInterval: 4096,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  return async () => {
+    const { profile } = await session.post("HeapProfiler.stopSampling");
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  };
+}
 
 // ---- the processes --------------------------------------------------------------------------
 
@@ -95,12 +120,14 @@ async function main(): Promise<void> {
     throw new TypeError(`unknown server kind "${kind}"`);
   }
 
+  const heap = await startHeapSampling();
   let closing = false;
   process.on("SIGTERM", () => {
     if (closing) return;
     closing = true;
     void close()
       .then(() => db.destroy())
+      .then(() => heap?.())
       .finally(() => process.exit(0));
   });
   process.stdout.write(`READY ${port}\n`);

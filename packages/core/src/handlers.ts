@@ -33,11 +33,8 @@ export type Handlers = {
 };
 
 /** A page of spec 2.5: the wire rows, `has_more` and `next_cursor`. */
-async function wirePage<T, W>(page: Page<T>, serialize: (row: T) => W | Promise<W>): Promise<HandlerResult> {
-  return {
-    status: 200,
-    body: { data: await Promise.all(page.data.map(serialize)), has_more: page.hasMore, next_cursor: page.nextCursor },
-  };
+function wirePage<W>(page: Page<unknown>, data: W[]): HandlerResult {
+  return { status: 200, body: { data, has_more: page.hasMore, next_cursor: page.nextCursor } };
 }
 
 /** One function per operation; each runs after routing, admission, the scope check and validation. */
@@ -58,7 +55,10 @@ export function createHandlers(runtime: Runtime, services: Services): Handlers {
 
     async listJobs(context) {
       const page = await services.jobs.list(companyId(context), context.query);
-      return wirePage(page, (job) => serializer.job(job));
+      return wirePage(
+        page,
+        page.data.map((job) => serializer.job(job)),
+      );
     },
 
     async createJob(context) {
@@ -79,7 +79,7 @@ export function createHandlers(runtime: Runtime, services: Services): Handlers {
 
     async listApplications(context) {
       const page = await services.applications.list(companyId(context), context.query);
-      return wirePage(page, (application) => serializer.application(application));
+      return wirePage(page, await serializer.applications(page.data));
     },
 
     async createApplication(context) {

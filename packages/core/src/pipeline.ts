@@ -133,7 +133,8 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
           context: HandlerContext<unknown, unknown>,
         ) => ReturnType<Handlers[keyof Handlers]>;
         const run = async (): Promise<IdempotentAnswer> => {
-          if (request.signal?.aborted) {
+          // A read for a client that went away is harmless: only a change is not made for it.
+          if (method !== "GET" && request.signal?.aborted) {
             throw new HireportError("bad_request", "The client closed the request before it was handled.");
           }
           try {

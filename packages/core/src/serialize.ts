@@ -64,6 +64,19 @@ export class Serializer {
   }
 
   async application(application: ApplicationRecord): Promise<ApplicationWire> {
+    return this.#application(application, await this.resumeUrl(application));
+  }
+
+  /** Many applications, in order: only those with a CV link wait for its signature. */
+  async applications(applications: readonly ApplicationRecord[]): Promise<ApplicationWire[]> {
+    const links = applications.map((application) =>
+      this.#hasResumeUrl(application) ? this.resumeUrl(application) : null,
+    );
+    const resolved = links.some((link) => link !== null) ? await Promise.all(links) : (links as null[]);
+    return applications.map((application, i) => this.#application(application, resolved[i] ?? null));
+  }
+
+  #application(application: ApplicationRecord, resumeUrl: string | null): ApplicationWire {
     const { candidate } = application;
     return {
       id: application.id,
@@ -80,7 +93,7 @@ export class Serializer {
         skills: [...candidate.skills],
       },
       cover_letter: application.coverLetter,
-      resume_url: await this.resumeUrl(application),
+      resume_url: resumeUrl,
       stage: application.stage,
       source: application.source,
       scores: { ai_match: application.aiMatch, overall: application.overallScore },
@@ -93,11 +106,16 @@ export class Serializer {
     };
   }
 
+  /** Whether the application gets a CV link: it has a CV (or the host serves them) and was not erased. */
+  #hasResumeUrl(application: ApplicationRecord): boolean {
+    if (application.erasedAt) return false;
+    const hasCv = application.resumeSourceUrl !== null || application.resumeFileId !== null;
+    return hasCv || this.#options.hostServesResumes;
+  }
+
   /** A short-lived signed link to the CV, or null when the application has none (an erased one never has). */
   async resumeUrl(application: ApplicationRecord): Promise<string | null> {
-    if (application.erasedAt) return null;
-    const hasCv = application.resumeSourceUrl !== null || application.resumeFileId !== null;
-    if (!hasCv && !this.#options.hostServesResumes) return null;
+    if (!this.#hasResumeUrl(application)) return null;
     const token = await this.#options.fileTokens.sign({
       applicationId: application.id,
       companyId: application.companyId,

@@ -100,13 +100,18 @@ function send(res: Response, answer: ApiResponse): void {
 }
 
 function baseRequest(req: Request, res: Response): ApiRequest {
+  let signal: AbortSignal | undefined;
   return {
     method: req.method,
     path: req.path,
     query: query(req.url),
     headers: req.headers,
     ip: req.ip ?? req.socket.remoteAddress,
-    signal: nodeAbortSignal(res),
+    // Made when read (core reads it before a write only), not for every request.
+    get signal() {
+      signal ??= nodeAbortSignal(res);
+      return signal;
+    },
   };
 }
 
@@ -128,7 +133,7 @@ export function hireportExpress(api: HireportHandler, options: HireportExpressOp
   const answer = async (req: Request, res: Response, next: NextFunction, body: BodyParts | Promise<BodyParts>) => {
     try {
       const request = baseRequest(req, res);
-      send(res, await api.handle({ ...request, ...(await body) }));
+      send(res, await api.handle(Object.assign(request, await body)));
     } catch (error) {
       // api.handle never rejects; this guards the adapter itself.
       if (!res.headersSent) next(error);

@@ -39,13 +39,18 @@ type HandlerBody = NodeBody & Pick<ApiRequest, "bodyStream">;
 /** The request as core sees it; `url` is the target as the client sent it. */
 function baseRequest(request: FastifyRequest, reply: FastifyReply, path: string, url: string): ApiRequest {
   const at = url.indexOf("?");
+  let signal: AbortSignal | undefined;
   return {
     method: request.method,
     path,
     query: new URLSearchParams(at === -1 ? "" : url.slice(at + 1)),
     headers: request.headers,
     ip: request.ip,
-    signal: nodeAbortSignal(reply.raw),
+    // Made when read (core reads it before a write only), not for every request.
+    get signal() {
+      signal ??= nodeAbortSignal(reply.raw);
+      return signal;
+    },
   };
 }
 
@@ -105,7 +110,7 @@ export const hireportFastify: FastifyPluginAsync<HireportFastifyOptions> = async
     const end = url.indexOf("?");
     const path = (end === -1 ? url : url.slice(0, end)).slice(prefix.length) || "/";
     const body = read ?? ((request.body ?? {}) as HandlerBody);
-    return send(reply, await api.handle({ ...baseRequest(request, reply, path, url), ...body }));
+    return send(reply, await api.handle(Object.assign(baseRequest(request, reply, path, url), body)));
   };
   // Every answer under the prefix is the handler's, a target Fastify's router refuses included.
   addMount(fastify, { prefix, answer });

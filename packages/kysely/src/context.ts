@@ -1,4 +1,5 @@
 import type { Kysely } from "kysely";
+import type { CompiledShapes } from "./compiled-queries";
 import type { DialectStrategy, Selection } from "./dialects/types";
 import { COLUMNS, DATE_COLUMNS, type DbBool, type HireportDatabase, type TableName } from "./schema";
 import { runTransaction, withLockRetry } from "./transactions";
@@ -34,6 +35,8 @@ export interface StoreContext {
   byPrimaryKey<T extends TableName>(name: T): T;
   /** Every column of a table under an alias, dates read as UTC text on MySQL. */
   columns(name: TableName, alias: string): Selection;
+  /** The statements compiled once per shape (`runCompiled`), shared with the transactions' contexts. */
+  readonly compiled: CompiledShapes;
   /** A `Date` as the dialect stores it. */
   toDb(date: Date): string;
   toDb(date: Date | null): string | null;
@@ -58,6 +61,7 @@ export function createContext(
   settings: ContextSettings,
   inTransaction = false,
   selections = new Map<string, Selection>(),
+  compiled: CompiledShapes = new Map(),
 ): StoreContext {
   const { db, strategy, tablePrefix, asyncRateLimitCommit } = settings;
   // A storage made on a Kysely transaction (the host's) is inside a transaction too.
@@ -91,6 +95,7 @@ export function createContext(
       selections.set(cacheKey, selection);
       return selection;
     },
+    compiled,
     toDb,
     bool,
     async atomic(fn) {
@@ -98,7 +103,7 @@ export function createContext(
       return withLockRetry(() => runTransaction(context, fn));
     },
     withDb(other, otherInTransaction) {
-      return createContext({ ...settings, db: other }, otherInTransaction, selections);
+      return createContext({ ...settings, db: other }, otherInTransaction, selections, compiled);
     },
   };
   return context;

@@ -18,7 +18,7 @@ export {
 export type { MigrationOptions, MigrationSqlOptions } from "./migrations/options";
 export { installRoutines } from "./migrations/routines";
 export { migrationSql } from "./migrations/sql-printer";
-export { hardenPgPool, type PgPoolClientEvents, type PgPoolEvents } from "./pg-pool";
+export { type HardenPgPoolOptions, hardenPgPool, type PgPoolClientEvents, type PgPoolEvents } from "./pg-pool";
 export {
   type PgListeningClient,
   type PgNotification,

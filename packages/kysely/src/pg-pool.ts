@@ -1,4 +1,5 @@
 import type { Logger } from "@hireport/core";
+import { type PgQueryClient, prepareMarkedStatements, statementNames } from "./pg-prepared";
 
 /** A client of a `pg` pool, as `hardenPgPool` sees it. */
 export interface PgPoolClientEvents {
@@ -10,9 +11,25 @@ export interface PgPoolEvents {
   on(event: "error" | "connect", listener: (...args: never[]) => void): unknown;
 }
 
+export interface HardenPgPoolOptions {
+  /** Where each lost connection is reported. @default console */
+  logger?: Pick<Logger, "warn">;
+  /**
+   * Run hireport's hot statements (key admission, the lists and reads of the API's GETs) as named
+   * prepared statements: node-postgres parses each once per connection and Postgres keeps its
+   * plan, which saves the planning of every request (see the production guide's "Scaling"). Turn
+   * it off behind a proxy that pools connections per transaction without support for prepared
+   * statements (PgBouncer before 1.21, or with `max_prepared_statements = 0`). Your own queries are
+   * never prepared.
+   * @default true
+   */
+  preparedStatements?: boolean;
+}
+
 /**
- * Keeps a `pg` pool's lost connections from ending the process: call it on the pool you give
- * Kysely's `PostgresDialect`, right after creating it.
+ * Readies a `pg` pool for hireport: call it on the pool you give Kysely's `PostgresDialect`, right
+ * after creating it. It keeps the pool's lost connections from ending the process, and runs
+ * hireport's hot statements as named prepared statements (`preparedStatements`).
  *
  * When Postgres ends a connection (`pg_terminate_backend`, a restart, a failover, an idle timeout
  * of a proxy), node-postgres emits `error` on the client and, for an idle one, on the pool. An
@@ -22,17 +39,24 @@ export interface PgPoolEvents {
  * them, a query on the lost connection fails (the API answers 500 `server_error`, logged), the pool
  * drops the client and opens a new one for the next query: nothing else is needed to recover.
  *
- * @param logger where each lost connection is reported. @default console
+ * @param options the options, or (as before) the logger alone
  * @returns the pool
  */
-export function hardenPgPool<P extends PgPoolEvents>(pool: P, logger: Pick<Logger, "warn"> = console): P {
+export function hardenPgPool<P extends PgPoolEvents>(
+  pool: P,
+  options: HardenPgPoolOptions | Pick<Logger, "warn"> = {},
+): P {
+  const { logger = console, preparedStatements = true }: HardenPgPoolOptions =
+    "warn" in options ? { logger: options } : options;
+  const names = statementNames();
   const report = (where: string) => (error: Error) =>
     logger.warn(`hireport: a Postgres connection ${where} was lost; the pool replaces it`, {
       error: error instanceof Error ? error.message : String(error),
     });
   pool.on("error", report("idle in the pool"));
-  pool.on("connect", (client: PgPoolClientEvents) => {
+  pool.on("connect", (client: PgPoolClientEvents & PgQueryClient) => {
     client.on("error", report("in use"));
+    if (preparedStatements) prepareMarkedStatements(client, names);
   });
   return pool;
 }

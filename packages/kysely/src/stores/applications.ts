@@ -1,5 +1,6 @@
 import type { ApplicationPatch, ApplicationStore } from "@hireport/core";
 import type { Updateable } from "kysely";
+import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import type { ApplicationTable, NoteTable, StageChangeTable } from "../schema";
 import {
@@ -11,7 +12,7 @@ import {
   toNote,
   toStageChange,
 } from "./application-rows";
-import { newestFirstPage } from "./newest-first";
+import { newestFirstAfter } from "./newest-first";
 import { selectAll } from "./rows";
 
 /**
@@ -21,9 +22,11 @@ import { selectAll } from "./rows";
  */
 export function createApplicationStore(ctx: StoreContext): ApplicationStore {
   const get: ApplicationStore["get"] = async (companyId, id, options) => {
-    let query = selectApplications(ctx).where("a.id", "=", id).where("a.company_id", "=", companyId);
-    if (options?.lock) query = ctx.strategy.forUpdate(query, "a");
-    const row = await query.$castTo<ApplicationRow>().executeTakeFirst();
+    const lock = options?.lock === true;
+    const [row] = await runCompiled(ctx, `applications.get:${lock ? "lock" : ""}`, { id, companyId }, (p) => {
+      const query = selectApplications(ctx).where("a.id", "=", p.id).where("a.company_id", "=", p.companyId);
+      return (lock ? ctx.strategy.forUpdate(query, "a") : query).$castTo<ApplicationRow>();
+    });
     return row ? toApplication(row) : null;
   };
 
@@ -59,21 +62,31 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
     },
 
     async list(query) {
+      const { companyId, jobId, stage, updatedSince, after } = query;
       // With `updated_since` (and no job or stage) the optimizer chooses between the page-order
       // index and the `(company_id, updated_at)` one (few rows changed since the last sync).
       const index =
-        query.updatedSince && query.jobId === undefined && query.stage === undefined
+        updatedSince && jobId === undefined && stage === undefined
           ? undefined
-          : query.jobId !== undefined
+          : jobId !== undefined
             ? "company_job_applied"
-            : query.stage !== undefined
+            : stage !== undefined
               ? "company_stage_applied"
               : "company_applied";
-      let select = selectApplications(ctx, index).where("a.company_id", "=", query.companyId);
-      if (query.jobId !== undefined) select = select.where("a.job_id", "=", query.jobId);
-      if (query.stage !== undefined) select = select.where("a.stage", "=", query.stage);
-      if (query.updatedSince) select = select.where("a.updated_at", ">=", ctx.toDb(query.updatedSince));
-      const rows = await newestFirstPage(ctx, select, "a", query, "applied_at").$castTo<ApplicationRow>().execute();
+      const args: Record<string, unknown> = { companyId, take: Math.max(0, query.take) };
+      if (jobId !== undefined) args.jobId = jobId;
+      if (stage !== undefined) args.stage = stage;
+      if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
+      if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
+      const shape = `applications.list:${index}:${Object.keys(args).join(",")}`;
+      const rows = await runCompiled(ctx, shape, args, (p) => {
+        let select = selectApplications(ctx, index).where("a.company_id", "=", p.companyId as string);
+        if (jobId !== undefined) select = select.where("a.job_id", "=", p.jobId as string);
+        if (stage !== undefined) select = select.where("a.stage", "=", p.stage as string);
+        if (updatedSince) select = select.where("a.updated_at", ">=", p.updatedSince as string);
+        const position = after ? { at: p.afterAt, id: p.afterId } : undefined;
+        return newestFirstAfter(select, "a", position, p.take as number, "applied_at").$castTo<ApplicationRow>();
+      });
       return rows.map(toApplication);
     },
 

@@ -1,9 +1,10 @@
 import type { JobPatch, JobRecord, JobStatus, JobStore } from "@hireport/core";
 import type { Updateable } from "kysely";
+import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import type { JobTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
-import { newestFirstPage } from "./newest-first";
+import { newestFirstAfter } from "./newest-first";
 import { findRecord, selectAll } from "./rows";
 
 export function toJob(row: JobTable): JobRecord {
@@ -144,31 +145,42 @@ export function createJobStore(ctx: StoreContext): JobStore {
     },
 
     async list(query) {
+      const { companyId, statuses = null, updatedSince, publicOn, after } = query;
+      if (statuses?.length === 0) return [];
       // With `updated_since` the optimizer chooses between the page-order index and the
       // `(company_id, updated_at)` one (few rows changed since the last sync).
-      const index = query.updatedSince
+      const index = updatedSince
         ? undefined
-        : query.statuses?.length === 1 || query.publicOn !== undefined
+        : statuses?.length === 1 || publicOn !== undefined
           ? "company_status_created"
           : "company_created";
-      let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", query.companyId);
-      if (query.statuses) {
-        if (query.statuses.length === 0) return [];
-        select =
-          query.statuses.length === 1
-            ? select.where("j.status", "=", query.statuses[0] as string)
-            : select.where("j.status", "in", [...query.statuses]);
-      }
-      if (query.updatedSince) select = select.where("j.updated_at", ">=", ctx.toDb(query.updatedSince));
-      // Core's `isPublicJob`, as a filter (the conformance suite checks the two agree).
-      if (query.publicOn !== undefined) {
-        const day = query.publicOn;
-        select = select
-          .where("j.status", "=", "active")
-          .where("j.hidden", "=", ctx.bool(false))
-          .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
-      }
-      const rows = await newestFirstPage(ctx, select, "j", query).$castTo<JobTable>().execute();
+      const args: Record<string, unknown> = { companyId, take: Math.max(0, query.take) };
+      for (const [i, status] of (statuses ?? []).entries()) args[`status${i}`] = status;
+      if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
+      if (publicOn !== undefined) args.publicOn = publicOn;
+      if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
+      const shape = `jobs.list:${index}:${statuses?.length ?? ""}:${updatedSince ? "u" : ""}:${publicOn !== undefined ? "p" : ""}:${after ? "a" : ""}`;
+      const rows = await runCompiled(ctx, shape, args, (p) => {
+        let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", p.companyId as string);
+        if (statuses) {
+          const values = statuses.map((_, i) => p[`status${i}`] as string);
+          select =
+            values.length === 1
+              ? select.where("j.status", "=", values[0] as string)
+              : select.where("j.status", "in", values);
+        }
+        if (updatedSince) select = select.where("j.updated_at", ">=", p.updatedSince as string);
+        // Core's `isPublicJob`, as a filter (the conformance suite checks the two agree).
+        if (publicOn !== undefined) {
+          const day = p.publicOn as string;
+          select = select
+            .where("j.status", "=", "active")
+            .where("j.hidden", "=", ctx.bool(false))
+            .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
+        }
+        const position = after ? { at: p.afterAt, id: p.afterId } : undefined;
+        return newestFirstAfter(select, "j", position, p.take as number).$castTo<JobTable>();
+      });
       return rows.map(toJob);
     },
   };

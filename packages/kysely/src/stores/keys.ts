@@ -1,4 +1,5 @@
 import type { ApiKeyRecord, ApiKeyWithCompany, KeyStore, RateLimitStore, Scope } from "@hireport/core";
+import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import { type ApiKeyTable, COLUMNS, type CompanyTable, DATE_COLUMNS } from "../schema";
 import { fromDb, readJson, readNumber } from "../values";
@@ -46,6 +47,19 @@ const COMPANY_PREFIX = "company__";
 /** A key row joined with its company's columns, prefixed `company__`. */
 export type KeyWithCompanyRow = ApiKeyTable & Record<`${typeof COMPANY_PREFIX}${keyof CompanyTable}`, string | Date>;
 
+/** Keys (`k`) joined to their company (`c`): the rows of {@link toKeyWithCompany}. */
+export function selectKeysWithCompany(ctx: StoreContext) {
+  const companyColumns = ctx.strategy.selectColumns(
+    "c",
+    COLUMNS.company,
+    new Set<string>(DATE_COLUMNS.company),
+    (column) => `${COMPANY_PREFIX}${column}`,
+  );
+  return selectAll(ctx, "api_key", "k")
+    .innerJoin(ctx.tableAs("company", "c"), "c.id", "k.company_id")
+    .select(companyColumns);
+}
+
 /** The key and its company of a joined row (`findByHash`, and `keys.admit` on Postgres). */
 export function toKeyWithCompany(row: KeyWithCompanyRow): ApiKeyWithCompany {
   return {
@@ -65,13 +79,6 @@ export function toKeyWithCompany(row: KeyWithCompanyRow): ApiKeyWithCompany {
  */
 export function createKeyStore(ctx: StoreContext, rateLimits: RateLimitStore): KeyStore {
   const get = (companyId: string, id: string) => findRecord(ctx, "api_key", { id, company_id: companyId }, toKey);
-
-  const companyColumns = ctx.strategy.selectColumns(
-    "c",
-    COLUMNS.company,
-    new Set<string>(DATE_COLUMNS.company),
-    (column) => `${COMPANY_PREFIX}${column}`,
-  );
 
   const store: KeyStore = {
     admit: (hash, windows, now) => admit(hash, windows, now),
@@ -93,12 +100,9 @@ export function createKeyStore(ctx: StoreContext, rateLimits: RateLimitStore): K
       }),
 
     async findByHash(hash) {
-      const row = await selectAll(ctx, "api_key", "k")
-        .innerJoin(ctx.tableAs("company", "c"), "c.id", "k.company_id")
-        .select(companyColumns)
-        .where("k.hash", "=", hash)
-        .$castTo<KeyWithCompanyRow>()
-        .executeTakeFirst();
+      const [row] = await runCompiled(ctx, "keys.findByHash", { hash }, (p) =>
+        selectKeysWithCompany(ctx).where("k.hash", "=", p.hash).$castTo<KeyWithCompanyRow>(),
+      );
       return row ? toKeyWithCompany(row) : null;
     },
 

@@ -15,12 +15,22 @@ export function afterPosition<DB, TB extends keyof DB>(
   position: { at: Date; id: string },
   order: "desc" | "asc" = "desc",
 ) {
-  const at = ctx.toDb(position.at);
+  return afterValues(eb, timeColumn, idColumn, { at: ctx.toDb(position.at), id: position.id }, order);
+}
+
+/** {@link afterPosition} with the position's values as the statement takes them (the time already `ctx.toDb`). */
+export function afterValues<DB, TB extends keyof DB>(
+  eb: ExpressionBuilder<DB, TB>,
+  timeColumn: string,
+  idColumn: string,
+  position: { at: unknown; id: unknown },
+  order: "desc" | "asc" = "desc",
+) {
   const time = sql.ref(timeColumn);
   const id = sql.ref(idColumn);
   const [orEqual, strictly] = order === "desc" ? [sql.raw("<="), sql.raw("<")] : [sql.raw(">="), sql.raw(">")];
   return eb.and([
-    sql<boolean>`${time} ${orEqual} ${at}`,
-    eb.or([sql<boolean>`${time} ${strictly} ${at}`, sql<boolean>`${id} ${strictly} ${position.id}`]),
+    sql<boolean>`${time} ${orEqual} ${position.at}`,
+    eb.or([sql<boolean>`${time} ${strictly} ${position.at}`, sql<boolean>`${id} ${strictly} ${position.id}`]),
   ]);
 }

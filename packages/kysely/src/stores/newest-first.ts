@@ -1,7 +1,7 @@
 import type { KeysetPosition } from "@hireport/core";
 import { type SelectQueryBuilder, sql } from "kysely";
 import type { StoreContext } from "../context";
-import { afterPosition } from "./keyset";
+import { afterValues } from "./keyset";
 
 /** `select` ordered newest first on the `(created_at, id)` keyset of the table aliased `alias`. */
 export function newestFirst<DB, TB extends keyof DB, O>(
@@ -26,8 +26,26 @@ export function newestFirstPage<DB, TB extends keyof DB, O>(
   timeColumn = "created_at",
 ): SelectQueryBuilder<DB, TB, O> {
   const { after } = page;
-  const from = after
-    ? select.where((eb) => afterPosition(ctx, eb, `${alias}.${timeColumn}`, `${alias}.id`, after))
-    : select;
-  return newestFirst(from, alias, timeColumn).limit(Math.max(0, page.take));
+  return newestFirstAfter(
+    select,
+    alias,
+    after && { at: ctx.toDb(after.at), id: after.id },
+    Math.max(0, page.take),
+    timeColumn,
+  );
+}
+
+/**
+ * {@link newestFirstPage} with the values as the statement takes them (the time already
+ * `ctx.toDb`): what a statement compiled once per shape (`runCompiled`) places.
+ */
+export function newestFirstAfter<DB, TB extends keyof DB, O>(
+  select: SelectQueryBuilder<DB, TB, O>,
+  alias: string,
+  after: { at: unknown; id: unknown } | undefined,
+  take: number,
+  timeColumn = "created_at",
+): SelectQueryBuilder<DB, TB, O> {
+  const from = after ? select.where((eb) => afterValues(eb, `${alias}.${timeColumn}`, `${alias}.id`, after)) : select;
+  return newestFirst(from, alias, timeColumn).limit(take);
 }

@@ -1,5 +1,6 @@
 /** Whole rows: every column of a table, as most reads of the stores start, and one row by its key. */
 import { type SelectQueryBuilder, sql } from "kysely";
+import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import type { HireportDatabase, TableName } from "../schema";
 
@@ -32,11 +33,16 @@ export async function findRow<T extends TableName, K extends keyof HireportDatab
   key: Record<K, string>,
   options?: { lock?: boolean },
 ): Promise<HireportDatabase[T] | undefined> {
-  let query = selectAll(ctx, table, "r");
-  for (const [column, value] of Object.entries(key)) query = query.where(sql.ref(`r.${column}`), "=", value);
-  if (options?.lock) query = ctx.strategy.forUpdate(query);
+  const columns = Object.keys(key) as K[];
+  const lock = options?.lock === true;
+  const shape = `row:${table}:${columns.join(",")}:${lock ? "lock" : ""}`;
+  const rows = await runCompiled(ctx, shape, key, (p) => {
+    let query = selectAll(ctx, table, "r");
+    for (const column of columns) query = query.where(sql.ref(`r.${column}`), "=", p[column]);
+    return lock ? ctx.strategy.forUpdate(query) : query;
+  });
   // Every column was selected: the row is the table's.
-  return (await query.executeTakeFirst()) as HireportDatabase[T] | undefined;
+  return rows[0] as HireportDatabase[T] | undefined;
 }
 
 /** The record of the row {@link findRow} finds, through `toRecord`; null if there is none. */

@@ -17,6 +17,7 @@ import SQLite from "better-sqlite3";
 import { Kysely, type LogEvent, MysqlDialect, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { createPool } from "mysql2";
 import pg from "pg";
+import { hardenPgPool } from "../../src/pg-pool";
 import { migrateToLatest, TABLE_NAMES } from "../../src/index";
 
 export type TestDialect = "sqlite" | "postgres" | "mysql";
@@ -60,9 +61,9 @@ export async function createDb(dialect: TestDialect, options: DbOptions): Promis
       connectionTimeoutMillis: 3000,
       ...(options.asyncCommit ? { options: "-c synchronous_commit=off" } : {}),
     });
-    // A connection killed by a test (pg_terminate_backend) must not crash the test process.
-    pool.on("error", () => undefined);
-    pool.on("connect", (client) => client.on("error", () => undefined));
+    // As hosts are told to: a connection killed by a test (pg_terminate_backend) must not crash
+    // the test process, and hireport's hot statements run as named prepared statements.
+    hardenPgPool(pool, { logger: { warn: () => undefined } });
     return new Kysely({ dialect: new PostgresDialect({ pool }), log });
   }
   // No `timezone` option on purpose: the storage must not depend on it.

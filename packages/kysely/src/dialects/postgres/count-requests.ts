@@ -1,34 +1,56 @@
 /** The rate-limit count on Postgres: calls of the `count_requests` routine. */
 import type { KeyRateWindow, RateLimitBucket, RateLimitResult } from "@hireport/core";
 import { type Expression, type RawBuilder, sql } from "kysely";
+import { runCompiled } from "../../compiled-queries";
 import type { StoreContext } from "../../context";
 import { consumeInTransaction, createMissing, ordered, readCounts, refusal } from "../../stores/rate-limit-counters";
 import { readNumber } from "../../values";
 import { routineRef, withRoutine } from "./routines";
+
+/** The values of a `count_requests` call but its prefix, as the statement takes them. */
+export interface CountArgs {
+  suffixes: string[];
+  limits: number[];
+  resets: string[];
+  now: string;
+  requests: number;
+  relaxed: boolean;
+}
+
+/** The values of a call counting `requests` requests in `windows` at `now`. */
+export function countArgs(ctx: StoreContext, windows: readonly KeyRateWindow[], now: Date, requests = 1): CountArgs {
+  return {
+    suffixes: windows.map((window) => window.suffix),
+    limits: windows.map((window) => window.limit),
+    resets: windows.map((window) => ctx.toDb(window.resetAt)),
+    now: ctx.toDb(now),
+    requests,
+    relaxed: ctx.asyncRateLimitCommit && !ctx.inTransaction,
+  };
+}
 
 /**
  * A call of `count_requests`, which counts up to `requests` requests against the buckets
  * `prefix || suffix` and returns `counted_key`, `counted_hits`, `counted_taken` for each bucket,
  * or no row when nothing was counted (a bucket full or missing, or `prefix` null). Its statement's
  * plan is kept by PL/pgSQL for the life of the connection. `synchronous_commit` goes off for the
- * calling statement's own transaction, unless the storage asked for durable counters or runs
- * inside a transaction (where the setting would last until that transaction ends).
+ * calling statement's own transaction when `relaxed` (see {@link countArgs}: unless the storage
+ * asked for durable counters or runs inside a transaction, where the setting would last until that
+ * transaction ends).
  */
 export function countRequests(
   ctx: StoreContext,
   prefix: Expression<string | null> | string,
-  windows: readonly KeyRateWindow[],
-  now: Date,
-  requests = 1,
+  args: { readonly [K in keyof CountArgs]: unknown },
 ): RawBuilder<{ counted_key: string; counted_hits: number; counted_taken: number }> {
   return sql`${routineRef(ctx, "count_requests")}(
     ${prefix}::text,
-    ${windows.map((window) => window.suffix)}::text[],
-    ${windows.map((window) => window.limit)}::integer[],
-    ${windows.map((window) => ctx.toDb(window.resetAt))}::timestamptz[],
-    ${ctx.toDb(now)}::timestamptz,
-    ${requests}::integer,
-    ${ctx.asyncRateLimitCommit && !ctx.inTransaction}::boolean
+    ${args.suffixes}::text[],
+    ${args.limits}::integer[],
+    ${args.resets}::timestamptz[],
+    ${args.now}::timestamptz,
+    ${args.requests}::integer,
+    ${args.relaxed}::boolean
   )`;
 }
 
@@ -50,10 +72,17 @@ export async function consumeWithCountRequests(
 ): Promise<RateLimitResult> {
   const sorted = ordered(buckets);
   const windows = sorted.map((bucket) => ({ suffix: bucket.key, limit: bucket.limit, resetAt: bucket.resetAt }));
-  const statement = sql<{ counted_key: string; counted_hits: number }>`
-    select counted_key, counted_hits from ${countRequests(ctx, "", windows, now)}`;
+  const args = countArgs(ctx, windows, now);
+  const statement = () =>
+    runCompiled(
+      ctx,
+      "rateLimits.consume",
+      args,
+      (p) => sql<{ counted_key: string; counted_hits: number }>`
+        select counted_key, counted_hits from ${countRequests(ctx, "", p)}`,
+    );
   for (let round = 0; round < 3; round += 1) {
-    const { rows } = await withRoutine(ctx, "count_requests", () => statement.execute(ctx.db));
+    const rows = await withRoutine(ctx, "count_requests", statement);
     if (rows.length > 0) {
       const counts = new Map(rows.map((row) => [row.counted_key, readNumber(row.counted_hits)]));
       return { allowed: true, counts: buckets.map((bucket) => counts.get(bucket.key) ?? 0), refusedBucket: null };

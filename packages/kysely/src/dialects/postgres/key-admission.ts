@@ -8,11 +8,12 @@ import {
   type RateLimitResult,
 } from "@hireport/core";
 import { sql } from "kysely";
+import { runCompiled } from "../../compiled-queries";
 import type { StoreContext } from "../../context";
-import { type KeyWithCompanyRow, toKeyWithCompany } from "../../stores/keys";
+import { type KeyWithCompanyRow, selectKeysWithCompany, toKeyWithCompany } from "../../stores/keys";
 import { readNumber } from "../../values";
 import type { AdmissionSteps } from "../types";
-import { countRequests } from "./count-requests";
+import { countArgs, countRequests } from "./count-requests";
 import { withRoutine } from "./routines";
 
 /** Requests of one key counted by one statement at most; more wait for the next one. */
@@ -65,23 +66,23 @@ type Counted = { kind: "missing" } | { kind: "found"; row: AdmissionRow; counts:
  * which creates the rows, or reads the counts of a refusal.
  */
 export function postgresKeyAdmission(ctx: StoreContext, steps: AdmissionSteps): KeyStore["admit"] {
-  const keys = sql.table(ctx.table("api_key"));
-  const companies = sql.table(ctx.table("company"));
   const groups = new Map<string, Group>();
 
   async function count(group: Group, batch: readonly Waiter[]): Promise<Counted[]> {
     const { hash, windows } = group;
     const now = new Date(Math.max(...batch.map((waiter) => waiter.now.getTime())));
-    // Only a key neither revoked nor expired is counted: `count_requests` counts nothing for null.
-    const usable = sql<string | null>`case when k.revoked_at is null
-      and (k.expires_at is null or k.expires_at > ${ctx.toDb(now)}::timestamptz) then k.id end`;
-    const { rows } = await withRoutine(ctx, "count_requests", () =>
-      sql<AdmissionRow>`
-        select k.*, c.id as company__id, c.name as company__name, c.created_at as company__created_at,
-          counted.counted_key, counted.counted_hits, counted.counted_taken
-        from ${keys} as k join ${companies} as c on c.id = k.company_id
-        left join lateral ${countRequests(ctx, usable, windows, now, batch.length)} as counted on true
-        where k.hash = ${hash}`.execute(ctx.db),
+    const args = { ...countArgs(ctx, windows, now, batch.length), hash };
+    const rows = await withRoutine(ctx, "count_requests", () =>
+      runCompiled(ctx, `keys.admit:${windows.length}`, args, (p) => {
+        // Only a key neither revoked nor expired is counted: `count_requests` counts nothing for null.
+        const usable = sql<string | null>`case when k.revoked_at is null
+          and (k.expires_at is null or k.expires_at > ${p.now}::timestamptz) then k.id end`;
+        return selectKeysWithCompany(ctx)
+          .leftJoinLateral(countRequests(ctx, usable, p).as("counted"), (join) => join.onTrue())
+          .select(["counted.counted_key", "counted.counted_hits", "counted.counted_taken"])
+          .where("k.hash", "=", p.hash)
+          .$castTo<AdmissionRow>();
+      }),
     );
     const row = rows[0];
     if (!row) return batch.map(() => ({ kind: "missing" }));

@@ -1,0 +1,123 @@
+/**
+ * Named prepared statements on a pool readied by `hardenPgPool`: the statements hireport compiles
+ * once per shape run as named statements (Postgres keeps them per connection), every other query
+ * as before; with `preparedStatements: false` nothing is prepared.
+ */
+import { randomBytes } from "node:crypto";
+import { Kysely, PostgresDialect, sql } from "kysely";
+import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { PREPARED_MARK, runCompiled } from "../src/compiled-queries";
+import { createContext } from "../src/context";
+import { postgresStrategy } from "../src/dialects/postgres";
+import { hardenPgPool, kyselyStorage, migrateToLatest } from "../src/index";
+import { type AnyDb, connectOrSkip, PG_URL, randomPrefix, sqliteFileFor, withOwnPrefix } from "./helpers/databases";
+
+const db = await connectOrSkip("postgres", { sqliteFile: sqliteFileFor(randomPrefix()) });
+const quiet = { warn: () => {} };
+
+/** A Kysely on a one-connection pool, so every query below runs on the same session. */
+function oneConnection(preparedStatements?: boolean) {
+  const pool = hardenPgPool(
+    new pg.Pool({ connectionString: PG_URL, max: 1 }),
+    preparedStatements === undefined ? quiet : { logger: quiet, preparedStatements },
+  );
+  return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/** The statements this session has prepared. */
+async function prepared(on: Kysely<unknown>): Promise<{ name: string; statement: string }[]> {
+  const { rows } = await sql<{ name: string; statement: string }>`
+    select name, statement from pg_prepared_statements order by name`.execute(on);
+  return rows;
+}
+
+describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
+  afterAll(async () => {
+    await (db as AnyDb).destroy();
+  });
+
+  it("runs the storage's hot reads as named statements, prepared once per connection, with the right rows", async () => {
+    await withOwnPrefix(db as AnyDb, randomPrefix(), async (tablePrefix) => {
+      const on = oneConnection();
+      try {
+        expect((await migrateToLatest(on, { tablePrefix })).error).toBeUndefined();
+        const storage = kyselyStorage({ db: on, tablePrefix });
+        expect(await storage.jobs.list({ companyId: "nobody", take: 26 })).toEqual([]);
+        expect(await storage.jobs.list({ companyId: "someone else", take: 3 })).toEqual([]);
+        expect(await storage.keys.findByHash("no such hash")).toBeNull();
+        const statements = await prepared(on);
+        // One statement per shape: the two lists share one, whatever their values.
+        const marked = statements.filter((row) => row.statement.startsWith(PREPARED_MARK));
+        expect(marked).toHaveLength(2);
+        expect(marked.every((row) => /^hireport_[0-9a-f]{24}_0$/.test(row.name))).toBe(true);
+        expect(marked.some((row) => row.statement.includes(`"${tablePrefix}job"`))).toBe(true);
+        expect(marked.some((row) => row.statement.includes(`"${tablePrefix}api_key"`))).toBe(true);
+        // Only hireport's marked statements: the migrations and this query are not prepared.
+        expect(statements).toHaveLength(2);
+      } finally {
+        await on.destroy();
+      }
+    });
+  });
+
+  it("prepares nothing with preparedStatements: false", async () => {
+    await withOwnPrefix(db as AnyDb, randomPrefix(), async (tablePrefix) => {
+      const on = oneConnection(false);
+      try {
+        expect((await migrateToLatest(on, { tablePrefix })).error).toBeUndefined();
+        const storage = kyselyStorage({ db: on, tablePrefix });
+        expect(await storage.jobs.list({ companyId: "nobody", take: 26 })).toEqual([]);
+        expect(await prepared(on)).toEqual([]);
+      } finally {
+        await on.destroy();
+      }
+    });
+  });
+
+  it("renames and runs again a statement whose plan no longer fits after its table changed", async () => {
+    const table = `hireport_prepared_${randomBytes(4).toString("hex")}`;
+    const on = oneConnection();
+    try {
+      await sql`create table ${sql.table(table)} (v integer)`.execute(on);
+      await sql`insert into ${sql.table(table)} values (1)`.execute(on);
+      const ctx = createContext({
+        db: on as never,
+        strategy: postgresStrategy,
+        tablePrefix: "",
+        asyncRateLimitCommit: false,
+      });
+      const read = () =>
+        runCompiled(
+          ctx,
+          "test.read",
+          { limit: 5 },
+          (p) => sql<{ v: unknown }>`select v from ${sql.table(table)} limit ${p.limit}`,
+        );
+      expect(await read()).toEqual([{ v: 1 }]);
+      const [first] = await prepared(on);
+      expect(first?.name).toMatch(/_0$/);
+      // Postgres refuses to reuse the plan: "cached plan must not change result type".
+      await sql`alter table ${sql.table(table)} alter column v type text`.execute(on);
+      expect(await read()).toEqual([{ v: "1" }]);
+      expect((await prepared(on)).map((row) => row.name.slice(-2))).toEqual(["_0", "_1"]);
+    } finally {
+      await sql`drop table if exists ${sql.table(table)}`.execute(on);
+      await on.destroy();
+    }
+  });
+});
+
+describe("statements compiled once per shape", () => {
+  it("refuses a statement that does not take each argument as a parameter", async () => {
+    const ctx = createContext({
+      db: new Kysely<never>({ dialect: postgresStrategy.compileOnly() }),
+      strategy: postgresStrategy,
+      tablePrefix: "",
+      asyncRateLimitCommit: false,
+    });
+    await expect(runCompiled(ctx, "test.lost", { a: 1, b: 2 }, (p) => sql`select ${p.a}`)).rejects.toThrow(
+      "the arguments b are not parameters",
+    );
+  });
+});
