@@ -5,7 +5,7 @@ import { isKeyUsable } from "./key-admission";
 import { type RateLimitState, rateLimitState, rateWindows } from "./rate-limit";
 import { getHeader } from "./request-parts";
 import type { Runtime } from "./runtime";
-import { hashKey, KEY_PREFIX } from "./services/keys";
+import { hashKey, hashKeyNow, KEY_PREFIX } from "./services/keys";
 
 const TOUCH_EVERY_MS = 60_000;
 const MAX_KEY_LENGTH = 200;
@@ -52,7 +52,8 @@ export async function admit(
   const invalid = () => new HireportError("invalid_key", "This API key is not valid: it is unknown or was revoked.");
   if (!key.startsWith(KEY_PREFIX) || key.length > MAX_KEY_LENGTH) throw invalid();
   const windows = rateWindows(runtime, now);
-  const admission = await runtime.storage.keys.admit(await hashKey(key), windows, now);
+  const hash = hashKeyNow(key) ?? (await hashKey(key));
+  const admission = await runtime.storage.keys.admit(hash, windows, now);
   if (!admission) throw invalid();
   const { found, rate } = admission;
   if (found.key.revokedAt !== null) throw invalid();

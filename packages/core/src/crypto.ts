@@ -77,8 +77,12 @@ export async function sha256HexWeb(text: string): Promise<string> {
 }
 
 export async function sha256Hex(text: string): Promise<string> {
-  if (nodeCrypto) return nodeCrypto.createHash("sha256").update(text).digest("hex");
-  return sha256HexWeb(text);
+  return sha256HexNow(text) ?? sha256HexWeb(text);
+}
+
+/** {@link sha256Hex} at once where Node's hash is at hand; null elsewhere (use the promise). */
+export function sha256HexNow(text: string): string | null {
+  return nodeCrypto ? nodeCrypto.createHash("sha256").update(text).digest("hex") : null;
 }
 
 /** An HMAC-SHA256 signer bound to one key; the imported key is reused across calls. */

@@ -23,7 +23,8 @@ export function fromDb(value: DbDate): Date;
 export function fromDb(value: DbDate | null): Date | null;
 export function fromDb(value: DbDate | null): Date | null {
   if (value === null || value === undefined) return null;
-  if (value instanceof Date) return new Date(value.getTime());
+  // The driver made it for this row alone: nothing else holds it.
+  if (value instanceof Date) return value;
   if (typeof value === "number") return new Date(value);
   const naive = NAIVE_DATE_TIME.exec(value);
   if (naive) {

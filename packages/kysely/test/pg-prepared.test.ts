@@ -11,6 +11,7 @@ import { PREPARED_MARK, runCompiled } from "../src/compiled-queries";
 import { createContext } from "../src/context";
 import { postgresStrategy } from "../src/dialects/postgres";
 import { hardenPgPool, kyselyStorage, migrateToLatest } from "../src/index";
+import type { HireportDatabase } from "../src/schema";
 import { type AnyDb, connectOrSkip, PG_URL, randomPrefix, sqliteFileFor, withOwnPrefix } from "./helpers/databases";
 
 const db = await connectOrSkip("postgres", { sqliteFile: sqliteFileFor(randomPrefix()) });
@@ -111,7 +112,7 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
 describe("statements compiled once per shape", () => {
   it("refuses a statement that does not take each argument as a parameter", async () => {
     const ctx = createContext({
-      db: new Kysely<never>({ dialect: postgresStrategy.compileOnly() }),
+      db: new Kysely<HireportDatabase>({ dialect: postgresStrategy.compileOnly() }),
       strategy: postgresStrategy,
       tablePrefix: "",
       asyncRateLimitCommit: false,

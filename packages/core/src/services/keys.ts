@@ -1,6 +1,6 @@
 import { type ChangeOptions, hostActor } from "../actor";
 import { recordAudit } from "../audit-log";
-import { randomBytes, sha256Hex, toBase64Url } from "../crypto";
+import { randomBytes, sha256Hex, sha256HexNow, toBase64Url } from "../crypto";
 import type { ApiKeyRecord, Scope } from "../domain";
 import { HireportError, notFound, unknownCompany } from "../errors";
 import { newId } from "../ids";
@@ -34,6 +34,11 @@ export interface CreatedKey {
 /** The hash under which a key is stored and looked up. */
 export function hashKey(key: string): Promise<string> {
   return sha256Hex(key);
+}
+
+/** {@link hashKey} at once where the runtime can (Node); null elsewhere. */
+export function hashKeyNow(key: string): string | null {
+  return sha256HexNow(key);
 }
 
 /** Key management for the host (spec section 5): create, list, revoke. */

@@ -17,8 +17,8 @@ import SQLite from "better-sqlite3";
 import { Kysely, type LogEvent, MysqlDialect, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { createPool } from "mysql2";
 import pg from "pg";
-import { hardenPgPool } from "../../src/pg-pool";
 import { migrateToLatest, TABLE_NAMES } from "../../src/index";
+import { hardenPgPool } from "../../src/pg-pool";
 
 export type TestDialect = "sqlite" | "postgres" | "mysql";
 

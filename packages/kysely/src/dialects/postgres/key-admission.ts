@@ -1,5 +1,6 @@
 /** `keys.admit` on Postgres: the key lookup and the request's count in one statement per batch. */
 import {
+  type ApiKeyWithCompany,
   admitInSteps,
   isKeyUsable,
   type KeyAdmission,
@@ -47,7 +48,7 @@ interface Group {
 }
 
 /** What the statement decided for one call: its admission, or nothing counted (null counts). */
-type Counted = { kind: "missing" } | { kind: "found"; row: AdmissionRow; counts: number[] | null };
+type Counted = { kind: "missing" } | { kind: "found"; found: ApiKeyWithCompany; counts: number[] | null };
 
 /**
  * `keys.admit` on Postgres: the key (joined to its company) is read by hash and, only when it is
@@ -89,22 +90,27 @@ export function postgresKeyAdmission(ctx: StoreContext, steps: AdmissionSteps): 
     const after = new Map<string, number>();
     for (const r of rows) if (r.counted_key !== null) after.set(r.counted_key, readNumber(r.counted_hits ?? 0));
     const taken = after.size === windows.length ? readNumber(row.counted_taken ?? 0) : 0;
+    // One record for the whole batch: every call of it read the same row.
+    const found = toKeyWithCompany(row);
     // The i-th admitted call is the i-th request counted: its counts are those before the batch + i + 1.
     return batch.map((_, i) => ({
       kind: "found",
-      row,
+      found,
       counts: i < taken ? windows.map((window) => (after.get(`${row.id}${window.suffix}`) ?? 0) - taken + i + 1) : null,
     }));
   }
 
-  /** One call's admission from what the statement decided; `rateLimits.consume` where it counted nothing. */
-  async function admission(
+  /**
+   * One call's admission from what the statement decided, at once; through `rateLimits.consume`
+   * (a promise) where it counted nothing.
+   */
+  function admission(
     counted: Counted,
     windows: readonly KeyRateWindow[],
     now: Date,
-  ): Promise<KeyAdmission | null> {
+  ): KeyAdmission | null | Promise<KeyAdmission> {
     if (counted.kind === "missing") return null;
-    const found = toKeyWithCompany(counted.row);
+    const { found } = counted;
     if (!isKeyUsable(found.key, now)) return { found, rate: null };
     if (counted.counts) return { found, rate: { allowed: true, counts: counted.counts, refusedBucket: null } };
     const buckets = windows.map((window) => ({
@@ -112,8 +118,7 @@ export function postgresKeyAdmission(ctx: StoreContext, steps: AdmissionSteps): 
       limit: window.limit,
       resetAt: window.resetAt,
     }));
-    const rate: RateLimitResult = await steps.rateLimits.consume(buckets, now);
-    return { found, rate };
+    return steps.rateLimits.consume(buckets, now).then((rate: RateLimitResult) => ({ found, rate }));
   }
 
   /** Sends batches while fewer than `IN_FLIGHT` statements of the group run; forgets an idle group. */
@@ -125,7 +130,9 @@ export function postgresKeyAdmission(ctx: StoreContext, steps: AdmissionSteps): 
         .then(
           (results) => {
             for (const [i, waiter] of batch.entries()) {
-              admission(results[i] as Counted, group.windows, waiter.now).then(waiter.resolve, waiter.reject);
+              const decided = admission(results[i] as Counted, group.windows, waiter.now);
+              if (decided instanceof Promise) decided.then(waiter.resolve, waiter.reject);
+              else waiter.resolve(decided);
             }
           },
           (error: unknown) => {
