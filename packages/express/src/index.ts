@@ -106,6 +106,8 @@ function baseRequest(req: Request, res: Response): ApiRequest {
     query: query(req.url),
     headers: req.headers,
     ip: req.ip ?? req.socket.remoteAddress,
+    // Express reads X-Forwarded-Proto only under its `trust proxy` setting.
+    protocol: req.protocol === "https" ? "https" : "http",
     signal: nodeAbortSignal(res),
   };
 }

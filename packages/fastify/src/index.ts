@@ -45,6 +45,8 @@ function baseRequest(request: FastifyRequest, reply: FastifyReply, path: string,
     query: new URLSearchParams(at === -1 ? "" : url.slice(at + 1)),
     headers: request.headers,
     ip: request.ip,
+    // Fastify reads X-Forwarded-Proto only under its `trustProxy` option.
+    protocol: request.protocol === "https" ? "https" : "http",
     signal: nodeAbortSignal(reply.raw),
   };
 }

@@ -189,3 +189,27 @@ export async function getPage(host: TestHost, path: string, cookie: string): Pro
 export async function sentOf(response: Response): Promise<Sent> {
   return { status: response.status, headers: response.headers, text: await response.text(), url: response.url };
 }
+
+/** The `name=value` of the cookie an answer sets (the first `Set-Cookie` of that name), or null. */
+export function setCookieOf(sent: Sent, name: string): string | null {
+  for (const line of sent.headers.getSetCookie()) {
+    const pair = line.split(";")[0] ?? "";
+    if (pair.startsWith(`${name}=`)) return pair;
+  }
+  return null;
+}
+
+/**
+ * Follows a 303 of the console as a browser does: a GET of its `Location` with the signed-in
+ * cookie and the cookie the 303 set (the one-time cookie of a new key or a revealed secret).
+ */
+export async function follow(host: TestHost, sent: Sent, cookie: string): Promise<Sent & { cookie: string }> {
+  const location = sent.headers.get("location");
+  if (sent.status !== 303 || !location) throw new Error(`not a redirect: ${sent.status}\n${sent.text}`);
+  const shown = setCookieOf(sent, "hireport_console_shown");
+  const withShown = shown ? `${cookie}; ${shown}` : cookie;
+  const page = await sentOf(
+    await fetch(`${host.origin}${location}`, { headers: { cookie: withShown }, redirect: "manual" }),
+  );
+  return { ...page, cookie: withShown };
+}
