@@ -10,11 +10,11 @@ import {
 } from "@hireport/core";
 import { createCall } from "./call";
 import { checkCsrfToken, sameOrigin } from "./csrf";
+import { createOnceGuard } from "./once";
 import { type ConsoleOptions, type ConsolePrincipal, canChange, canSeeSecrets, resolveOptions } from "./options";
 import { MessagePage } from "./pages/layout";
 import { formOf } from "./request";
 import { html, newNonce, redirect } from "./responses";
-import { createOnceGuard } from "./once";
 import { fillPath, matchRoutes } from "./routes";
 import { openPortalLink, type PortalLinkInput, portalLink, sessionCookie, sessionOf } from "./session";
 

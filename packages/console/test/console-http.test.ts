@@ -4,7 +4,11 @@
  * webhooks and the audit list. The browser test (`console-browser.test.ts`) drives the same pages
  * in Chromium.
  */
+import type { AddressInfo } from "node:net";
+import { hireportExpress } from "@hireport/express";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createConsole, type HireportConsole } from "../src/index";
 import {
   BASE_PATH,
   COMPANY_A,
@@ -12,8 +16,8 @@ import {
   csrfOf,
   follow,
   getPage,
-  type Sent,
   SECRET,
+  type Sent,
   sentOf,
   setCookieOf,
   startHost,
@@ -515,5 +519,100 @@ describe("portal links", () => {
     });
     expect(reused.status).toBe(401);
     expect((await fetch(`${host.origin}${BASE_PATH}/portal?token=forged`, { redirect: "manual" })).status).toBe(401);
+  });
+});
+
+describe("Secure cookies", () => {
+  const principal = { companyId: COMPANY_A, role: "owner", actor: { id: "user_s", name: "Sam" } };
+
+  /** The `Set-Cookie` of opening a portal link of `target` through `serve`. */
+  async function portalCookie(target: HireportConsole, serve: (path: string) => Promise<Response>): Promise<string> {
+    const opened = await serve(await target.portalLink({ ...principal, expiresIn: 60 }));
+    expect(opened.status).toBe(303);
+    return opened.headers.get("set-cookie") ?? "";
+  }
+
+  it("are Secure when the request came over https, and not over plain http (auto)", async () => {
+    const https = await portalCookie(host.console, (path) =>
+      host.console.fetch(new Request(`https://console.example.com${path}`)),
+    );
+    expect(https).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    const http = await portalCookie(host.console, (path) => fetch(`${host.origin}${path}`, { redirect: "manual" }));
+    expect(http).toMatch(/; HttpOnly; SameSite=Lax$/);
+    expect(http).not.toContain("Secure");
+  });
+
+  it("trust X-Forwarded-Proto only as far as the framework trusts the proxy (Express trust proxy)", async () => {
+    const serve = async (trustProxy: boolean) => {
+      const app = express();
+      if (trustProxy) app.set("trust proxy", "loopback");
+      app.use(BASE_PATH, hireportExpress(host.console));
+      const server = app.listen(0, "127.0.0.1");
+      await new Promise<void>((resolve) => server.once("listening", resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        return await portalCookie(host.console, (path) =>
+          fetch(`http://127.0.0.1:${port}${path}`, { headers: { "x-forwarded-proto": "https" }, redirect: "manual" }),
+        );
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    };
+    expect(await serve(true)).toContain("; Secure;");
+    // Without trust proxy, anybody could send the header: it is not believed.
+    expect(await serve(false)).not.toContain("Secure");
+  });
+
+  it("follow secureCookies: true over plain http (a proxy the framework is not told of), false in development", async () => {
+    const secure = createConsole({
+      api: host.api,
+      dispatcher: host.dispatcher,
+      basePath: BASE_PATH,
+      secret: SECRET,
+      secureCookies: true,
+    });
+    const viaHttp = await portalCookie(secure, (path) =>
+      secure.fetch(new Request(`http://console.example.com${path}`)),
+    );
+    expect(viaHttp).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    const plain = createConsole({
+      api: host.api,
+      dispatcher: host.dispatcher,
+      basePath: BASE_PATH,
+      secret: SECRET,
+      secureCookies: false,
+    });
+    const viaHttps = await portalCookie(plain, (path) =>
+      plain.fetch(new Request(`https://console.example.com${path}`)),
+    );
+    expect(viaHttps).not.toContain("Secure");
+  });
+
+  it("make the one-time cookie of a new key Secure over https too", async () => {
+    const session =
+      (
+        await portalCookie(host.console, (path) =>
+          host.console.fetch(new Request(`https://console.example.com${path}`)),
+        )
+      ).split(";")[0] ?? "";
+    const page = await host.console.fetch(
+      new Request("https://console.example.com/settings/api/keys", { headers: { cookie: session } }),
+    );
+    const sent = await host.console.fetch(
+      new Request("https://console.example.com/settings/api/keys", {
+        method: "POST",
+        headers: {
+          cookie: session,
+          origin: "https://console.example.com",
+          host: "console.example.com",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ _csrf: csrfOf(await page.text()), name: "Over https", scopes: "jobs:read" }),
+      }),
+    );
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get("set-cookie")).toMatch(
+      /^hireport_console_shown=[^;]+; Path=\/settings\/api; Max-Age=120; HttpOnly; Secure; SameSite=Lax$/,
+    );
   });
 });
