@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicApi, type PublicApi } from "@hireport/core";
+import { type ApiRequest, createPublicApi, getHeader, type PublicApi } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
@@ -25,12 +25,8 @@ export const COMPANY_A = "co_acme";
 export const COMPANY_B = "co_other";
 
 /** The test host's sign-in: the `test_user` cookie, `role:company:name`. */
-export function testAuthorize(request: { headers: unknown }): ConsolePrincipal | null {
-  const headers = request.headers as Record<string, string | undefined> | Headers;
-  const cookieHeader =
-    typeof (headers as Headers).get === "function"
-      ? (headers as Headers).get("cookie")
-      : (headers as Record<string, string>).cookie;
+export function testAuthorize(request: Pick<ApiRequest, "headers">): ConsolePrincipal | null {
+  const cookieHeader = getHeader(request.headers, "cookie");
   const match = /(?:^|;\s*)test_user=([^;]+)/.exec(cookieHeader ?? "");
   if (!match?.[1]) return null;
   const [role, companyId, name] = decodeURIComponent(match[1]).split(":");
