@@ -8,6 +8,9 @@
  *   after) the first runs gets that same answer, so that a double click still leads to the page of
  *   the first (with the new key it shows once).
  * A reload of the page after a change is a GET (every change answers 303), and repeats nothing.
+ * The storage's claim lasts the throttle's day window (the UTC day of the first sending): a form
+ * kept open across midnight and sent again then would act again, which no reload or double click
+ * does.
  */
 import { createHash } from "node:crypto";
 import type { ApiResponse } from "@hireport/core";
