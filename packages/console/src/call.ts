@@ -4,6 +4,7 @@ import { csrfToken } from "./csrf";
 import { actorOf, type ConsolePrincipal, type ResolvedConsoleOptions } from "./options";
 import type { PageContext } from "./pages/layout";
 import { html, redirect } from "./responses";
+import { openShown, type ShownKind, type ShownSecret, sealShown } from "./shown-once";
 
 /** The confirmations a redirect after a change may show (`?done=…`): codes, never free text. */
 export const DONE_MESSAGES = {
@@ -21,6 +22,7 @@ export const DONE_MESSAGES = {
   "recovered-none": "No failed delivery to send again since that time.",
   recovered: "The failed deliveries since that time were queued to be sent again.",
   "recovered-more": "The first 10,000 failed deliveries were queued; recover again for the rest.",
+  "already-done": "That form had already been sent: it was done once, not again.",
 } as const;
 
 export type DoneCode = keyof typeof DONE_MESSAGES;
@@ -40,10 +42,23 @@ export interface Call {
   readonly change: { actor: Actor };
   /** What the layout needs, with the notices of endpoints that are not active. */
   page(): Promise<PageContext>;
-  /** An HTML page answer with this request's nonce. */
-  render(page: VNode, status?: number): ApiResponse;
+  /** An HTML page answer with this request's nonce (and extra headers: a cookie to clear). */
+  render(page: VNode, status?: number, headers?: Record<string, string>): ApiResponse;
   /** 303 to a console path, with a confirmation. */
   redirect(path: string, done?: DoneCode): ApiResponse;
+  /**
+   * 303 to a console path that shows `secret` once: sealed in a short-lived cookie, with only a
+   * random `shown` id in the URL (`shown-once.ts`).
+   */
+  redirectShowing(path: string, secret: ShownSecret): Promise<ApiResponse>;
+  /**
+   * The secret of `kind` sealed for this page by `redirectShowing` (when the query's `shown` id
+   * matches), and the header that forgets it: a reload shows it no more. `shown` is false when the
+   * URL names none.
+   */
+  shownSecret(
+    kind: ShownKind,
+  ): Promise<{ shown: boolean; secret: ShownSecret | null; headers: Record<string, string> }>;
 }
 
 export function createCall(input: {
@@ -73,7 +88,19 @@ export function createCall(input: {
         done,
       };
     },
-    render: (page, status = 200) => html(options, nonce, page, status),
+    render: (page, status = 200, headers = {}) => html(options, nonce, page, status, headers),
     redirect: (path, done) => redirect(options, path, done),
+    async redirectShowing(path, secret) {
+      const sealed = await sealShown(options, input.request, principal, secret);
+      return redirect(options, path, undefined, { "set-cookie": sealed.setCookie }, { shown: sealed.id });
+    },
+    async shownSecret(kind) {
+      const id = input.query.get("shown");
+      const headers: Record<string, string> = {};
+      if (!id) return { shown: false, secret: null, headers };
+      const { secret, clear } = await openShown(options, input.request, principal, id, kind);
+      if (clear) headers["set-cookie"] = clear;
+      return { shown: true, secret, headers };
+    },
   };
 }

@@ -10,11 +10,12 @@ import {
 } from "@hireport/core";
 import { createCall } from "./call";
 import { checkCsrfToken, sameOrigin } from "./csrf";
+import { createOnceGuard } from "./once";
 import { type ConsoleOptions, type ConsolePrincipal, canChange, canSeeSecrets, resolveOptions } from "./options";
 import { MessagePage } from "./pages/layout";
 import { formOf } from "./request";
 import { html, newNonce, redirect } from "./responses";
-import { matchRoutes } from "./routes";
+import { fillPath, matchRoutes } from "./routes";
 import { openPortalLink, type PortalLinkInput, portalLink, sessionCookie, sessionOf } from "./session";
 
 /** Largest form the console reads. */
@@ -43,6 +44,7 @@ export interface HireportConsole extends HireportHandler {
 export function createConsole(input: ConsoleOptions): HireportConsole {
   const options = resolveOptions(input);
   const { logger } = options;
+  const once = createOnceGuard(options);
 
   function message(
     nonce: string,
@@ -69,22 +71,26 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
       return message(nonce, 401, "This link cannot be used", "It has expired or is not valid: ask for a new one.");
     }
     // The token leaves the address bar at once: the session goes on with the cookie alone.
-    return redirect(options, "/keys", undefined, { "set-cookie": await sessionCookie(options, principal) });
+    return redirect(options, "/keys", undefined, { "set-cookie": await sessionCookie(options, request, principal) });
   }
 
-  /** The checks of a change: the form, its origin, its CSRF token, the role. Null when it may go on. */
-  function refuseChange(
+  /**
+   * The checks of a change: the form, its origin, its CSRF token, the role. The refusal, or the
+   * form's fields and its one-time id when it may go on.
+   */
+  function checkChange(
     request: ApiRequest,
     principal: ConsolePrincipal,
     form: URLSearchParams | null,
     needs: "change" | "secrets",
     nonce: string,
-  ): ApiResponse | null {
+  ): ApiResponse | { form: URLSearchParams; formId: string } {
     if (!form) return message(nonce, 400, "This form cannot be read", "Send the form again from its page.", true);
     if (!sameOrigin(request, options.allowedOrigins)) {
       return message(nonce, 403, "Refused", "This change did not come from a page of this site.", true);
     }
-    if (!checkCsrfToken(options.secret, principal, form.get("_csrf"), options.clock.now())) {
+    const formId = checkCsrfToken(options.secret, principal, form.get("_csrf"), options.clock.now());
+    if (!formId) {
       return message(
         nonce,
         403,
@@ -98,7 +104,7 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
       const who = needs === "secrets" ? "an owner" : "an owner or an admin";
       return message(nonce, 403, "Not allowed", `Only ${who} of the company can do this.`, true);
     }
-    return null;
+    return { form, formId };
   }
 
   async function respond(request: ApiRequest, nonce: string): Promise<ApiResponse> {
@@ -122,23 +128,21 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
       const allow = [...new Set(matches.map((match) => match.route.method))].join(", ");
       return message(nonce, 405, "Not allowed", "This page does not take that method.", true, { allow });
     }
-    let form = new URLSearchParams();
-    if (method === "POST") {
-      const parsed = formOf(request);
-      const refusal = refuseChange(request, principal, parsed, found.route.needs ?? "change", nonce);
-      if (refusal) return refusal;
-      form = parsed ?? form;
-    }
-    const call = createCall({
-      options,
-      request,
-      params: found.params,
-      query: toSearchParams(request.query),
-      form,
-      principal,
-      nonce,
-    });
-    return found.route.handle(call);
+    const { route, params } = found;
+    const call = (form: URLSearchParams) =>
+      createCall({ options, request, params, query: toSearchParams(request.query), form, principal, nonce });
+    if (method !== "POST") return route.handle(call(new URLSearchParams()));
+    const checked = checkChange(request, principal, formOf(request), route.needs ?? "change", nonce);
+    if (!("formId" in checked)) return checked;
+    const { repeat } = route;
+    if (!repeat) return route.handle(call(checked.form));
+    return once.run(
+      principal.companyId,
+      checked.formId,
+      path,
+      () => route.handle(call(checked.form)),
+      () => redirect(options, fillPath(repeat, params), "already-done"),
+    );
   }
 
   async function handle(request: ApiRequest): Promise<ApiResponse> {

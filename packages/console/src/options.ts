@@ -65,6 +65,17 @@ export interface ConsoleOptions {
    * @default ["'self'"]
    */
   frameAncestors?: readonly string[];
+  /**
+   * Whether the console's cookies (a portal link's session, the one-time cookie that carries a new
+   * key or a revealed secret to the page after the form) get `Secure`. `"auto"`: when the request
+   * came over https, as the adapter says (Express `req.protocol`, Fastify `request.protocol`, the
+   * Web `Request`'s URL); behind a proxy that ends TLS, make the framework trust it (Express
+   * `app.set("trust proxy", …)`, Fastify `trustProxy`) or set `true`. `false` is for plain http in
+   * development only, and cannot be set when `frameAncestors` lists another origin (that cookie
+   * must be `SameSite=None; Secure`).
+   * @default "auto"
+   */
+  secureCookies?: boolean | "auto";
   /** Lifetime of the console session a portal link opens, in seconds. @default 3600 */
   sessionTtlSeconds?: number;
   /** Colours, font, a stylesheet of the host's and the heading. @default the console's own look */
@@ -85,6 +96,7 @@ export interface ResolvedConsoleOptions {
   readonly secret: string;
   readonly allowedOrigins: readonly string[] | null;
   readonly frameAncestors: readonly string[];
+  readonly secureCookies: boolean | "auto";
   readonly sessionTtlSeconds: number;
   readonly theme: Readonly<Required<Omit<ConsoleTheme, "stylesheetUrl">> & { stylesheetUrl: string | null }>;
   readonly clock: Clock;
@@ -144,6 +156,13 @@ export function resolveOptions(options: ConsoleOptions): ResolvedConsoleOptions 
   if (frameAncestors.length === 0 || frameAncestors.some((source) => !/^[^\s;,]+$/.test(source))) {
     fail("frameAncestors must list CSP sources such as 'self' or https://app.example.com");
   }
+  const secureCookies = options.secureCookies ?? "auto";
+  if (secureCookies !== true && secureCookies !== false && secureCookies !== "auto") {
+    fail('secureCookies must be true, false or "auto"');
+  }
+  if (secureCookies === false && frameAncestors.some((source) => source !== "'self'" && source !== "'none'")) {
+    fail("secureCookies cannot be false when frameAncestors lists another origin (its cookie needs Secure)");
+  }
   return Object.freeze({
     api: options.api,
     dispatcher: options.dispatcher,
@@ -152,6 +171,7 @@ export function resolveOptions(options: ConsoleOptions): ResolvedConsoleOptions 
     secret: options.secret,
     allowedOrigins: allowedOrigins ? Object.freeze(allowedOrigins) : null,
     frameAncestors: Object.freeze(frameAncestors),
+    secureCookies,
     sessionTtlSeconds: ttl,
     theme: Object.freeze({
       accentColor,

@@ -59,11 +59,16 @@ export function redirect(
   path: string,
   done?: string,
   extra: Record<string, string> = {},
+  query: Record<string, string> = {},
 ): ApiResponse {
-  const query = done ? `?${new URLSearchParams({ done }).toString()}` : "";
+  const params = new URLSearchParams({ ...(done ? { done } : {}), ...query }).toString();
   return {
     status: 303,
-    headers: { ...securityHeaders(options, newNonce()), location: `${options.basePath}${path}${query}`, ...extra },
+    headers: {
+      ...securityHeaders(options, newNonce()),
+      location: `${options.basePath}${path}${params ? `?${params}` : ""}`,
+      ...extra,
+    },
     body: "",
   };
 }

@@ -31,35 +31,57 @@ export interface ConsoleRoute {
   handle(call: Call): Promise<ApiResponse>;
   /** For POST: the role it needs. */
   needs?: Needs;
+  /**
+   * For a POST that changes something: the page a repeat of the same form goes back to (with "already
+   * done"); the form then acts once. Unset for a POST that changes nothing (an export, a review).
+   */
+  repeat?: string;
 }
 
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { method: "GET", path: "/keys", handle: showKeys },
-  { method: "POST", path: "/keys", handle: createKey, needs: "change" },
+  { method: "POST", path: "/keys", handle: createKey, needs: "change", repeat: "/keys" },
   { method: "GET", path: "/keys/:id/revoke", handle: confirmRevoke },
-  { method: "POST", path: "/keys/:id/revoke", handle: revokeKey, needs: "change" },
+  { method: "POST", path: "/keys/:id/revoke", handle: revokeKey, needs: "change", repeat: "/keys" },
   { method: "GET", path: "/usage", handle: showUsage },
   { method: "GET", path: "/usage/export.csv", handle: exportUsage },
   { method: "GET", path: "/webhooks", handle: showWebhooks },
-  { method: "POST", path: "/webhooks", handle: createEndpoint, needs: "change" },
+  { method: "POST", path: "/webhooks", handle: createEndpoint, needs: "change", repeat: "/webhooks" },
   { method: "GET", path: "/webhooks/:id", handle: showEndpoint },
-  { method: "POST", path: "/webhooks/:id", handle: updateEndpoint, needs: "change" },
+  { method: "POST", path: "/webhooks/:id", handle: updateEndpoint, needs: "change", repeat: "/webhooks/:id" },
   { method: "GET", path: "/webhooks/:id/delete", handle: confirmDelete },
-  { method: "POST", path: "/webhooks/:id/delete", handle: deleteEndpoint, needs: "change" },
-  { method: "POST", path: "/webhooks/:id/pause", handle: pauseEndpoint, needs: "change" },
-  { method: "POST", path: "/webhooks/:id/resume", handle: resumeEndpoint, needs: "change" },
-  { method: "POST", path: "/webhooks/:id/reveal", handle: revealSecret, needs: "secrets" },
-  { method: "POST", path: "/webhooks/:id/rotate", handle: rotateSecret, needs: "change" },
-  { method: "POST", path: "/webhooks/:id/test", handle: sendTest, needs: "change" },
-  { method: "POST", path: "/webhooks/:id/recover", handle: recoverDeliveries, needs: "change" },
-  { method: "POST", path: "/webhooks/:id/deliveries/:delivery/resend", handle: resendDelivery, needs: "change" },
+  { method: "POST", path: "/webhooks/:id/delete", handle: deleteEndpoint, needs: "change", repeat: "/webhooks" },
+  { method: "POST", path: "/webhooks/:id/pause", handle: pauseEndpoint, needs: "change", repeat: "/webhooks/:id" },
+  { method: "POST", path: "/webhooks/:id/resume", handle: resumeEndpoint, needs: "change", repeat: "/webhooks/:id" },
+  { method: "POST", path: "/webhooks/:id/reveal", handle: revealSecret, needs: "secrets", repeat: "/webhooks/:id" },
+  { method: "POST", path: "/webhooks/:id/rotate", handle: rotateSecret, needs: "change", repeat: "/webhooks/:id" },
+  { method: "POST", path: "/webhooks/:id/test", handle: sendTest, needs: "change", repeat: "/webhooks/:id" },
+  {
+    method: "POST",
+    path: "/webhooks/:id/recover",
+    handle: recoverDeliveries,
+    needs: "change",
+    repeat: "/webhooks/:id",
+  },
+  {
+    method: "POST",
+    path: "/webhooks/:id/deliveries/:delivery/resend",
+    handle: resendDelivery,
+    needs: "change",
+    repeat: "/webhooks/:id",
+  },
   { method: "GET", path: "/audit", handle: showAudit },
   // Owners and admins only: the page answers 403 to other roles, and so does every POST.
   { method: "GET", path: "/candidates", handle: showCandidates },
   { method: "POST", path: "/candidates/export", handle: exportCandidate, needs: "change" },
   { method: "POST", path: "/candidates/erase/review", handle: reviewErasure, needs: "change" },
-  { method: "POST", path: "/candidates/erase", handle: eraseCandidate, needs: "change" },
+  { method: "POST", path: "/candidates/erase", handle: eraseCandidate, needs: "change", repeat: "/candidates" },
 ];
+
+/** A route path with its parameters put in: `/webhooks/:id` → `/webhooks/wh_1`. */
+export function fillPath(path: string, params: Readonly<Record<string, string>>): string {
+  return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+}
 
 /** The routes of a path and the parameters it gave, or an empty list. */
 export function matchRoutes(path: string): { route: ConsoleRoute; params: Record<string, string> }[] {

@@ -6,6 +6,7 @@
  */
 import { type ApiRequest, hs256Key } from "@hireport/core";
 import { jwtVerify, SignJWT } from "jose";
+import { setCookie } from "./cookie-attributes";
 import type { ConsolePrincipal, ResolvedConsoleOptions } from "./options";
 import { cookie } from "./request";
 
@@ -97,24 +98,14 @@ export function openPortalLink(options: ResolvedConsoleOptions, token: string): 
   return verify(options, token, LINK_AUDIENCE);
 }
 
-/** Whether the console is framed by other origins than its own: its cookie must then cross sites. */
-export function embeddedElsewhere(options: ResolvedConsoleOptions): boolean {
-  return options.frameAncestors.some((source) => source !== "'self'" && source !== "'none'");
-}
-
-/** The `Set-Cookie` value of a new console session for `principal`. */
-export async function sessionCookie(options: ResolvedConsoleOptions, principal: ConsolePrincipal): Promise<string> {
+/** The `Set-Cookie` value of a new console session for `principal`, in the answer to `request`. */
+export async function sessionCookie(
+  options: ResolvedConsoleOptions,
+  request: ApiRequest,
+  principal: ConsolePrincipal,
+): Promise<string> {
   const token = await sign(options, principal, SESSION_AUDIENCE, options.sessionTtlSeconds);
-  const attributes = [
-    `${SESSION_COOKIE}=${token}`,
-    `Path=${options.basePath || "/"}`,
-    `Max-Age=${options.sessionTtlSeconds}`,
-    "HttpOnly",
-    // In a frame of another site the cookie is a third-party one: SameSite=None (Secure required),
-    // partitioned by the top-level site (CHIPS) so that browsers that block third-party cookies keep it.
-    ...(embeddedElsewhere(options) ? ["Secure", "SameSite=None", "Partitioned"] : ["SameSite=Lax"]),
-  ];
-  return attributes.join("; ");
+  return setCookie(options, request, SESSION_COOKIE, token, options.sessionTtlSeconds);
 }
 
 /** The principal of the request's console session cookie, or null. */

@@ -5,7 +5,8 @@
  * endpoint for a local receiver, sends a test, sees the delivery with its answer, makes the
  * receiver fail, resends and recovers. A member changes nothing (403) and sees no secret; a forged
  * form without the CSRF token, and one posted from another origin, are refused; another company's
- * key and endpoint ids answer 404. A portal link signs a person in too.
+ * key and endpoint ids answer 404. No form acts twice: a reload of the page that shows a new key,
+ * and double clicks, create one key and one endpoint. A portal link signs a person in too.
  *
  * Where Chromium cannot start the test fails with CI=true, and is skipped with a loud warning
  * otherwise.
@@ -257,6 +258,128 @@ describe("the console in Chromium", () => {
     expect((await api(key)).status).toBe(200);
     await ownerSession.close();
     await new Promise<void>((resolve) => evil.close(() => resolve()));
+  });
+
+  it("never acts twice: a reload after a new key, double clicks, a form sent twice at once (keys, endpoints)", async (context) => {
+    if (!browser) return context.skip();
+    const session = await browser.newContext();
+    await session.addCookies([
+      { name: "test_user", value: encodeURIComponent("owner:co_acme:Rita"), url: host.origin },
+    ]);
+    const page = await session.newPage();
+    page.setDefaultTimeout(5_000);
+    // Chromium asks before it sends a form again on reload: accept, as a hurried person would.
+    page.on("dialog", (dialog) => void dialog.accept());
+    const named = async (name: string) =>
+      (await host.api.keys.list(COMPANY_A)).filter((record) => record.name === name).length;
+    // A slow server, as under load: both sendings of a form are under way at once.
+    const slow = <T extends object, K extends keyof T>(target: T, method: K) => {
+      const original = target[method] as (...args: unknown[]) => Promise<unknown>;
+      target[method] = (async (...args: unknown[]) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return original.apply(target, args);
+      }) as T[K];
+      return () => {
+        target[method] = original as T[K];
+      };
+    };
+    /**
+     * Sends the form of `button` twice at once, into two new tabs, as a browser does when a second
+     * click gets through (Chromium itself drops a second submission of a form while the first is
+     * pending; a second tab, another browser or a retrying network do not). Resolves with the tabs,
+     * on the pages the two answers led to.
+     */
+    const sendTwice = async (button: string): Promise<Page[]> => {
+      const tabs: Page[] = [];
+      const opened = (tab: Page) => void tabs.push(tab);
+      session.on("page", opened);
+      await page.evaluate((name) => {
+        const submit = [...document.querySelectorAll("button")].find((item) => item.textContent?.trim() === name);
+        const form = submit?.closest("form");
+        if (!form) throw new Error(`no form for ${name}`);
+        for (const target of ["first-tab", "second-tab"]) {
+          form.target = target;
+          form.submit();
+        }
+      }, button);
+      await until(async () => tabs.length === 2, "two tabs");
+      session.off("page", opened);
+      await Promise.all(tabs.map((tab) => tab.waitForLoadState()));
+      expect(tabs[0]?.url()).toBe(tabs[1]?.url()); // The repeat answers as the first did.
+      return tabs;
+    };
+    // Create a key, then reload the page that shows it: no second key, and the key is not shown again.
+    await page.goto(`${host.consoleUrl}/keys`);
+    await page.getByLabel("Name").fill("Reloaded key");
+    await page.getByLabel("jobs:read").check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    const key = (await page.locator("#new-key").textContent()) ?? "";
+    expect(key).toMatch(/^svc_live_/);
+    expect(page.url()).toMatch(new RegExp(`^${host.consoleUrl}/keys\\?shown=[\\w-]+$`));
+    expect(page.url()).not.toContain(key);
+    await page.reload();
+    expect(await page.locator("#new-key").count()).toBe(0);
+    expect(await page.content()).not.toContain(key);
+    expect(await page.locator("main").textContent()).toContain("The new key was shown once and is not shown again");
+    expect(await named("Reloaded key")).toBe(1);
+    await page.goBack().catch(() => undefined);
+    await page.goForward().catch(() => undefined);
+    expect(await named("Reloaded key")).toBe(1);
+
+    // A double click on Create key: one key, shown on the page the browser ends on.
+    await page.goto(`${host.consoleUrl}/keys`);
+    await page.getByLabel("Name").fill("Double-clicked key");
+    await page.getByLabel("jobs:read").check();
+    await page.getByRole("button", { name: "Create key" }).dblclick();
+    await page.waitForURL(/\/keys\?shown=/);
+    expect(await page.locator("#new-key").textContent()).toMatch(/^svc_live_/);
+    await page.reload();
+    expect(await named("Double-clicked key")).toBe(1);
+
+    // The same form sent twice at once: one key, shown once on the page both sendings lead to.
+    await page.goto(`${host.consoleUrl}/keys`);
+    await page.getByLabel("Name").fill("Twice-sent key");
+    await page.getByLabel("jobs:read").check();
+    const fastKeys = slow(host.api.keys, "create");
+    const keyTabs = await sendTwice("Create key").finally(fastKeys);
+    expect(keyTabs[0]?.url()).toMatch(/\/keys\?shown=/);
+    const shownIn = await Promise.all(keyTabs.map((tab) => tab.locator("#new-key").count()));
+    expect(shownIn).toContain(1); // The tab that opened its page first shows the key.
+    await Promise.all(keyTabs.map((tab) => tab.close()));
+    expect(await named("Twice-sent key")).toBe(1);
+
+    // A double click on Add endpoint, then a reload: one endpoint.
+    await page.goto(`${host.consoleUrl}/webhooks`);
+    await page.getByLabel("Address (https)").fill(host.receiver.url);
+    await page.getByLabel("Description (optional)").fill("Double-clicked endpoint");
+    await page.getByRole("button", { name: "Add endpoint" }).dblclick();
+    await page.waitForURL(/\/webhooks\/we_/);
+    await page.reload();
+    // And sent twice at once.
+    await page.goto(`${host.consoleUrl}/webhooks`);
+    await page.getByLabel("Address (https)").fill(host.receiver.url);
+    await page.getByLabel("Description (optional)").fill("Double-clicked endpoint");
+    const fastEndpoints = slow(host.dispatcher.endpoints, "create");
+    const endpointTabs = await sendTwice("Add endpoint").finally(fastEndpoints);
+    const created = endpointTabs[0]?.url() ?? "";
+    expect(created).toMatch(/\/webhooks\/we_[^?]+\?done=endpoint-created$/);
+    await Promise.all(endpointTabs.map((tab) => tab.close()));
+    await page.goto(created);
+    await page.reload();
+    const endpoints = (await host.dispatcher.endpoints.list(COMPANY_A)).filter(
+      (endpoint) => endpoint.description === "Double-clicked endpoint",
+    );
+    expect(endpoints).toHaveLength(2); // One from the double click, one from the form sent twice.
+
+    // Reveal the signing secret, reload: shown once, and in no URL.
+    await page.getByRole("button", { name: "Reveal signing secret" }).dblclick();
+    await page.waitForURL(/\?shown=/);
+    const secret = (await page.locator("#signing-secret").textContent()) ?? "";
+    expect(secret).toMatch(/^whsec_/);
+    expect(page.url()).not.toContain(secret);
+    await page.reload();
+    expect(await page.content()).not.toContain(secret);
+    await session.close();
   });
 
   it("signs a person in from a portal link, and the token leaves the address at once", async (context) => {

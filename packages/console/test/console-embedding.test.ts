@@ -70,30 +70,51 @@ describe("embedded in an iframe of another origin", () => {
 
   it("takes forms from a listed origin and refuses others; the Web fetch handler answers the same", async () => {
     const cookie = await signIn();
-    const csrf = csrfOf(await (await fetch(`${origin}${BASE}/keys`, { headers: { cookie } })).text());
+    const page = async () => csrfOf(await (await fetch(`${origin}${BASE}/keys`, { headers: { cookie } })).text());
+    const csrf = await page();
     const send = (from: string) =>
       fetch(`${origin}${BASE}/keys`, {
         method: "POST",
         headers: { cookie, origin: from, "content-type": "application/x-www-form-urlencoded" },
         body: new URLSearchParams({ _csrf: csrf, name: `From ${from}`, scopes: "jobs:read" }),
+        redirect: "manual",
       });
-    expect((await send("https://app.example.com")).status).toBe(200);
     expect((await send("https://other.example.com")).status).toBe(403);
+    const sent = await send("https://app.example.com");
+    expect(sent.status).toBe(303);
+    // The one-time cookie of the new key crosses sites like the session's.
+    expect(sent.headers.get("set-cookie")).toMatch(
+      /^hireport_console_shown=[^;]+; Path=\/embedded\/console; Max-Age=120; HttpOnly; Secure; SameSite=None; Partitioned$/,
+    );
 
     const viaFetch = await handler.fetch(
       new Request(`https://app.example.com${BASE}/keys`, {
         method: "POST",
         headers: { cookie, origin: "https://app.example.com", "content-type": "application/x-www-form-urlencoded" },
-        body: new URLSearchParams({ _csrf: csrf, name: "Through fetch", scopes: "jobs:read" }),
+        body: new URLSearchParams({ _csrf: await page(), name: "Through fetch", scopes: "jobs:read" }),
+        redirect: "manual",
       }),
     );
-    expect(viaFetch.status).toBe(200);
-    expect(await viaFetch.text()).toMatch(/<code id="new-key">svc_live_/);
+    expect(viaFetch.status).toBe(303);
+    const shown = (viaFetch.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const next = await handler.fetch(
+      new Request(`https://app.example.com${viaFetch.headers.get("location")}`, {
+        headers: { cookie: `${cookie}; ${shown}` },
+      }),
+    );
+    expect(await next.text()).toMatch(/<code id="new-key">svc_live_/);
   });
 
   it("checks its options at creation", () => {
     const base = { api: {} as never, dispatcher: {} as never, basePath: "/x", secret: SECRET };
     expect(() => createConsole({ ...base, secret: "short" })).toThrow(TypeError);
     expect(() => createConsole({ ...base, api: { handle: () => undefined } as never })).toThrow(/dispatcher/);
+    const options = { ...base, api: { handle: () => undefined } as never, dispatcher: { endpoints: {} } as never };
+    expect(() => createConsole({ ...options, secureCookies: "yes" as never })).toThrow(/secureCookies/);
+    // A cookie that crosses sites needs Secure: false cannot be set with another origin framing it.
+    expect(() =>
+      createConsole({ ...options, secureCookies: false, frameAncestors: ["https://app.example.com"] }),
+    ).toThrow(/secureCookies/);
+    expect(() => createConsole({ ...options, secureCookies: false })).not.toThrow();
   });
 });

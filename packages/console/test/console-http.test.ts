@@ -4,15 +4,22 @@
  * webhooks and the audit list. The browser test (`console-browser.test.ts`) drives the same pages
  * in Chromium.
  */
+import type { AddressInfo } from "node:net";
+import { hireportExpress } from "@hireport/express";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createConsole, type HireportConsole } from "../src/index";
 import {
   BASE_PATH,
   COMPANY_A,
   COMPANY_B,
   csrfOf,
+  follow,
   getPage,
+  SECRET,
   type Sent,
   sentOf,
+  setCookieOf,
   startHost,
   type TestHost,
   userCookie,
@@ -55,11 +62,20 @@ async function post(
   );
 }
 
+/** The new key a page shows (once), or undefined. */
+function newKeyOf(html: string): string | undefined {
+  return /<code id="new-key">([^<]+)<\/code>/.exec(html)?.[1];
+}
+
+/** Creates a key through the form: 303 to the keys page, which shows the key once. */
 async function createKey(name: string, cookie = userCookie("owner")): Promise<{ key: string; id: string }> {
   const sent = await post("/keys", { name, scopes: ["jobs:read", "jobs:write"] }, { cookie });
-  expect(sent.status).toBe(200);
-  const key = /<code id="new-key">([^<]+)<\/code>/.exec(sent.text)?.[1];
-  if (!key) throw new Error(`no key shown:\n${sent.text}`);
+  expect(sent.status).toBe(303);
+  expect(sent.headers.get("location")).toMatch(new RegExp(`^${BASE_PATH}/keys\\?shown=[\\w-]+$`));
+  const page = await follow(host, sent, cookie);
+  expect(page.status).toBe(200);
+  const key = newKeyOf(page.text);
+  if (!key) throw new Error(`no key shown:\n${page.text}`);
   const record = (await host.api.keys.list(cookie.includes(COMPANY_B) ? COMPANY_B : COMPANY_A)).find(
     (candidate) => candidate.name === name,
   );
@@ -117,7 +133,7 @@ describe("sign-in and the answers' headers", () => {
 });
 
 describe("keys", () => {
-  it("creates a key shown once in the answer to the POST, which the API accepts; revoking it makes the next call 401", async () => {
+  it("creates a key shown once on the page its form redirects to, which the API accepts; revoking it makes the next call 401", async () => {
     const { key, id } = await createKey("Careers site");
     expect(key).toMatch(/^svc_live_/);
     expect((await callApi(key)).status).toBe(200);
@@ -153,8 +169,115 @@ describe("keys", () => {
       { name: "Parsed by the host", scopes: "applications:read" },
       { csrf, base: `${host.origin}/parsed${BASE_PATH}` },
     );
-    expect(sent.status).toBe(200);
-    expect(sent.text).toMatch(/<code id="new-key">svc_live_/);
+    expect(sent.status).toBe(303);
+    expect(newKeyOf((await follow(host, sent, cookie)).text)).toMatch(/^svc_live_/);
+  });
+});
+
+describe("forms that act once", () => {
+  const owner = userCookie("owner");
+  const countKeys = async (name: string) =>
+    (await host.api.keys.list(COMPANY_A)).filter((key) => key.name === name).length;
+
+  it("shows a new key once, never in a URL: a reload of its page shows it no more", async () => {
+    const sent = await post("/keys", { name: "Shown once", scopes: "jobs:read" });
+    const location = sent.headers.get("location") ?? "";
+    expect(location).not.toContain("svc_live_");
+    expect(sent.text).not.toContain("svc_live_");
+    // The key rides in a sealed, HttpOnly cookie of the console's path, for two minutes.
+    const [shownLine] = sent.headers.getSetCookie();
+    expect(shownLine).toMatch(
+      /^hireport_console_shown=[^;]+; Path=\/settings\/api; Max-Age=120; HttpOnly; SameSite=Lax$/,
+    );
+    expect(shownLine).not.toContain("svc_live_");
+    const page = await follow(host, sent, owner);
+    const key = newKeyOf(page.text) ?? "";
+    expect(key).toMatch(/^svc_live_/);
+    expect(page.text).toContain("Your new key “Shown once”");
+    // The page that shows it forgets it: the browser drops the cookie, and a reload shows no key.
+    expect(setCookieOf(page, "hireport_console_shown")).toBe("hireport_console_shown=");
+    expect(page.headers.get("set-cookie")).toMatch(/Max-Age=0/);
+    const reload = await get(location.slice(BASE_PATH.length), owner);
+    expect(reload.status).toBe(200);
+    expect(newKeyOf(reload.text)).toBeUndefined();
+    expect(reload.text).not.toContain(key);
+    expect(reload.text).toContain("The new key was shown once and is not shown again");
+    // The cookie is of its creator only: another person of the company, given it, sees no key.
+    const someoneElse = await follow(host, sent, userCookie("owner", COMPANY_A, "someone-else"));
+    expect(newKeyOf(someoneElse.text)).toBeUndefined();
+    // A forged cookie shows nothing either.
+    const forged = await get(location.slice(BASE_PATH.length), `${owner}; hireport_console_shown=abc.def.ghi.jkl.mno`);
+    expect(newKeyOf(forged.text)).toBeUndefined();
+    expect(await countKeys("Shown once")).toBe(1);
+  });
+
+  it("creates one key for a form sent twice at once (a double click), and shows it on both answers' page", async () => {
+    const csrf = csrfOf((await get("/keys", owner)).text);
+    const fields = { name: "Double click", scopes: "jobs:read" };
+    const [first, second] = await Promise.all([post("/keys", fields, { csrf }), post("/keys", fields, { csrf })]);
+    expect(await countKeys("Double click")).toBe(1);
+    expect(first.status).toBe(303);
+    expect(second.status).toBe(303);
+    // The repeat answers as the first did: whichever page the browser opens shows the one key.
+    expect(second.headers.get("location")).toBe(first.headers.get("location"));
+    expect(newKeyOf((await follow(host, second, owner)).text)).toMatch(/^svc_live_/);
+    // Sent again later, the same form still creates nothing.
+    const again = await post("/keys", fields, { csrf });
+    expect(again.status).toBe(303);
+    expect(await countKeys("Double click")).toBe(1);
+  });
+
+  it("refuses a repeat that another process of the host receives: 303 back with 'already done', nothing twice", async () => {
+    // A second console over the same storage stands for another process behind a load balancer.
+    const { createConsole } = await import("../src/index");
+    const elsewhere = createConsole({
+      api: host.api,
+      dispatcher: host.dispatcher,
+      basePath: BASE_PATH,
+      secret: SECRET,
+      authorize: (await import("./support/host")).testAuthorize,
+      // A Web Request built here has no Host header to take the origin from.
+      allowedOrigins: [host.origin],
+    });
+    const csrf = csrfOf((await get("/keys", owner)).text);
+    const fields = { _csrf: csrf, name: "Two processes", scopes: "jobs:read" };
+    expect((await post("/keys", fields, { csrf })).status).toBe(303);
+    const repeat = await elsewhere.fetch(
+      new Request(`${host.consoleUrl}/keys`, {
+        method: "POST",
+        headers: { cookie: owner, origin: host.origin, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(fields),
+        redirect: "manual",
+      }),
+    );
+    expect(repeat.status).toBe(303);
+    expect(repeat.headers.get("location")).toBe(`${BASE_PATH}/keys?done=already-done`);
+    expect(repeat.headers.get("set-cookie")).toBeNull();
+    expect(await countKeys("Two processes")).toBe(1);
+    expect((await get("/keys?done=already-done")).text).toContain("That form had already been sent");
+  });
+
+  it("creates, revokes and changes endpoints once for a form sent twice; another form of the same page still works", async () => {
+    const page = await get("/webhooks", owner);
+    const csrf = csrfOf(page.text);
+    const fields = { url: host.receiver.url, description: "Twice", events: "job.created" };
+    const [a, b] = await Promise.all([post("/webhooks", fields, { csrf }), post("/webhooks", fields, { csrf })]);
+    expect(a.headers.get("location")).toBe(b.headers.get("location"));
+    const endpoints = (await host.dispatcher.endpoints.list(COMPANY_A)).filter((e) => e.description === "Twice");
+    expect(endpoints).toHaveLength(1);
+    const id = endpoints[0]?.id ?? "";
+
+    const detail = csrfOf((await get(`/webhooks/${id}`, owner)).text);
+    const received = host.receiver.received;
+    const tests = await Promise.all([1, 2, 3].map(() => post(`/webhooks/${id}/test`, {}, { csrf: detail })));
+    expect(tests.map((sent) => sent.status)).toEqual([303, 303, 303]);
+    expect(host.receiver.received - received).toBe(1);
+    // The same page's pause form is another form: it acts (once).
+    expect((await post(`/webhooks/${id}/pause`, {}, { csrf: detail })).headers.get("location")).toBe(
+      `${BASE_PATH}/webhooks/${id}?done=endpoint-paused`,
+    );
+    expect((await host.dispatcher.endpoints.get(COMPANY_A, id)).status).toBe("paused");
+    await host.dispatcher.endpoints.delete(COMPANY_A, id);
   });
 });
 
@@ -178,7 +301,7 @@ describe("forged and refused changes", () => {
     // Sec-Fetch-Site alone, same-origin, is enough (a browser that leaves Origin out).
     expect(
       (await post("/keys", { ...fields, name: "same-origin" }, { origin: null, site: "same-origin" })).status,
-    ).toBe(200);
+    ).toBe(303);
     expect((await host.api.keys.list(COMPANY_A)).length).toBe(before + 1);
   });
 
@@ -328,9 +451,19 @@ describe("webhooks", () => {
     const member = userCookie("member");
     expect((await get(`/webhooks/${id}`, member)).text).not.toMatch(/whsec_[A-Za-z0-9_-]{20}/);
     const revealed = await post(`/webhooks/${id}/reveal`, {});
-    expect(revealed.status).toBe(200);
-    const secret = /<code id="signing-secret">(whsec_[^<]+)<\/code>/.exec(revealed.text)?.[1];
+    expect(revealed.status).toBe(303);
+    expect(revealed.headers.get("location")).toMatch(new RegExp(`^${BASE_PATH}/webhooks/${id}\\?shown=[\\w-]+$`));
+    expect(revealed.text).not.toContain("whsec_");
+    const revealedPage = await follow(host, revealed, userCookie("owner"));
+    const secret = /<code id="signing-secret">(whsec_[^<]+)<\/code>/.exec(revealedPage.text)?.[1];
     expect(secret).toBe((await host.dispatcher.endpoints.revealSecret(COMPANY_A, id)).secret);
+    const reloaded = await get(revealed.headers.get("location")?.slice(BASE_PATH.length) ?? "");
+    expect(reloaded.text).not.toContain(secret);
+    expect(reloaded.text).toContain("The signing secret was shown once");
+    // An owner's rotation shows the new secret on the next page, once, as a reveal does.
+    const ownerRotated = await follow(host, await post(`/webhooks/${id}/rotate`, {}), userCookie("owner"));
+    expect(ownerRotated.text).toContain("The new signing secret");
+    expect(ownerRotated.text).toMatch(/<code id="signing-secret">whsec_/);
 
     const confirm = await get(`/webhooks/${id}/delete`);
     expect(confirm.text).toContain("Delete the endpoint");
@@ -386,5 +519,100 @@ describe("portal links", () => {
     });
     expect(reused.status).toBe(401);
     expect((await fetch(`${host.origin}${BASE_PATH}/portal?token=forged`, { redirect: "manual" })).status).toBe(401);
+  });
+});
+
+describe("Secure cookies", () => {
+  const principal = { companyId: COMPANY_A, role: "owner", actor: { id: "user_s", name: "Sam" } };
+
+  /** The `Set-Cookie` of opening a portal link of `target` through `serve`. */
+  async function portalCookie(target: HireportConsole, serve: (path: string) => Promise<Response>): Promise<string> {
+    const opened = await serve(await target.portalLink({ ...principal, expiresIn: 60 }));
+    expect(opened.status).toBe(303);
+    return opened.headers.get("set-cookie") ?? "";
+  }
+
+  it("are Secure when the request came over https, and not over plain http (auto)", async () => {
+    const https = await portalCookie(host.console, (path) =>
+      host.console.fetch(new Request(`https://console.example.com${path}`)),
+    );
+    expect(https).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    const http = await portalCookie(host.console, (path) => fetch(`${host.origin}${path}`, { redirect: "manual" }));
+    expect(http).toMatch(/; HttpOnly; SameSite=Lax$/);
+    expect(http).not.toContain("Secure");
+  });
+
+  it("trust X-Forwarded-Proto only as far as the framework trusts the proxy (Express trust proxy)", async () => {
+    const serve = async (trustProxy: boolean) => {
+      const app = express();
+      if (trustProxy) app.set("trust proxy", "loopback");
+      app.use(BASE_PATH, hireportExpress(host.console));
+      const server = app.listen(0, "127.0.0.1");
+      await new Promise<void>((resolve) => server.once("listening", resolve));
+      const { port } = server.address() as AddressInfo;
+      try {
+        return await portalCookie(host.console, (path) =>
+          fetch(`http://127.0.0.1:${port}${path}`, { headers: { "x-forwarded-proto": "https" }, redirect: "manual" }),
+        );
+      } finally {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+      }
+    };
+    expect(await serve(true)).toContain("; Secure;");
+    // Without trust proxy, anybody could send the header: it is not believed.
+    expect(await serve(false)).not.toContain("Secure");
+  });
+
+  it("follow secureCookies: true over plain http (a proxy the framework is not told of), false in development", async () => {
+    const secure = createConsole({
+      api: host.api,
+      dispatcher: host.dispatcher,
+      basePath: BASE_PATH,
+      secret: SECRET,
+      secureCookies: true,
+    });
+    const viaHttp = await portalCookie(secure, (path) =>
+      secure.fetch(new Request(`http://console.example.com${path}`)),
+    );
+    expect(viaHttp).toMatch(/; HttpOnly; Secure; SameSite=Lax$/);
+    const plain = createConsole({
+      api: host.api,
+      dispatcher: host.dispatcher,
+      basePath: BASE_PATH,
+      secret: SECRET,
+      secureCookies: false,
+    });
+    const viaHttps = await portalCookie(plain, (path) =>
+      plain.fetch(new Request(`https://console.example.com${path}`)),
+    );
+    expect(viaHttps).not.toContain("Secure");
+  });
+
+  it("make the one-time cookie of a new key Secure over https too", async () => {
+    const session =
+      (
+        await portalCookie(host.console, (path) =>
+          host.console.fetch(new Request(`https://console.example.com${path}`)),
+        )
+      ).split(";")[0] ?? "";
+    const page = await host.console.fetch(
+      new Request("https://console.example.com/settings/api/keys", { headers: { cookie: session } }),
+    );
+    const sent = await host.console.fetch(
+      new Request("https://console.example.com/settings/api/keys", {
+        method: "POST",
+        headers: {
+          cookie: session,
+          origin: "https://console.example.com",
+          host: "console.example.com",
+          "content-type": "application/x-www-form-urlencoded",
+        },
+        body: new URLSearchParams({ _csrf: csrfOf(await page.text()), name: "Over https", scopes: "jobs:read" }),
+      }),
+    );
+    expect(sent.status).toBe(303);
+    expect(sent.headers.get("set-cookie")).toMatch(
+      /^hireport_console_shown=[^;]+; Path=\/settings\/api; Max-Age=120; HttpOnly; Secure; SameSite=Lax$/,
+    );
   });
 });

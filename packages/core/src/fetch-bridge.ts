@@ -61,6 +61,9 @@ export function createFetchHandler(
       headers: request.headers,
       signal: request.signal,
       ...(ip ? { ip } : {}),
+      ...(url.protocol === "https:" || url.protocol === "http:"
+        ? { protocol: url.protocol === "https:" ? "https" : "http" }
+        : {}),
     };
     const method = request.method.toUpperCase();
     if (method === "GET" || method === "HEAD") return toWebResponse(await handle(base));

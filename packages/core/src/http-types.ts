@@ -52,6 +52,13 @@ export interface ApiRequest {
   bodyUnreadable?: boolean;
   /** Client address, stored in the usage log. */
   ip?: string;
+  /**
+   * The scheme the client reached the host with, as the adapter knows it: Express's `req.protocol`
+   * and Fastify's `request.protocol` (both read `X-Forwarded-Proto` only when the host trusts its
+   * proxy: Express `trust proxy`, Fastify `trustProxy`), the URL of a Web `Request`. Undefined when
+   * unknown. The console makes its cookies `Secure` on `"https"`.
+   */
+  protocol?: "http" | "https";
   /** Aborted when the client goes away. */
   signal?: AbortSignal;
 }

@@ -107,6 +107,11 @@ function baseRequest(req: Request, res: Response): ApiRequest {
     query: query(req.url),
     headers: req.headers,
     ip: req.ip ?? req.socket.remoteAddress,
+    // Read when needed (the console's cookies), not for every request; Express reads
+    // X-Forwarded-Proto only under its `trust proxy` setting.
+    get protocol() {
+      return req.protocol === "https" ? "https" : "http";
+    },
     // Made when read (core reads it before a write only), not for every request.
     get signal() {
       signal ??= nodeAbortSignal(res);

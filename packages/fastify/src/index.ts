@@ -46,6 +46,11 @@ function baseRequest(request: FastifyRequest, reply: FastifyReply, path: string,
     query: new URLSearchParams(at === -1 ? "" : url.slice(at + 1)),
     headers: request.headers,
     ip: request.ip,
+    // Read when needed (the console's cookies), not for every request; Fastify reads
+    // X-Forwarded-Proto only under its `trustProxy` option.
+    get protocol() {
+      return request.protocol === "https" ? "https" : "http";
+    },
     // Made when read (core reads it before a write only), not for every request.
     get signal() {
       signal ??= nodeAbortSignal(reply.raw);

@@ -9,9 +9,15 @@ async function keysPage(call: Call) {
   return { ctx, keys, maxActive: api.keys.maxActive, now: call.options.clock.now() };
 }
 
+/** The keys, with a key just created when the page after its form shows it (once). */
 export async function showKeys(call: Call) {
-  const data = await keysPage(call);
-  return call.render(<KeysPage {...data} />);
+  const [data, shown] = await Promise.all([keysPage(call), call.shownSecret("key")]);
+  const created = shown.secret ? { key: shown.secret.value, name: shown.secret.subject } : null;
+  return call.render(
+    <KeysPage {...data} created={created} createdGone={shown.shown && !created} />,
+    200,
+    shown.headers,
+  );
 }
 
 /** `expires` of the form: a day, the key stops at its start (UTC). */
@@ -23,8 +29,8 @@ function expiryOf(value: string): Date | null | "invalid" {
 }
 
 /**
- * Creates a key and answers with the page that shows it, once: in the answer to this POST, never
- * in a redirect or a URL.
+ * Creates a key and answers 303 to the keys page, which shows it once: the key travels in a sealed,
+ * short-lived cookie, never in the URL (`shown-once.ts`).
  */
 export async function createKey(call: Call) {
   const name = call.form.get("name") ?? "";
@@ -43,8 +49,12 @@ export async function createKey(call: Call) {
         { companyId: call.companyId, name, scopes: scopes as Scope[], expiresAt },
         call.change,
       );
-      const data = await keysPage(call);
-      return call.render(<KeysPage {...data} created={created} />);
+      return call.redirectShowing("/keys", {
+        kind: "key",
+        subject: created.record.name,
+        value: created.key,
+        rotated: false,
+      });
     } catch (error) {
       errors = refusalMessages(error, ["invalid", "key_limit"]);
     }

@@ -40,7 +40,12 @@ export async function createEndpoint(call: Call) {
 }
 
 /** The endpoint's page, with a secret or a form's refusal when a POST answers with it. */
-async function endpointPage(call: Call, extra: Partial<EndpointPageProps> = {}, status = 200) {
+async function endpointPage(
+  call: Call,
+  extra: Partial<EndpointPageProps> = {},
+  status = 200,
+  headers: Record<string, string> = {},
+) {
   const { dispatcher } = call.options;
   const id = call.params.id ?? "";
   const requested = call.query.get("status");
@@ -71,10 +76,19 @@ async function endpointPage(call: Call, extra: Partial<EndpointPageProps> = {}, 
       {...extra}
     />,
     status,
+    headers,
   );
 }
 
-export const showEndpoint = (call: Call) => endpointPage(call);
+/** The endpoint's page, with its signing secret when the page after a reveal or a rotation shows it (once). */
+export async function showEndpoint(call: Call) {
+  const shown = await call.shownSecret("endpoint-secret");
+  const secret =
+    shown.secret && shown.secret.subject === call.params.id && canSeeSecrets(call.principal)
+      ? { value: shown.secret.value, rotated: shown.secret.rotated }
+      : null;
+  return endpointPage(call, { secret, secretGone: shown.shown && !secret }, 200, shown.headers);
+}
 
 export async function updateEndpoint(call: Call) {
   const id = call.params.id ?? "";
@@ -112,22 +126,29 @@ export async function resumeEndpoint(call: Call) {
   return call.redirect(`/webhooks/${id}`, "endpoint-resumed");
 }
 
-/** The secret, to an owner, in the answer to this POST (never in a URL or a redirect). */
+/** The secret, to an owner, on the page this POST redirects to, once (never in a URL). */
 export async function revealSecret(call: Call) {
-  const { secret } = await call.options.dispatcher.endpoints.revealSecret(
-    call.companyId,
-    call.params.id ?? "",
-    call.change,
-  );
-  return endpointPage(call, { secret: { value: secret, rotated: false } });
+  const id = call.params.id ?? "";
+  const { secret } = await call.options.dispatcher.endpoints.revealSecret(call.companyId, id, call.change);
+  return call.redirectShowing(`/webhooks/${id}`, {
+    kind: "endpoint-secret",
+    subject: id,
+    value: secret,
+    rotated: false,
+  });
 }
 
-/** A new secret: shown to an owner in the answer; an admin is told an owner can reveal it. */
+/** A new secret: shown to an owner on the next page, once; an admin is told an owner can reveal it. */
 export async function rotateSecret(call: Call) {
   const id = call.params.id ?? "";
   const { secret } = await call.options.dispatcher.endpoints.rotateSecret(call.companyId, id, call.change);
   if (!canSeeSecrets(call.principal)) return call.redirect(`/webhooks/${id}`, "secret-rotated");
-  return endpointPage(call, { secret: { value: secret, rotated: true } });
+  return call.redirectShowing(`/webhooks/${id}`, {
+    kind: "endpoint-secret",
+    subject: id,
+    value: secret,
+    rotated: true,
+  });
 }
 
 export async function sendTest(call: Call) {

@@ -12,6 +12,8 @@ export interface EndpointPageProps {
   statusFilter: DeliveryStatus | null;
   /** A secret to show this once (after a reveal or a rotation, to an owner). */
   secret?: { value: string; rotated: boolean } | null;
+  /** The page of a shown secret, opened again: the secret is not shown any more. */
+  secretGone?: boolean;
   form?: EndpointFormState;
   /** The recovery form's default: 24 hours ago, as `YYYY-MM-DDTHH:MM` (UTC). */
   recoverSince: string;
@@ -174,6 +176,11 @@ export function EndpointPage(props: EndpointPageProps) {
           </p>
           <CopyableText id="signing-secret" text={props.secret.value} />
         </section>
+      ) : null}
+      {props.secretGone ? (
+        <p class="notice" role="status">
+          The signing secret was shown once and is not shown again on this page. An owner can reveal it again.
+        </p>
       ) : null}
       {canChange(ctx.principal) ? (
         <section aria-labelledby="actions">

@@ -25,7 +25,9 @@ export function KeysPage(props: {
   maxActive: number;
   now: Date;
   /** A key just created: shown this once. */
-  created?: { key: string; record: ApiKeyRecord } | null;
+  created?: { key: string; name: string } | null;
+  /** The page of a created key, opened again: the key is not shown any more. */
+  createdGone?: boolean;
   form?: KeyFormState;
 }) {
   const { ctx, keys, now } = props;
@@ -43,10 +45,15 @@ export function KeysPage(props: {
       </p>
       {props.created ? (
         <section class="secret" aria-labelledby="new-key-title">
-          <h2 id="new-key-title">Your new key “{props.created.record.name}”</h2>
+          <h2 id="new-key-title">Your new key “{props.created.name}”</h2>
           <p>Copy it now and keep it on a server: it is shown this once and cannot be read again.</p>
           <CopyableText id="new-key" text={props.created.key} />
         </section>
+      ) : null}
+      {props.createdGone ? (
+        <p class="notice" role="status">
+          The new key was shown once and is not shown again. If it was not copied, revoke it and create another.
+        </p>
       ) : null}
       <table>
         <caption class="visually-hidden">API keys of this company</caption>

@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createPublicApi, type PublicApi } from "@hireport/core";
+import { type ApiRequest, createPublicApi, getHeader, type PublicApi } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
@@ -25,12 +25,8 @@ export const COMPANY_A = "co_acme";
 export const COMPANY_B = "co_other";
 
 /** The test host's sign-in: the `test_user` cookie, `role:company:name`. */
-export function testAuthorize(request: { headers: unknown }): ConsolePrincipal | null {
-  const headers = request.headers as Record<string, string | undefined> | Headers;
-  const cookieHeader =
-    typeof (headers as Headers).get === "function"
-      ? (headers as Headers).get("cookie")
-      : (headers as Record<string, string>).cookie;
+export function testAuthorize(request: Pick<ApiRequest, "headers">): ConsolePrincipal | null {
+  const cookieHeader = getHeader(request.headers, "cookie");
   const match = /(?:^|;\s*)test_user=([^;]+)/.exec(cookieHeader ?? "");
   if (!match?.[1]) return null;
   const [role, companyId, name] = decodeURIComponent(match[1]).split(":");
@@ -188,4 +184,28 @@ export async function getPage(host: TestHost, path: string, cookie: string): Pro
 /** Reads an answer to its end. */
 export async function sentOf(response: Response): Promise<Sent> {
   return { status: response.status, headers: response.headers, text: await response.text(), url: response.url };
+}
+
+/** The `name=value` of the cookie an answer sets (the first `Set-Cookie` of that name), or null. */
+export function setCookieOf(sent: Sent, name: string): string | null {
+  for (const line of sent.headers.getSetCookie()) {
+    const pair = line.split(";")[0] ?? "";
+    if (pair.startsWith(`${name}=`)) return pair;
+  }
+  return null;
+}
+
+/**
+ * Follows a 303 of the console as a browser does: a GET of its `Location` with the signed-in
+ * cookie and the cookie the 303 set (the one-time cookie of a new key or a revealed secret).
+ */
+export async function follow(host: TestHost, sent: Sent, cookie: string): Promise<Sent & { cookie: string }> {
+  const location = sent.headers.get("location");
+  if (sent.status !== 303 || !location) throw new Error(`not a redirect: ${sent.status}\n${sent.text}`);
+  const shown = setCookieOf(sent, "hireport_console_shown");
+  const withShown = shown ? `${cookie}; ${shown}` : cookie;
+  const page = await sentOf(
+    await fetch(`${host.origin}${location}`, { headers: { cookie: withShown }, redirect: "manual" }),
+  );
+  return { ...page, cookie: withShown };
 }
