@@ -184,5 +184,5 @@ describe("the README's host is the rehearsal's host", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 60_000);
+  }, 120_000); // a whole program of the workspace's sources: a minute on a busy 2-core machine
 });
