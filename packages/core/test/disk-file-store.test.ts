@@ -4,7 +4,16 @@
  * a file is written atomically (never seen half written), and a read closes its file on every path
  * (to the end, an error, a cancel, never read at all) instead of leaving it to the garbage collector.
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readlinkSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -162,6 +171,15 @@ describe.skipIf(!existsSync("/proc/self/fd"))("diskFileStore closes every file i
     rmSync(join(directory, Buffer.from("co_fd").toString("base64url"), id));
     // The open handle still reads the unlinked file to its end; then it is closed.
     for (let chunk = await reader?.read(); chunk && !chunk.done; chunk = await reader?.read());
+    expect(openStoredFiles()).toEqual([]);
+  });
+
+  it("closes the file when a read fails (the file was cut short under it)", async () => {
+    const { id } = await put(big);
+    const reader = (await store.get("co_fd", id))?.body.getReader();
+    await reader?.read();
+    truncateSync(join(directory, Buffer.from("co_fd").toString("base64url"), id), 1000);
+    await expect(reader?.read()).rejects.toThrow(/ended early/);
     expect(openStoredFiles()).toEqual([]);
   });
 });
