@@ -10,7 +10,7 @@
  * Routing, authentication, validation and every answer live in `@hireport/core`; this file only
  * turns an Express request into an `ApiRequest` and an `ApiResponse` into the Node response.
  */
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import {
   type ApiRequest,
@@ -92,11 +92,10 @@ function send(res: Response, answer: ApiResponse): void {
   const { body } = answer;
   if (isEmptyBody(answer)) res.end();
   else if (typeof body === "string" || body instanceof Uint8Array) res.end(body);
-  // A stream (a file from a file store): piped, so a large file never sits in memory whole.
-  else
-    Readable.fromWeb(body as NodeWebStream<Uint8Array>)
-      .on("error", () => res.destroy())
-      .pipe(res);
+  // A stream (a file from a file store): piped, so a large file never sits in memory whole. A
+  // pipeline, not .pipe(): when the client goes away mid-file the source is destroyed too, which
+  // cancels the file store's stream and closes its file.
+  else pipeline(Readable.fromWeb(body as NodeWebStream<Uint8Array>), res, () => undefined);
 }
 
 function baseRequest(req: Request, res: Response): ApiRequest {

@@ -1,6 +1,6 @@
-import { createServer, type Server } from "node:http";
+import { createServer, request as httpRequest, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createPublicApi, type PublicApi } from "@hireport/core";
+import { createPublicApi, type HireportHandler, type PublicApi } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { runHandlerSuite, runHttpSuite } from "@hireport/core/testing";
 import express, { type ErrorRequestHandler } from "express";
@@ -121,6 +121,49 @@ async function fullKey(api: PublicApi): Promise<string> {
 }
 
 describe("express adapter", () => {
+  // Regression: the file was piped with .pipe(res), which leaves the source alone when the client
+  // goes away; the file store's stream was never cancelled and its file was closed by the garbage
+  // collector (DEP0137).
+  it("a client that goes away mid-file cancels the file's stream (the file store closes its file)", async () => {
+    let cancelled: (reason: unknown) => void = () => undefined;
+    const cancel = new Promise<unknown>((resolve) => {
+      cancelled = resolve;
+    });
+    const handler: HireportHandler = {
+      settings: { maxBodyBytes: 1024 },
+      fetch: async () => new Response(null, { status: 500 }),
+      handle: async () => ({
+        status: 200,
+        headers: { "content-type": "application/pdf" },
+        body: new ReadableStream<Uint8Array>({
+          pull: (controller) => controller.enqueue(new Uint8Array(64 * 1024).fill(1)), // never ends
+          cancel: (reason) => cancelled(reason ?? "cancelled"),
+        }),
+      }),
+    };
+    const app = express();
+    app.use("/files/cv", hireportExpress(handler));
+    const server = await listen(app);
+    try {
+      const { port } = server.address() as AddressInfo;
+      await new Promise<void>((resolve, reject) => {
+        const request = httpRequest({ host: "127.0.0.1", port, path: "/files/cv/token" }, (response) => {
+          response.once("data", () => {
+            request.destroy(); // the client goes away after the first bytes
+            resolve();
+          });
+        });
+        request.on("error", () => undefined);
+        request.end();
+        setTimeout(() => reject(new Error("no bytes came")), 5000).unref();
+      });
+      const outcome = await Promise.race([cancel, new Promise((resolve) => setTimeout(() => resolve("never"), 3000))]);
+      expect(outcome).not.toBe("never");
+    } finally {
+      await close(server);
+    }
+  });
+
   it("leaves other routes of the host alone, and errors of the host's own middleware go to its handler", async () => {
     const seen: unknown[] = [];
     await withApp(

@@ -14,11 +14,13 @@
  * 5. A fresh npm project outside the workspace: `@hireport:registry` is the local registry, every
  *    other package comes from the registry npm is configured with (npm cache in
  *    node_modules/.cache/hireport-rehearsal). `npm install @hireport/core @hireport/kysely
- *    @hireport/express kysely better-sqlite3 express`, with one copy of @hireport/core.
+ *    @hireport/webhooks @hireport/express @hireport/careers kysely better-sqlite3 express`, with
+ *    one copy of @hireport/core.
  * 6. The README's host (fixtures/host.mjs, the code of "Five minutes in your own app": Express +
  *    SQLite, the dispatcher, the bootstrap of a company, a key and a webhook endpoint, a local
- *    receiver) as a child process: GET /api/public/v1/me answers 200 with the printed key and a job
- *    created over the API reaches the receiver as a verified webhook. Then ten more starts on the
+ *    receiver, the careers site) as a child process: GET /api/public/v1/me answers 200 with the
+ *    printed key, a job created over the API reaches the receiver as a verified webhook, and the
+ *    careers site lists it. Then ten more starts on the
  *    same database: none creates a key (the 10-key limit would end the 11th otherwise), and the last
  *    answers the first key and delivers a verified webhook to its new port.
  *
@@ -59,7 +61,13 @@ const cache = join(root, "node_modules", ".cache");
 const npmCache = join(cache, "hireport-rehearsal", "npm");
 
 /** What the fresh project installs: the README's step 1 (with kysely, better-sqlite3 and express). */
-const HOST_PACKAGES = ["@hireport/core", "@hireport/kysely", "@hireport/webhooks", "@hireport/express"];
+const HOST_PACKAGES = [
+  "@hireport/core",
+  "@hireport/kysely",
+  "@hireport/webhooks",
+  "@hireport/express",
+  "@hireport/careers",
+];
 
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
@@ -331,7 +339,7 @@ describe("release rehearsal", () => {
   );
 
   step(
-    "a fresh npm project installs @hireport/core, kysely, webhooks and express from it, with one copy of core",
+    "a fresh npm project installs @hireport/core, kysely, webhooks, express and careers from it, with one copy of core",
     600_000,
     async () => {
       if (!registry || !tmp) throw new Error("no registry");
@@ -405,7 +413,7 @@ describe("release rehearsal", () => {
     const port = await freePort();
     const server = startServer(process.execPath, ["host.mjs"], {
       cwd: hostDir,
-      env: childEnv({ PORT: String(port), HIREPORT_FILE_SECRET: fileSecret }),
+      env: childEnv({ PORT: String(port), HIREPORT_FILE_SECRET: fileSecret, HIREPORT_CAREERS_SECRET: careersSecret }),
       label: `the host app (node host.mjs in ${hostDir})`,
     });
     host = server;
@@ -430,10 +438,11 @@ describe("release rehearsal", () => {
   }
 
   const fileSecret = randomBytes(32).toString("hex");
+  const careersSecret = randomBytes(32).toString("hex");
   let firstKey = "";
 
   step(
-    "the README's host (Express + SQLite) runs from the install: GET /me answers 200 with its key, a job reaches its receiver as a verified webhook",
+    "the README's host (Express + SQLite) runs from the install: GET /me answers 200 with its key, a job reaches its receiver as a verified webhook and the careers site lists it",
     120_000,
     async () => {
       await copyFile(join(fixtures, "host.mjs"), join(hostDir, "host.mjs"));
@@ -450,6 +459,11 @@ describe("release rehearsal", () => {
       await jobReachesTheReceiver(server, base, "Release Engineer");
       const jobs = (await (await fetch(`${base}/jobs`, { headers })).json()) as { data: { title: string }[] };
       expect(jobs.data.map((job) => job.title)).toEqual(["Release Engineer"]);
+      // The careers site, mounted at the root, lists the job the API just made public.
+      const site = await fetch(new URL("/jobs", base));
+      const siteText = await site.text();
+      expect(site.status, siteText).toBe(200);
+      expect(siteText).toContain("Release Engineer");
 
       const ended = await server.stop();
       expect(ended, server.output()).toEqual({ code: 0, signal: null });

@@ -211,37 +211,64 @@ export function diskFileStore(options: DiskFileStoreOptions): DiskFileStore {
       const found = await trailerOf(companyId, id);
       if (!found) return null;
       const path = pathOf(companyId, id);
-      let handle: FileHandle | null = null;
-      let position = 0;
       const end = found.size;
-      const body = new ReadableStream<Uint8Array>({
-        async pull(controller) {
-          try {
-            handle ??= await open(path, "r");
-            if (position >= end) {
-              await handle.close();
-              handle = null;
+      let position = 0;
+      // Every path closes the handle itself (the last bytes read, an error, a cancel, a cancel
+      // while it is being opened): a handle left to the garbage collector is a file descriptor
+      // held for an unknown time, and Node warns about it (DEP0137).
+      let handle: FileHandle | null = null;
+      let cancelled = false;
+      const release = async () => {
+        const open = handle;
+        handle = null;
+        await open?.close().catch(() => undefined);
+      };
+      const body = new ReadableStream<Uint8Array>(
+        {
+          async pull(controller) {
+            try {
+              if (position >= end) {
+                controller.close();
+                return;
+              }
+              if (!handle) {
+                const opened = await open(path, "r");
+                if (cancelled) {
+                  await opened.close().catch(() => undefined);
+                  return;
+                }
+                handle = opened;
+              }
+              const buffer = Buffer.alloc(Math.min(READ_BYTES, end - position));
+              const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
+              if (cancelled) return;
+              if (bytesRead === 0) throw new Error(`The file ${id} ended early.`);
+              position += bytesRead;
+              const chunk = new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead);
+              if (position < end) {
+                controller.enqueue(chunk);
+                return;
+              }
+              // The last bytes: closed now, not on a read that may never come.
+              await release();
+              controller.enqueue(chunk);
               controller.close();
-              return;
+            } catch (error) {
+              await release();
+              if (cancelled) return;
+              controller.error(
+                isMissing(error) ? new Error(`The file ${id} was deleted while it was being read.`) : error,
+              );
             }
-            const buffer = Buffer.alloc(Math.min(READ_BYTES, end - position));
-            const { bytesRead } = await handle.read(buffer, 0, buffer.byteLength, position);
-            if (bytesRead === 0) throw new Error(`The file ${id} ended early.`);
-            position += bytesRead;
-            controller.enqueue(new Uint8Array(buffer.buffer, buffer.byteOffset, bytesRead));
-          } catch (error) {
-            await handle?.close().catch(() => undefined);
-            handle = null;
-            controller.error(
-              isMissing(error) ? new Error(`The file ${id} was deleted while it was being read.`) : error,
-            );
-          }
+          },
+          async cancel() {
+            cancelled = true;
+            await release();
+          },
         },
-        async cancel() {
-          await handle?.close().catch(() => undefined);
-          handle = null;
-        },
-      });
+        // Nothing is opened or read before the reader asks: a body nobody reads holds no file open.
+        { highWaterMark: 0 },
+      );
       return { info: toInfo(found), body };
     },
 
