@@ -1,4 +1,4 @@
-import type { ApplicationPatch, ApplicationStore } from "@hireport/core";
+import type { ApplicationListQuery, ApplicationPatch, ApplicationRecord, ApplicationStore } from "@hireport/core";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { ApplicationTable, NoteTable, StageChangeTable } from "../schema";
@@ -14,12 +14,34 @@ import {
 import { newestFirstPage } from "./newest-first";
 import { selectAll } from "./rows";
 
+/** One page of applications (`ApplicationStore.list`), on the primary or on the storage's `readDb`. */
+async function listApplications(ctx: StoreContext, query: ApplicationListQuery): Promise<ApplicationRecord[]> {
+  // With `updated_since` (and no job or stage) the optimizer chooses between the page-order
+  // index and the `(company_id, updated_at)` one (few rows changed since the last sync).
+  const index =
+    query.updatedSince && query.jobId === undefined && query.stage === undefined
+      ? undefined
+      : query.jobId !== undefined
+        ? "company_job_applied"
+        : query.stage !== undefined
+          ? "company_stage_applied"
+          : "company_applied";
+  let select = selectApplications(ctx, index).where("a.company_id", "=", query.companyId);
+  if (query.jobId !== undefined) select = select.where("a.job_id", "=", query.jobId);
+  if (query.stage !== undefined) select = select.where("a.stage", "=", query.stage);
+  if (query.updatedSince) select = select.where("a.updated_at", ">=", ctx.toDb(query.updatedSince));
+  const rows = await newestFirstPage(ctx, select, "a", query, "applied_at").$castTo<ApplicationRow>().execute();
+  return rows.map(toApplication);
+}
+
 /**
  * Applications with their notes and stage history. `create` is the dialect's
  * (`DialectStrategy.createApplication`): one call of the `create_application` routine on Postgres,
- * one transaction elsewhere (`createApplicationInSteps`).
+ * one transaction elsewhere (`createApplicationInSteps`). `list` runs on `reads`: the storage's
+ * `readDb` when it has one (outside a transaction), else `ctx` itself; every other method, `get`,
+ * `listStageChanges` and `listNotes` included, on `ctx`.
  */
-export function createApplicationStore(ctx: StoreContext): ApplicationStore {
+export function createApplicationStore(ctx: StoreContext, reads: StoreContext = ctx): ApplicationStore {
   const get: ApplicationStore["get"] = async (companyId, id, options) => {
     let query = selectApplications(ctx).where("a.id", "=", id).where("a.company_id", "=", companyId);
     if (options?.lock) query = ctx.strategy.forUpdate(query, "a");
@@ -58,24 +80,7 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
       return get(companyId, id);
     },
 
-    async list(query) {
-      // With `updated_since` (and no job or stage) the optimizer chooses between the page-order
-      // index and the `(company_id, updated_at)` one (few rows changed since the last sync).
-      const index =
-        query.updatedSince && query.jobId === undefined && query.stage === undefined
-          ? undefined
-          : query.jobId !== undefined
-            ? "company_job_applied"
-            : query.stage !== undefined
-              ? "company_stage_applied"
-              : "company_applied";
-      let select = selectApplications(ctx, index).where("a.company_id", "=", query.companyId);
-      if (query.jobId !== undefined) select = select.where("a.job_id", "=", query.jobId);
-      if (query.stage !== undefined) select = select.where("a.stage", "=", query.stage);
-      if (query.updatedSince) select = select.where("a.updated_at", ">=", ctx.toDb(query.updatedSince));
-      const rows = await newestFirstPage(ctx, select, "a", query, "applied_at").$castTo<ApplicationRow>().execute();
-      return rows.map(toApplication);
-    },
+    list: (query) => listApplications(reads, query),
 
     async addStageChange(record) {
       await ctx.db.insertInto(ctx.table("stage_change")).values(stageChangeRow(ctx, record)).execute();

@@ -1,4 +1,4 @@
-import type { JobPatch, JobRecord, JobStatus, JobStore } from "@hireport/core";
+import type { JobListQuery, JobPatch, JobRecord, JobStatus, JobStore } from "@hireport/core";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { JobTable } from "../schema";
@@ -120,7 +120,41 @@ function patchColumns(ctx: StoreContext, patch: JobPatch): Updateable<JobTable> 
   return set;
 }
 
-export function createJobStore(ctx: StoreContext): JobStore {
+/** One page of jobs (`JobStore.list`), on the primary or on the storage's `readDb`. */
+async function listJobs(ctx: StoreContext, query: JobListQuery): Promise<JobRecord[]> {
+  // With `updated_since` the optimizer chooses between the page-order index and the
+  // `(company_id, updated_at)` one (few rows changed since the last sync).
+  const index = query.updatedSince
+    ? undefined
+    : query.statuses?.length === 1 || query.publicOn !== undefined
+      ? "company_status_created"
+      : "company_created";
+  let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", query.companyId);
+  if (query.statuses) {
+    if (query.statuses.length === 0) return [];
+    select =
+      query.statuses.length === 1
+        ? select.where("j.status", "=", query.statuses[0] as string)
+        : select.where("j.status", "in", [...query.statuses]);
+  }
+  if (query.updatedSince) select = select.where("j.updated_at", ">=", ctx.toDb(query.updatedSince));
+  // Core's `isPublicJob`, as a filter (the conformance suite checks the two agree).
+  if (query.publicOn !== undefined) {
+    const day = query.publicOn;
+    select = select
+      .where("j.status", "=", "active")
+      .where("j.hidden", "=", ctx.bool(false))
+      .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
+  }
+  const rows = await newestFirstPage(ctx, select, "j", query).$castTo<JobTable>().execute();
+  return rows.map(toJob);
+}
+
+/**
+ * Jobs on `ctx`. `list` runs on `reads`: the storage's `readDb` when it has one (outside a
+ * transaction), else `ctx` itself; every other method, `get` included, on `ctx`.
+ */
+export function createJobStore(ctx: StoreContext, reads: StoreContext = ctx): JobStore {
   const get: JobStore["get"] = (companyId, id, options) =>
     findRecord(ctx, "job", { id, company_id: companyId }, toJob, options);
 
@@ -143,33 +177,6 @@ export function createJobStore(ctx: StoreContext): JobStore {
       return get(companyId, id);
     },
 
-    async list(query) {
-      // With `updated_since` the optimizer chooses between the page-order index and the
-      // `(company_id, updated_at)` one (few rows changed since the last sync).
-      const index = query.updatedSince
-        ? undefined
-        : query.statuses?.length === 1 || query.publicOn !== undefined
-          ? "company_status_created"
-          : "company_created";
-      let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", query.companyId);
-      if (query.statuses) {
-        if (query.statuses.length === 0) return [];
-        select =
-          query.statuses.length === 1
-            ? select.where("j.status", "=", query.statuses[0] as string)
-            : select.where("j.status", "in", [...query.statuses]);
-      }
-      if (query.updatedSince) select = select.where("j.updated_at", ">=", ctx.toDb(query.updatedSince));
-      // Core's `isPublicJob`, as a filter (the conformance suite checks the two agree).
-      if (query.publicOn !== undefined) {
-        const day = query.publicOn;
-        select = select
-          .where("j.status", "=", "active")
-          .where("j.hidden", "=", ctx.bool(false))
-          .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
-      }
-      const rows = await newestFirstPage(ctx, select, "j", query).$castTo<JobTable>().execute();
-      return rows.map(toJob);
-    },
+    list: (query) => listJobs(reads, query),
   };
 }
