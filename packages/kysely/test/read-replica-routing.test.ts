@@ -3,15 +3,26 @@
  * the same database, each logging its statements, behind the v1 API (`api.handle()`), on every
  * dialect the tests reach. Only the list reads (`jobs.list`, `applications.list`) may reach the
  * reader; admission, usage, idempotency, writes, reads by id and reads in a transaction stay on
- * the primary.
+ * the primary. On SQLite and Postgres the conformance suite of core also runs on a storage with a
+ * `readDb` (a second instance on the same database, so without lag).
  */
 import { type ApiResponse, createPublicApi, type PublicApi, SCOPES } from "@hireport/core";
+import { runStorageConformance } from "@hireport/core/testing";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { kyselyStorage } from "../src/index";
-import { type AnyDb, createDb, openTestDatabase, type TestDatabase, type TestDialect } from "./helpers/databases";
+import { kyselyStorage, migrateToLatest } from "../src/index";
+import {
+  type AnyDb,
+  createDb,
+  dropTables,
+  openTestDatabase,
+  randomPrefix,
+  type TestDatabase,
+  type TestDialect,
+} from "./helpers/databases";
+import { rawReads } from "./helpers/inspector";
 import * as make from "./helpers/records";
 
 const SECRET = "kysely-replica-secret-0123456789-abcdefghij";
@@ -28,12 +39,36 @@ function body(answer: ApiResponse): { data: Record<string, unknown> & Record<str
   return JSON.parse(typeof raw === "string" ? raw : new TextDecoder().decode(raw));
 }
 
-async function defineRoutingTests(dialect: TestDialect): Promise<void> {
+async function defineRoutingTests(dialect: TestDialect, options: { conformance: boolean }): Promise<void> {
   const primaryLog: string[] = [];
   const readerLog: string[] = [];
   const opened: TestDatabase | null = await openTestDatabase(dialect, {
     onQuery: (event) => primaryLog.push(event.query.sql),
   });
+
+  // The whole storage contract with the list reads on a second instance (same database: no lag).
+  if (options.conformance) {
+    describe.skipIf(!opened)(`@hireport/core conformance with readDb on ${dialect}`, () => {
+      const prefix = randomPrefix();
+      runStorageConformance({
+        name: `kysely with readDb on ${dialect}`,
+        async setup() {
+          const { db, sqliteFile } = opened as TestDatabase;
+          const migrated = await migrateToLatest(db, { tablePrefix: prefix });
+          if (migrated.error) throw migrated.error;
+          const readDb = await createDb(dialect, { sqliteFile });
+          return {
+            storage: kyselyStorage({ db, readDb, tablePrefix: prefix }),
+            inspect: rawReads(db, prefix),
+            async teardown() {
+              await readDb.destroy();
+              await dropTables(db, prefix);
+            },
+          };
+        },
+      });
+    });
+  }
 
   describe.skipIf(!opened)(`readDb on ${dialect}`, () => {
     const database = opened as TestDatabase;
@@ -238,6 +273,7 @@ describe("readDb: what kyselyStorage refuses", () => {
   });
 });
 
-await defineRoutingTests("sqlite");
-await defineRoutingTests("postgres");
-await defineRoutingTests("mysql");
+// The conformance run on SQLite and Postgres only, to keep the file short; the routing on all three.
+await defineRoutingTests("sqlite", { conformance: true });
+await defineRoutingTests("postgres", { conformance: true });
+await defineRoutingTests("mysql", { conformance: false });
