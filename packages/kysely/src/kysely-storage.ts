@@ -85,15 +85,16 @@ function createStores(ctx: StoreContext, reads: StoreContext = ctx): StorageStor
  */
 export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): Storage {
   const db = options.db as unknown as Db;
-  const strategy = strategyFor(db, options.dialect);
   const ctx = createContext({
     db,
-    strategy,
+    strategy: strategyFor(db, options.dialect),
     tablePrefix: options.tablePrefix ?? "hireport_",
     asyncRateLimitCommit: !(options.durableRateLimits ?? false),
   });
   const readDb = options.readDb as unknown as Db | undefined;
-  const stores = createStores(ctx, readDb && readDb !== db ? readContext(ctx, readDb, options.dialect) : ctx);
+  // A storage made on the host's transaction reads in it: `readDb` is for storages on a Kysely instance.
+  const reads = readDb && readDb !== db && !ctx.inTransaction ? readContext(ctx, readDb, options.dialect) : ctx;
+  const stores = createStores(ctx, reads);
   return Object.freeze({
     ...stores,
     transaction: <T>(fn: (tx: StorageStores) => Promise<T>): Promise<T> =>

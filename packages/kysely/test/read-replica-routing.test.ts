@@ -237,6 +237,17 @@ async function defineRoutingTests(dialect: TestDialect, options: { conformance: 
       expect(inTransaction.reader).toEqual([]);
       expect(inTransaction.primary.some(names("job"))).toBe(true);
       expect(inTransaction.primary.some(names("application"))).toBe(true);
+
+      // A storage made on the host's own Kysely transaction reads in that transaction too.
+      const hostTransaction = await during(() =>
+        database.db.transaction().execute(async (trx) => {
+          const onTrx = kyselyStorage({ db: trx, readDb: reader, tablePrefix: database.prefix });
+          await onTrx.jobs.list({ companyId, take: 5 });
+          await onTrx.applications.list({ companyId, take: 5 });
+        }),
+      );
+      expect(hostTransaction.reader).toEqual([]);
+      expect(hostTransaction.primary.some(names("job"))).toBe(true);
     });
 
     it("runs everything on db without readDb", async () => {
