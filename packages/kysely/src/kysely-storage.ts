@@ -1,7 +1,7 @@
 import type { Storage, StorageStores } from "@hireport/core";
 import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
-import { strategyFor } from "./dialects/detect";
+import { detectDialect, strategyFor } from "./dialects/detect";
 import type { DialectKind } from "./dialects/types";
 import { createApplicationStore } from "./stores/applications";
 import { createAuditStore } from "./stores/audit";
@@ -44,15 +44,29 @@ export interface KyselyStorageOptions<DB> {
    * @default found from the Kysely instance's adapter (an unknown adapter is an error)
    */
   dialect?: DialectKind;
+  /**
+   * A second Kysely instance, on a read replica of `db`'s database (same dialect, same schema and
+   * `tablePrefix`; the migrations run on `db` only), for the two reads that may lag behind the
+   * caller's own last write: `jobs.list` (`GET /jobs`, `api.jobs.list`, the careers site's public
+   * listing) and `applications.list` (`GET /applications`, `api.applications.list`). Everything
+   * else stays on `db`: key admission and rate limits, the usage log, idempotency, every write,
+   * every read inside a transaction (`storage.transaction`, or a storage made on a Kysely
+   * transaction), and the reads by id (`jobs.get`, `applications.get`), which core also uses to
+   * decide writes. A client may then miss its own newest job or application in a list until the
+   * replica has caught up.
+   * @default none: every statement runs on `db`
+   */
+  readDb?: Kysely<DB>;
 }
 
-function createStores(ctx: StoreContext): StorageStores {
+/** The stores on `ctx`; the list reads on `reads` (the `readDb`'s context, or `ctx` itself). */
+function createStores(ctx: StoreContext, reads: StoreContext = ctx): StorageStores {
   const rateLimits = createRateLimitStore(ctx);
   return {
     companies: createCompanyStore(ctx),
     keys: createKeyStore(ctx, rateLimits),
-    jobs: createJobStore(ctx),
-    applications: createApplicationStore(ctx),
+    jobs: createJobStore(ctx, reads),
+    applications: createApplicationStore(ctx, reads),
     events: createEventStore(ctx),
     rateLimits,
     usage: createUsageStore(ctx),
@@ -65,7 +79,7 @@ function createStores(ctx: StoreContext): StorageStores {
 
 /**
  * The storage contract of `@hireport/core` on a Kysely database. Every method runs on the given
- * instance; `transaction(fn)` runs `fn` with stores bound to one database transaction (on SQLite a
+ * instance (but the list reads on `readDb` when it is given); `transaction(fn)` runs `fn` with stores bound to one database transaction (on SQLite a
  * `BEGIN IMMEDIATE` transaction), committed when `fn` resolves and rolled back when it rejects.
  * The dialect's strategy is chosen once, here: the `dialect` option, else the adapter's dialect.
  */
@@ -77,10 +91,29 @@ export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): Storage {
     tablePrefix: options.tablePrefix ?? "hireport_",
     asyncRateLimitCommit: !(options.durableRateLimits ?? false),
   });
-  const stores = createStores(ctx);
+  const readDb = options.readDb as unknown as Db | undefined;
+  // A storage made on the host's transaction reads in it: `readDb` is for storages on a Kysely instance.
+  const reads = readDb && readDb !== db && !ctx.inTransaction ? readContext(ctx, readDb, options.dialect) : ctx;
+  const stores = createStores(ctx, reads);
   return Object.freeze({
     ...stores,
     transaction: <T>(fn: (tx: StorageStores) => Promise<T>): Promise<T> =>
       runTransaction(ctx, (txCtx) => fn(createStores(txCtx))),
   });
+}
+
+/**
+ * The context of the `readDb` option: the primary's settings on another instance, which must speak
+ * the primary's dialect (unless the `dialect` option names it for both) and not be a transaction.
+ */
+function readContext(ctx: StoreContext, readDb: Db, dialect: DialectKind | undefined): StoreContext {
+  if (readDb.isTransaction) {
+    throw new TypeError("@hireport/kysely: readDb must be a Kysely instance, not a transaction.");
+  }
+  if (dialect === undefined && strategyFor(readDb) !== ctx.strategy) {
+    throw new TypeError(
+      `@hireport/kysely: readDb speaks ${detectDialect(readDb)} and db ${detectDialect(ctx.db)}: a read replica must be on the same dialect.`,
+    );
+  }
+  return ctx.withDb(readDb, false);
 }

@@ -1,4 +1,4 @@
-import type { ApplicationPatch, ApplicationStore } from "@hireport/core";
+import type { ApplicationListQuery, ApplicationPatch, ApplicationRecord, ApplicationStore } from "@hireport/core";
 import type { Updateable } from "kysely";
 import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
@@ -15,12 +15,44 @@ import {
 import { newestFirstAfter } from "./newest-first";
 import { selectAll } from "./rows";
 
+/** One page of applications (`ApplicationStore.list`), on the primary or on the storage's `readDb`. */
+async function listApplications(ctx: StoreContext, query: ApplicationListQuery): Promise<ApplicationRecord[]> {
+  const { companyId, jobId, stage, updatedSince, after } = query;
+  // With `updated_since` (and no job or stage) the optimizer chooses between the page-order
+  // index and the `(company_id, updated_at)` one (few rows changed since the last sync).
+  const index =
+    updatedSince && jobId === undefined && stage === undefined
+      ? undefined
+      : jobId !== undefined
+        ? "company_job_applied"
+        : stage !== undefined
+          ? "company_stage_applied"
+          : "company_applied";
+  const args: Record<string, unknown> = { companyId, take: Math.max(0, query.take) };
+  if (jobId !== undefined) args.jobId = jobId;
+  if (stage !== undefined) args.stage = stage;
+  if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
+  if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
+  const shape = `applications.list:${index}:${Object.keys(args).join(",")}`;
+  const rows = await runCompiled(ctx, shape, args, (p) => {
+    let select = selectApplications(ctx, index).where("a.company_id", "=", p.companyId as string);
+    if (jobId !== undefined) select = select.where("a.job_id", "=", p.jobId as string);
+    if (stage !== undefined) select = select.where("a.stage", "=", p.stage as string);
+    if (updatedSince) select = select.where("a.updated_at", ">=", p.updatedSince as string);
+    const position = after ? { at: p.afterAt, id: p.afterId } : undefined;
+    return newestFirstAfter(select, "a", position, p.take as number, "applied_at").$castTo<ApplicationRow>();
+  });
+  return rows.map(toApplication);
+}
+
 /**
  * Applications with their notes and stage history. `create` is the dialect's
  * (`DialectStrategy.createApplication`): one call of the `create_application` routine on Postgres,
- * one transaction elsewhere (`createApplicationInSteps`).
+ * one transaction elsewhere (`createApplicationInSteps`). `list` runs on `reads`: the storage's
+ * `readDb` when it has one (outside a transaction), else `ctx` itself; every other method, `get`,
+ * `listStageChanges` and `listNotes` included, on `ctx`.
  */
-export function createApplicationStore(ctx: StoreContext): ApplicationStore {
+export function createApplicationStore(ctx: StoreContext, reads: StoreContext = ctx): ApplicationStore {
   const get: ApplicationStore["get"] = async (companyId, id, options) => {
     const lock = options?.lock === true;
     const [row] = await runCompiled(ctx, `applications.get:${lock ? "lock" : ""}`, { id, companyId }, (p) => {
@@ -61,34 +93,7 @@ export function createApplicationStore(ctx: StoreContext): ApplicationStore {
       return get(companyId, id);
     },
 
-    async list(query) {
-      const { companyId, jobId, stage, updatedSince, after } = query;
-      // With `updated_since` (and no job or stage) the optimizer chooses between the page-order
-      // index and the `(company_id, updated_at)` one (few rows changed since the last sync).
-      const index =
-        updatedSince && jobId === undefined && stage === undefined
-          ? undefined
-          : jobId !== undefined
-            ? "company_job_applied"
-            : stage !== undefined
-              ? "company_stage_applied"
-              : "company_applied";
-      const args: Record<string, unknown> = { companyId, take: Math.max(0, query.take) };
-      if (jobId !== undefined) args.jobId = jobId;
-      if (stage !== undefined) args.stage = stage;
-      if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
-      if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
-      const shape = `applications.list:${index}:${Object.keys(args).join(",")}`;
-      const rows = await runCompiled(ctx, shape, args, (p) => {
-        let select = selectApplications(ctx, index).where("a.company_id", "=", p.companyId as string);
-        if (jobId !== undefined) select = select.where("a.job_id", "=", p.jobId as string);
-        if (stage !== undefined) select = select.where("a.stage", "=", p.stage as string);
-        if (updatedSince) select = select.where("a.updated_at", ">=", p.updatedSince as string);
-        const position = after ? { at: p.afterAt, id: p.afterId } : undefined;
-        return newestFirstAfter(select, "a", position, p.take as number, "applied_at").$castTo<ApplicationRow>();
-      });
-      return rows.map(toApplication);
-    },
+    list: (query) => listApplications(reads, query),
 
     async addStageChange(record) {
       await ctx.db.insertInto(ctx.table("stage_change")).values(stageChangeRow(ctx, record)).execute();

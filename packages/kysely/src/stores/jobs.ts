@@ -1,4 +1,4 @@
-import type { JobPatch, JobRecord, JobStatus, JobStore } from "@hireport/core";
+import type { JobListQuery, JobPatch, JobRecord, JobStatus, JobStore } from "@hireport/core";
 import type { Updateable } from "kysely";
 import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
@@ -121,7 +121,52 @@ function patchColumns(ctx: StoreContext, patch: JobPatch): Updateable<JobTable> 
   return set;
 }
 
-export function createJobStore(ctx: StoreContext): JobStore {
+/** One page of jobs (`JobStore.list`), on the primary or on the storage's `readDb`. */
+async function listJobs(ctx: StoreContext, query: JobListQuery): Promise<JobRecord[]> {
+  const { companyId, statuses = null, updatedSince, publicOn, after } = query;
+  if (statuses?.length === 0) return [];
+  // With `updated_since` the optimizer chooses between the page-order index and the
+  // `(company_id, updated_at)` one (few rows changed since the last sync).
+  const index = updatedSince
+    ? undefined
+    : statuses?.length === 1 || publicOn !== undefined
+      ? "company_status_created"
+      : "company_created";
+  const args: Record<string, unknown> = { companyId, take: Math.max(0, query.take) };
+  for (const [i, status] of (statuses ?? []).entries()) args[`status${i}`] = status;
+  if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
+  if (publicOn !== undefined) args.publicOn = publicOn;
+  if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
+  const shape = `jobs.list:${index}:${statuses?.length ?? ""}:${updatedSince ? "u" : ""}:${publicOn !== undefined ? "p" : ""}:${after ? "a" : ""}`;
+  const rows = await runCompiled(ctx, shape, args, (p) => {
+    let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", p.companyId as string);
+    if (statuses) {
+      const values = statuses.map((_, i) => p[`status${i}`] as string);
+      select =
+        values.length === 1
+          ? select.where("j.status", "=", values[0] as string)
+          : select.where("j.status", "in", values);
+    }
+    if (updatedSince) select = select.where("j.updated_at", ">=", p.updatedSince as string);
+    // Core's `isPublicJob`, as a filter (the conformance suite checks the two agree).
+    if (publicOn !== undefined) {
+      const day = p.publicOn as string;
+      select = select
+        .where("j.status", "=", "active")
+        .where("j.hidden", "=", ctx.bool(false))
+        .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
+    }
+    const position = after ? { at: p.afterAt, id: p.afterId } : undefined;
+    return newestFirstAfter(select, "j", position, p.take as number).$castTo<JobTable>();
+  });
+  return rows.map(toJob);
+}
+
+/**
+ * Jobs on `ctx`. `list` runs on `reads`: the storage's `readDb` when it has one (outside a
+ * transaction), else `ctx` itself; every other method, `get` included, on `ctx`.
+ */
+export function createJobStore(ctx: StoreContext, reads: StoreContext = ctx): JobStore {
   const get: JobStore["get"] = (companyId, id, options) =>
     findRecord(ctx, "job", { id, company_id: companyId }, toJob, options);
 
@@ -144,44 +189,6 @@ export function createJobStore(ctx: StoreContext): JobStore {
       return get(companyId, id);
     },
 
-    async list(query) {
-      const { companyId, statuses = null, updatedSince, publicOn, after } = query;
-      if (statuses?.length === 0) return [];
-      // With `updated_since` the optimizer chooses between the page-order index and the
-      // `(company_id, updated_at)` one (few rows changed since the last sync).
-      const index = updatedSince
-        ? undefined
-        : statuses?.length === 1 || publicOn !== undefined
-          ? "company_status_created"
-          : "company_created";
-      const args: Record<string, unknown> = { companyId, take: Math.max(0, query.take) };
-      for (const [i, status] of (statuses ?? []).entries()) args[`status${i}`] = status;
-      if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
-      if (publicOn !== undefined) args.publicOn = publicOn;
-      if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
-      const shape = `jobs.list:${index}:${statuses?.length ?? ""}:${updatedSince ? "u" : ""}:${publicOn !== undefined ? "p" : ""}:${after ? "a" : ""}`;
-      const rows = await runCompiled(ctx, shape, args, (p) => {
-        let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", p.companyId as string);
-        if (statuses) {
-          const values = statuses.map((_, i) => p[`status${i}`] as string);
-          select =
-            values.length === 1
-              ? select.where("j.status", "=", values[0] as string)
-              : select.where("j.status", "in", values);
-        }
-        if (updatedSince) select = select.where("j.updated_at", ">=", p.updatedSince as string);
-        // Core's `isPublicJob`, as a filter (the conformance suite checks the two agree).
-        if (publicOn !== undefined) {
-          const day = p.publicOn as string;
-          select = select
-            .where("j.status", "=", "active")
-            .where("j.hidden", "=", ctx.bool(false))
-            .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
-        }
-        const position = after ? { at: p.afterAt, id: p.afterId } : undefined;
-        return newestFirstAfter(select, "j", position, p.take as number).$castTo<JobTable>();
-      });
-      return rows.map(toJob);
-    },
+    list: (query) => listJobs(reads, query),
   };
 }
