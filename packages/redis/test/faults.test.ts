@@ -7,7 +7,7 @@
  */
 
 import { once } from "node:events";
-import type { KeyRateWindow, Storage } from "@hireport/core";
+import type { Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";

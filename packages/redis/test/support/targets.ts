@@ -99,9 +99,25 @@ export async function decorated(
   internals: RedisAdmissionInternals = {},
 ): Promise<{ storage: Storage; client: Redis | Cluster }> {
   const client = options.redis ?? (await redis.client());
-  const storage = decorate(database.storage, { prefix: redis.prefix, ...options, redis: client }, internals);
+  // A generous timeout: on a busy test machine 100 ms would move some admissions to the database,
+  // and these tests check what Redis counted. Falling back is faults.test.ts's subject.
+  const storage = decorate(
+    database.storage,
+    { prefix: redis.prefix, timeoutMs: 5000, logger: failOnWarning, ...options, redis: client },
+    internals,
+  );
   return { storage, client };
 }
+
+/** The logger of the tests that expect Redis to answer: a fallback to the database fails them. */
+const failOnWarning: Logger = {
+  warn(message, details) {
+    throw new Error(`Unexpected warning: ${message} ${JSON.stringify(details)}`);
+  },
+  error(message, details) {
+    throw new Error(`Unexpected error: ${message} ${JSON.stringify(details)}`);
+  },
+};
 
 /** The database's raw reads, with rate-limit counters read from Redis first (where admission counts). */
 export function counterReads(
