@@ -57,6 +57,8 @@ export class CircuitBreaker {
   }
 
   private recovered(): void {
+    // Redis answered: admissions may use it again at once.
+    this.openUntil = 0;
     if (!this.outage) return;
     this.outage = false;
     const log = this.logger.info ?? this.logger.warn;

@@ -20,6 +20,8 @@ export type RedisKind = "standalone" | "cluster";
 /** A database storage with its raw reads. */
 export interface Database {
   storage: Storage;
+  /** The table prefix, on Postgres. */
+  tablePrefix?: string;
   inspect: ConformanceInspector;
   close(): Promise<void>;
 }
@@ -36,6 +38,7 @@ export async function openDatabase(kind: DatabaseKind): Promise<Database> {
     const result = await migrateToLatest(db, { tablePrefix });
     if (result.error) throw result.error;
     return {
+      tablePrefix,
       storage: kyselyStorage({ db, tablePrefix }),
       inspect: rawReads(db, tablePrefix),
       async close() {
@@ -52,6 +55,8 @@ export async function openDatabase(kind: DatabaseKind): Promise<Database> {
 export interface RedisSet {
   kind: RedisKind;
   prefix: string;
+  /** The ports of the Cluster's masters. */
+  ports?: number[];
   /** Another client of the same Redis (several instances of the host). */
   client(): Promise<Redis | Cluster>;
   close(): Promise<void>;
@@ -79,6 +84,7 @@ export async function openRedis(kind: RedisKind): Promise<RedisSet> {
   return {
     kind,
     prefix,
+    ports: cluster.ports,
     async client() {
       const client = await cluster.client();
       clients.push(client);
