@@ -198,6 +198,23 @@ describe.each<RedisKind>(["standalone", "cluster"])("admission on Redis %s", (ki
     await api.close();
   });
 
+  it("counts api.throttle on Redis, both windows of a name under one tag, a refused hit in neither", async () => {
+    const { api } = testApi(instances[0] as Storage);
+    const other = testApi(instances[1] as Storage).api;
+    const name = `careers:apply:198.51.100.${sequence++}`;
+    const limits = { perMinute: 2, perDay: 10 };
+    expect((await api.throttle(name, limits)).allowed).toBe(true);
+    expect((await other.throttle(name, limits)).allowed).toBe(true);
+    expect(await api.throttle(name, limits)).toMatchObject({ allowed: false, refusedBy: "minute" });
+    const minute = Math.floor(START.getTime() / 60_000);
+    const day = Math.floor(START.getTime() / 86_400_000);
+    expect(await direct.hget(keys.counter(`t:${name}:m:${minute}`), "c")).toBe("2");
+    expect(await direct.hget(keys.counter(`t:${name}:d:${day}`), "c")).toBe("2");
+    expect(await database.inspect.rateLimitCount?.(`t:${name}:d:${day}`)).toBeNull();
+    await api.close();
+    await other.close();
+  });
+
   it("keeps the cached last use in step with keys.touch, so core touches once a minute, not every request", async () => {
     const [a, b] = instances as [Storage, Storage];
     const key = await storedKey(database);
