@@ -13,12 +13,23 @@ export class RedisUnavailable extends Error {
 export class CircuitBreaker {
   private openUntil = 0;
   private outage = false;
+  private recoveredAt = 0;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly fallbackMs: number,
     private readonly logger: Logger,
   ) {}
+
+  /**
+   * Cached key records filled before this time (ms) are read again from the database: a key revoked
+   * while this process could not reach Redis may still be cached as usable if its tombstone could
+   * not be written. While in an outage, every record is (the call that finds Redis back included);
+   * afterwards, those filled before Redis answered again. 0 when this process saw no outage.
+   */
+  get trustFrom(): number {
+    return this.outage ? Date.now() : this.recoveredAt;
+  }
 
   /** False while admissions use the database after a failure. */
   get closed(): boolean {
@@ -61,6 +72,7 @@ export class CircuitBreaker {
     this.openUntil = 0;
     if (!this.outage) return;
     this.outage = false;
+    this.recoveredAt = Date.now();
     const log = this.logger.info ?? this.logger.warn;
     log.call(this.logger, "hireport: Redis admission recovered; keys are admitted on Redis again");
   }

@@ -131,7 +131,13 @@ export function redisKeyStore(
 
   type Answer = { kind: "miss" } | { kind: "revoked"; at: string } | { kind: "admission"; admission: KeyAdmission };
 
-  async function runAdmit(keyId: string, windows: readonly KeyRateWindow[], now: Date): Promise<Answer> {
+  /** The admission script; `trustFrom`: see {@link CircuitBreaker.trustFrom} (0 for a record just filled). */
+  async function runAdmit(
+    keyId: string,
+    windows: readonly KeyRateWindow[],
+    now: Date,
+    trustFrom: number,
+  ): Promise<Answer> {
     const counters = windows.map((window) => keys.counter(`${keyId}${window.suffix}`));
     const reply = (await breaker.call(() =>
       scripts.hireportAdmitV1(
@@ -140,6 +146,7 @@ export function redisKeyStore(
         keys.tombstone(keyId),
         ...counters,
         ...countArgs(windows, now),
+        trustFrom,
       ),
     )) as unknown[];
     const kind = String(reply[0]);
@@ -156,6 +163,7 @@ export function redisKeyStore(
     windows: readonly KeyRateWindow[],
     now: Date,
   ): Promise<KeyAdmission | null> {
+    const readAt = Date.now();
     const found = await inner.findByHash(hash);
     if (!found) return null;
     await deps.hook?.("after-database-read", hash);
@@ -173,9 +181,10 @@ export function redisKeyStore(
         cached.expiresAt,
         cached.revokedAt,
         options.cacheTtlSeconds,
+        readAt,
       ),
     );
-    const answer = await runAdmit(id, windows, now);
+    const answer = await runAdmit(id, windows, now, 0);
     if (answer.kind === "admission") return answer.admission;
     if (answer.kind === "revoked") return { found: revokedAt(found, answer.at), rate: null };
     // Evicted at once (memory pressure): count with the same counters, from the record just read.
@@ -195,7 +204,7 @@ export function redisKeyStore(
   ): Promise<KeyAdmission | null> {
     const keyId = await keyIdOf(hash);
     if (keyId && !tombstones.has(keyId)) {
-      const answer = await runAdmit(keyId, windows, now);
+      const answer = await runAdmit(keyId, windows, now, breaker.trustFrom);
       if (answer.kind === "admission") return answer.admission;
     }
     if (keyId && tombstones.has(keyId)) {

@@ -44,19 +44,22 @@ end
 `;
 
 /**
- * Key admission. KEYS: the record, the tombstone, then the key's counters. ARGV as for COUNT.
- * Answers `{"miss"}` (no record cached), `{"revoked", at}` (tombstone, no record), or
+ * Key admission. KEYS: the record, the tombstone, then the key's counters. ARGV as for COUNT, then
+ * `trustFrom` (ms): a record filled before it counts as not cached (0: trust every record).
+ * Answers `{"miss"}` (no record cached, or too old), `{"revoked", at}` (tombstone, no record), or
  * `{"found", json, used, revokedAt, expired}` (nothing counted), or
  * `{"counted", json, used, allowed, refused index, counts…}`.
  */
 const ADMIT = `${COUNT}
 local now = tonumber(ARGV[1])
 local tombstone = redis.call('GET', KEYS[2])
-local rec = redis.call('HMGET', KEYS[1], 'json', 'used', 'exp', 'rev')
+local rec = redis.call('HMGET', KEYS[1], 'json', 'used', 'exp', 'rev', 'filled')
 if not rec[1] then
   if tombstone then return {'revoked', tombstone} end
   return {'miss'}
 end
+local trust = tonumber(ARGV[#ARGV])
+if trust > 0 and (not rec[5] or tonumber(rec[5]) < trust) then return {'miss'} end
 local used = rec[2] or ''
 local revoked = rec[4] or ''
 if revoked == '' and tombstone then revoked = tombstone end
@@ -74,11 +77,12 @@ return count(1)
 /**
  * Fills the cache with a record read from the database, unless a tombstone says the key was revoked
  * and the record does not know it yet (read before the revocation committed). KEYS: the record, the
- * tombstone. ARGV: json, lastUsedAt, expiresAt, revokedAt (ms or ""), TTL (s). Answers 1 or 0.
+ * tombstone. ARGV: json, lastUsedAt, expiresAt, revokedAt (ms or ""), TTL (s), the time of the
+ * database read (ms). Answers 1 or 0.
  */
 const FILL = `
 if ARGV[4] == '' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
-redis.call('HSET', KEYS[1], 'json', ARGV[1], 'used', ARGV[2], 'exp', ARGV[3], 'rev', ARGV[4])
+redis.call('HSET', KEYS[1], 'json', ARGV[1], 'used', ARGV[2], 'exp', ARGV[3], 'rev', ARGV[4], 'filled', ARGV[6])
 redis.call('EXPIRE', KEYS[1], ARGV[5])
 return 1
 `;

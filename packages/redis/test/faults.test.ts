@@ -168,4 +168,37 @@ describe("a key revoked while Redis cannot be reached", () => {
     redisA.disconnect();
     redisB.disconnect();
   });
+
+  it("is refused after Redis is back by a process that saw the outage, even when the revoking process died before writing its tombstone", async () => {
+    const prefix = testPrefix();
+    const keys = new RedisKeys(prefix);
+    const database = memoryStorage();
+    const options = { prefix, fallbackSeconds: FALLBACK_SECONDS, logger: recordingLogger() };
+    const [redisA, redisB] = [await ready(client(proxy.port)), await ready(client(proxy.port))];
+    const a: Storage = decorate(database, { ...options, redis: redisA }, {});
+    const b: Storage = decorate(database, { ...options, redis: redisB }, {});
+    const { api, me } = testApi(b);
+    await api.companies.upsert({ id: "acme", name: "Acme" });
+    const { key, record } = await api.keys.create({ companyId: "acme", name: "Site", scopes: ["jobs:read"] });
+    expect((await me(key)).status).toBe(200);
+
+    await proxy.cut();
+    await expect(a.keys.revoke("acme", record.id, new Date())).rejects.toThrow(/could not be written to Redis/);
+    // A dies: its tombstone is never written.
+    redisA.disconnect();
+    expect((await me(key)).status).toBe(401);
+
+    await proxy.restore();
+    await until("B is connected again", async () => redisB.status === "ready");
+    await new Promise((resolve) => setTimeout(resolve, FALLBACK_SECONDS * 1000 + 50));
+    // Still cached as usable, and no tombstone: B re-reads records cached before it saw Redis again.
+    expect(await direct.hget(keys.record(record.id), "rev")).toBe("");
+    const after = await me(key);
+    expect(after.status).toBe(401);
+    expect(errorCode(after)).toBe("invalid_key");
+    expect(await direct.exists(keys.tombstone(record.id))).toBe(0);
+    expect(await direct.hget(keys.record(record.id), "rev")).not.toBe("");
+    await api.close();
+    redisB.disconnect();
+  });
 });
