@@ -1,0 +1,151 @@
+/**
+ * The Lua scripts, each one atomic on Redis and touching the keys of one hash tag only (one slot of
+ * a Cluster). They are added to the host's client with `defineCommand`, which sends EVALSHA and
+ * falls back to EVAL when the server does not know the script yet (after a restart or failover).
+ */
+import type { Cluster, Redis } from "ioredis";
+
+/**
+ * Counts one request in the counters `KEYS[first..]` with the rules of `rateLimits.consume`: all of
+ * them when every one is below its limit, none otherwise. ARGV: now (ms), margin (ms), then a limit
+ * and a window end (ms) per counter. A counter whose window has ended counts as absent. Answers
+ * `{1, -1, counts…}` when counted, `{0, refused index, counts as they are…}` when refused.
+ */
+const COUNT = `
+local function count(first)
+  local now = tonumber(ARGV[1])
+  local margin = tonumber(ARGV[2])
+  local n = #KEYS - first + 1
+  local current = {}
+  local refused = -1
+  for i = 1, n do
+    local stored = redis.call('HMGET', KEYS[first + i - 1], 'c', 'r')
+    local c = 0
+    if stored[1] and stored[2] and tonumber(stored[2]) > now then c = tonumber(stored[1]) end
+    current[i] = c
+    if refused == -1 and c >= tonumber(ARGV[1 + 2 * i]) then refused = i - 1 end
+  end
+  if refused ~= -1 then return {0, refused, unpack(current)} end
+  for i = 1, n do
+    local key = KEYS[first + i - 1]
+    if current[i] == 0 then
+      local resetAt = tonumber(ARGV[2 + 2 * i])
+      local ttl = resetAt - now
+      if ttl < 0 then ttl = 0 end
+      redis.call('HSET', key, 'c', 1, 'r', ARGV[2 + 2 * i])
+      redis.call('PEXPIRE', key, string.format('%.0f', ttl + margin))
+      current[i] = 1
+    else
+      current[i] = redis.call('HINCRBY', key, 'c', 1)
+    end
+  end
+  return {1, -1, unpack(current)}
+end
+`;
+
+/**
+ * Key admission. KEYS: the record, the tombstone, then the key's counters. ARGV as for COUNT, then
+ * `trustFrom` (ms): a record filled before it counts as not cached (0: trust every record).
+ * Answers `{"miss"}` (no record cached, or too old), `{"revoked", at}` (tombstone, no record), or
+ * `{"found", json, used, revokedAt, expired}` (nothing counted), or
+ * `{"counted", json, used, allowed, refused index, counts…}`.
+ */
+const ADMIT = `${COUNT}
+local now = tonumber(ARGV[1])
+local tombstone = redis.call('GET', KEYS[2])
+local rec = redis.call('HMGET', KEYS[1], 'json', 'used', 'exp', 'rev', 'filled')
+if not rec[1] then
+  if tombstone then return {'revoked', tombstone} end
+  return {'miss'}
+end
+local trust = tonumber(ARGV[#ARGV])
+if trust > 0 and (not rec[5] or tonumber(rec[5]) < trust) then return {'miss'} end
+local used = rec[2] or ''
+local revoked = rec[4] or ''
+if revoked == '' and tombstone then revoked = tombstone end
+if revoked ~= '' then return {'found', rec[1], used, revoked} end
+if rec[3] and rec[3] ~= '' and tonumber(rec[3]) <= now then return {'found', rec[1], used, ''} end
+local counted = count(3)
+return {'counted', rec[1], used, unpack(counted)}
+`;
+
+/** rateLimits.consume on counters of one hash tag. KEYS: the counters; ARGV as for COUNT. */
+const CONSUME = `${COUNT}
+return count(1)
+`;
+
+/**
+ * Fills the cache with a record read from the database, unless a tombstone says the key was revoked
+ * and the record does not know it yet (read before the revocation committed). KEYS: the record, the
+ * tombstone. ARGV: json, lastUsedAt, expiresAt, revokedAt (ms or ""), TTL (s), the time of the
+ * database read (ms). Answers 1 or 0.
+ */
+const FILL = `
+if ARGV[4] == '' and redis.call('EXISTS', KEYS[2]) == 1 then return 0 end
+redis.call('HSET', KEYS[1], 'json', ARGV[1], 'used', ARGV[2], 'exp', ARGV[3], 'rev', ARGV[4], 'filled', ARGV[6])
+redis.call('EXPIRE', KEYS[1], ARGV[5])
+return 1
+`;
+
+/**
+ * Writes the tombstone of a revoked key (keeping the first revocation time) and drops its cached
+ * record. KEYS: the record, the tombstone. ARGV: revokedAt (ms), TTL (s).
+ */
+const REVOKE = `
+redis.call('SET', KEYS[2], ARGV[1], 'EX', ARGV[2], 'NX')
+redis.call('EXPIRE', KEYS[2], ARGV[2])
+redis.call('DEL', KEYS[1])
+return 1
+`;
+
+/** Records a key's last use in its cached record, if cached and later. KEYS: the record. ARGV: at (ms). */
+const TOUCH = `
+local used = redis.call('HGET', KEYS[1], 'used')
+if used == false then
+  if redis.call('EXISTS', KEYS[1]) == 0 then return 0 end
+  used = ''
+end
+if used == '' or tonumber(used) < tonumber(ARGV[1]) then redis.call('HSET', KEYS[1], 'used', ARGV[1]) end
+return 1
+`;
+
+/** Deletes a counter whose window ended at `now`. KEYS: the counter. ARGV: now (ms). */
+const PURGE = `
+local r = redis.call('HGET', KEYS[1], 'r')
+if r and tonumber(r) <= tonumber(ARGV[1]) then return redis.call('DEL', KEYS[1]) end
+return 0
+`;
+
+const SCRIPTS = {
+  hireportAdmitV1: ADMIT,
+  hireportConsumeV1: CONSUME,
+  hireportFillV1: FILL,
+  hireportRevokeV1: REVOKE,
+  hireportTouchV1: TOUCH,
+  hireportPurgeV1: PURGE,
+} as const;
+
+type ScriptName = keyof typeof SCRIPTS;
+
+/** A reply of a script: strings and numbers, nested once. */
+export type ScriptReply = (string | number)[];
+
+/** Calls one script: the number of keys, the keys, then the arguments. */
+export type ScriptCall = (numberOfKeys: number, ...args: (string | number)[]) => Promise<unknown>;
+
+export type Scripts = Record<ScriptName, ScriptCall>;
+
+/**
+ * Adds the scripts to the client, once (another decorator over the same client finds them), and
+ * returns them bound to it.
+ */
+export function defineScripts(redis: Redis | Cluster): Scripts {
+  const client = redis as unknown as Record<string, unknown> & { defineCommand: Redis["defineCommand"] };
+  const scripts = {} as Scripts;
+  for (const [name, lua] of Object.entries(SCRIPTS) as [ScriptName, string][]) {
+    if (typeof client[name] !== "function") client.defineCommand(name, { lua });
+    const command = client[name] as (...args: (string | number)[]) => Promise<unknown>;
+    scripts[name] = (numberOfKeys, ...args) => command.call(redis, numberOfKeys, ...args);
+  }
+  return scripts;
+}
