@@ -24,6 +24,7 @@ import { cacheable, etagOf, json, jsonError, notModified, redirect } from "./res
 import { contextOf, htmlAnswer, render, type Site, StyleCache, siteFor } from "./site";
 import { jobPosting, scriptJson } from "./structured-data";
 import { CareersTokens } from "./tokens";
+import { watchBody } from "./unread-body";
 
 /** The largest body the site reads when an adapter has to read it first (a JSON application with its CV). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -414,8 +415,10 @@ export function createCareers(input: CareersOptions): HireportCareers {
   }
 
   async function handle(request: ApiRequest): Promise<ApiResponse> {
+    // A body may be refused before its end (over a limit): the rest is dropped after the answer.
+    const body = request.bodyStream ? watchBody(request.bodyStream) : null;
     try {
-      const answer = await respond(request);
+      const answer = await respond(body ? { ...request, bodyStream: body.stream } : request);
       return request.method.toUpperCase() === "HEAD" ? { ...answer, body: "" } : answer;
     } catch (error) {
       const reference = newId("err");
@@ -425,6 +428,8 @@ export function createCareers(input: CareersOptions): HireportCareers {
         stack: (error as Error)?.stack,
       });
       return message(null, 500, "Something went wrong", `Please try again in a moment. Reference: ${reference}.`);
+    } finally {
+      body?.dropRest();
     }
   }
 
