@@ -20,7 +20,7 @@ import { type CareersOptions, type ResolvedCareersOptions, resolveOptions, resol
 import type { ApplyFormProps } from "./pages/renderers";
 import { publicJobJson } from "./public-json";
 import { pathBelow } from "./request";
-import { cacheable, etagOf, json, jsonError, notModified, redirect } from "./responses";
+import { cacheable, DOCUMENT_CSP, etagOf, json, jsonError, notModified, redirect } from "./responses";
 import { contextOf, htmlAnswer, render, type Site, StyleCache, siteFor } from "./site";
 import { jobPosting, scriptJson } from "./structured-data";
 import { CareersTokens } from "./tokens";
@@ -195,7 +195,12 @@ export function createCareers(input: CareersOptions): HireportCareers {
     const type = kind === "rss" ? "application/rss+xml; charset=utf-8" : "application/xml; charset=utf-8";
     // The build time changes every answer: the ETag is of the jobs the feed lists.
     const etag = etagOf(body.replace(/<lastBuildDate>[^<]*<\/lastBuildDate>/, ""));
-    const answer = { status: 200, headers: { "content-type": type, "x-content-type-options": "nosniff" }, body };
+    const headers = {
+      "content-type": type,
+      "content-security-policy": DOCUMENT_CSP,
+      "x-content-type-options": "nosniff",
+    };
+    const answer = { status: 200, headers, body };
     return cacheable(request, answer, maxAge(), etag);
   }
 
@@ -419,7 +424,9 @@ export function createCareers(input: CareersOptions): HireportCareers {
     const body = request.bodyStream ? watchBody(request.bodyStream) : null;
     try {
       const answer = await respond(body ? { ...request, bodyStream: body.stream } : request);
-      return request.method.toUpperCase() === "HEAD" ? { ...answer, body: "" } : answer;
+      // Every answer of the site, the CV route's JSON errors and the redirects too.
+      const headers = { ...answer.headers, "x-content-type-options": "nosniff" };
+      return { ...answer, headers, ...(request.method.toUpperCase() === "HEAD" ? { body: "" } : {}) };
     } catch (error) {
       const reference = newId("err");
       logger.error("hireport careers: a request failed", {

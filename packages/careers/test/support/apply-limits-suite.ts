@@ -84,8 +84,9 @@ export function defineApplyLimitsSuite(adapter: Adapter): void {
       expect(answer.status).toBe(422);
       expect(answer.body).toContain('id="resume-error"');
       expect(answer.body).toContain("The file is larger than 10 MB");
-      // The fields read before the CV are kept.
+      // The fields read before the CV (the cover letter comes before it in the form) are kept.
       expect(answer.body).toContain('value="Grace Hopper"');
+      expect(answer.body).toContain("I would like to bake.</textarea>");
       expect(answer.total).toBeGreaterThan(64 * MiB);
       expectAnsweredEarly(answer);
       expect(await applications()).toBe(before);
