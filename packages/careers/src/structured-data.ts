@@ -7,8 +7,8 @@
  */
 import type { JobView } from "./job-view";
 import type { ResolvedTheme } from "./options";
-import { currencyCodeOf } from "./pay";
 import { paragraphsHtml } from "./pages/text-blocks";
+import { currencyCodeOf } from "./pay";
 
 export type JsonLd = Record<string, unknown>;
 

@@ -6,10 +6,10 @@
  * The caller removes the temporary file (`discardSubmission`) whatever happens.
  */
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { once } from "node:events";
 import { pipeline } from "node:stream/promises";
 import { type ApiRequest, getHeader, mediaTypeOf, readBytes } from "@hireport/core";
 import busboy from "busboy";
