@@ -20,10 +20,11 @@ import { type CareersOptions, type ResolvedCareersOptions, resolveOptions, resol
 import type { ApplyFormProps } from "./pages/renderers";
 import { publicJobJson } from "./public-json";
 import { pathBelow } from "./request";
-import { cacheable, etagOf, json, jsonError, notModified, redirect } from "./responses";
+import { cacheable, DOCUMENT_CSP, etagOf, json, jsonError, notModified, redirect } from "./responses";
 import { contextOf, htmlAnswer, render, type Site, StyleCache, siteFor } from "./site";
 import { jobPosting, scriptJson } from "./structured-data";
 import { CareersTokens } from "./tokens";
+import { watchBody } from "./unread-body";
 
 /** The largest body the site reads when an adapter has to read it first (a JSON application with its CV). */
 const MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -133,7 +134,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
       : null;
     const rendered = render(options, "jobList", {
       site: contextOf(site),
-      jobs: result.data.map((job) => jobView(api.publicJobs, job, site.base)),
+      jobs: result.data.map((job) => jobView(api.publicJobs, job, site.base, site.theme.lang)),
       nextHref,
       firstHref: cursor ? site.links.jobs : null,
     });
@@ -181,7 +182,9 @@ export function createCareers(input: CareersOptions): HireportCareers {
   }
 
   async function feed(request: ApiRequest, site: Site, kind: "indeed" | "rss" | "sitemap"): Promise<ApiResponse> {
-    const jobs = (await everyPublicJob(site.company.id)).map((job) => jobView(api.publicJobs, job, site.base));
+    const jobs = (await everyPublicJob(site.company.id)).map((job) =>
+      jobView(api.publicJobs, job, site.base, site.theme.lang),
+    );
     const now = options.clock.now();
     const body =
       kind === "indeed"
@@ -192,7 +195,12 @@ export function createCareers(input: CareersOptions): HireportCareers {
     const type = kind === "rss" ? "application/rss+xml; charset=utf-8" : "application/xml; charset=utf-8";
     // The build time changes every answer: the ETag is of the jobs the feed lists.
     const etag = etagOf(body.replace(/<lastBuildDate>[^<]*<\/lastBuildDate>/, ""));
-    const answer = { status: 200, headers: { "content-type": type, "x-content-type-options": "nosniff" }, body };
+    const headers = {
+      "content-type": type,
+      "content-security-policy": DOCUMENT_CSP,
+      "x-content-type-options": "nosniff",
+    };
+    const answer = { status: 200, headers, body };
     return cacheable(request, answer, maxAge(), etag);
   }
 
@@ -226,7 +234,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
   async function jobPage(request: ApiRequest, site: Site, id: string): Promise<ApiResponse> {
     const lookup = await api.publicJobs.find(site.company.id, id);
     if (lookup.state === "unknown") return notFound(site);
-    const job = jobView(api.publicJobs, lookup.job, site.base);
+    const job = jobView(api.publicJobs, lookup.job, site.base, site.theme.lang);
     if (lookup.state === "gone")
       return page(request, site, 410, render(options, "gone", { site: contextOf(site), job }));
     const answer = htmlAnswer(
@@ -255,11 +263,11 @@ export function createCareers(input: CareersOptions): HireportCareers {
       if (lookup.state === "unknown") return notFound(site);
       const gone = render(options, "gone", {
         site: contextOf(site),
-        job: jobView(api.publicJobs, lookup.job, site.base),
+        job: jobView(api.publicJobs, lookup.job, site.base, site.theme.lang),
       });
       return htmlAnswer(options, site.theme, site.styleHash, 410, gone, { "cache-control": "no-store" });
     }
-    const job = jobView(api.publicJobs, lookup.job, site.base);
+    const job = jobView(api.publicJobs, lookup.job, site.base, site.theme.lang);
     const noStore = { "cache-control": "no-store" };
     return handleApply({
       options,
@@ -412,9 +420,13 @@ export function createCareers(input: CareersOptions): HireportCareers {
   }
 
   async function handle(request: ApiRequest): Promise<ApiResponse> {
+    // A body may be refused before its end (over a limit): the rest is dropped after the answer.
+    const body = request.bodyStream ? watchBody(request.bodyStream) : null;
     try {
-      const answer = await respond(request);
-      return request.method.toUpperCase() === "HEAD" ? { ...answer, body: "" } : answer;
+      const answer = await respond(body ? { ...request, bodyStream: body.stream } : request);
+      // Every answer of the site, the CV route's JSON errors and the redirects too.
+      const headers = { ...answer.headers, "x-content-type-options": "nosniff" };
+      return { ...answer, headers, ...(request.method.toUpperCase() === "HEAD" ? { body: "" } : {}) };
     } catch (error) {
       const reference = newId("err");
       logger.error("hireport careers: a request failed", {
@@ -423,6 +435,8 @@ export function createCareers(input: CareersOptions): HireportCareers {
         stack: (error as Error)?.stack,
       });
       return message(null, 500, "Something went wrong", `Please try again in a moment. Reference: ${reference}.`);
+    } finally {
+      body?.dropRest();
     }
   }
 

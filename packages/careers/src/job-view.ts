@@ -4,6 +4,7 @@
  * one place so that each of them says the same.
  */
 import type { HostPublicJobs, JobRecord } from "@hireport/core";
+import { type SalaryUnit, salaryTextOf, salaryUnitOf } from "./pay";
 
 /** Google's `employmentType` values. */
 export type EmploymentType =
@@ -55,9 +56,6 @@ const INDEED_JOB_TYPES: Partial<Record<EmploymentType, string>> = {
   INTERN: "internship",
 };
 
-/** schema.org `unitText` for the salary periods hireport stores. */
-const SALARY_UNITS: Record<string, string> = { hour: "HOUR", day: "DAY", week: "WEEK", month: "MONTH", year: "YEAR" };
-
 export interface JobView {
   record: JobRecord;
   id: string;
@@ -78,9 +76,10 @@ export interface JobView {
   /** A reader's words for the type of work (`Full time`), or the stored text. */
   employmentLabel: string;
   indeedJobType: string | null;
-  /** The pay in words (`£50,000 – £70,000 a year`), or null when no figure is set. */
+  /** The pay in words (`£50,000 – £70,000 a year`, `£12.50 – £14.00 an hour`), or null when no figure is set. */
   salaryText: string | null;
-  salaryUnit: string | null;
+  /** schema.org's `unitText` of the pay's period, or null for a period the site does not know. */
+  salaryUnit: SalaryUnit | null;
 }
 
 /**
@@ -120,50 +119,15 @@ export function employmentTypeOf(text: string): EmploymentType | null {
   return EMPLOYMENT_TYPES[key] ?? null;
 }
 
-/** Formats by currency and digits, made once: building an `Intl.NumberFormat` costs far more than using one. */
-const moneyFormats = new Map<string, Intl.NumberFormat>();
-
-function money(amount: number, currency: string): string {
-  const digits = Number.isInteger(amount) ? 0 : 2;
-  const id = `${currency}|${digits}`;
-  let format = moneyFormats.get(id);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat("en-GB", {
-        style: "currency",
-        currency,
-        minimumFractionDigits: digits,
-        maximumFractionDigits: digits,
-      });
-    } catch {
-      return `${amount.toLocaleString("en-GB")} ${currency}`;
-    }
-    moneyFormats.set(id, format);
-  }
-  return format.format(amount);
-}
-
-/** The pay in words, or null when neither figure is set. */
-export function salaryTextOf(
-  job: Pick<JobRecord, "salaryMin" | "salaryMax" | "salaryCurrency" | "salaryPeriod">,
-): string | null {
-  const { salaryMin: min, salaryMax: max, salaryCurrency: currency, salaryPeriod: period } = job;
-  if (min === null && max === null) return null;
-  const per = period ? ` a ${period}` : "";
-  if (min !== null && max !== null && min !== max) return `${money(min, currency)} – ${money(max, currency)}${per}`;
-  if (min !== null && max === null) return `From ${money(min, currency)}${per}`;
-  if (min === null && max !== null) return `Up to ${money(max, currency)}${per}`;
-  return `${money(min as number, currency)}${per}`;
-}
-
 /** What a job view reads of the public-job rule: `api.publicJobs`. */
 export type PublicJobAddresses = Pick<HostPublicJobs, "url" | "siteUrl" | "validThrough">;
 
 /**
  * A public job as the site shows it. `publicJobs` is `api.publicJobs`; `base` is the link root of
- * the company's pages (the mount and the company's path segment).
+ * the company's pages (the mount and the company's path segment); `lang` is the language the pay's
+ * figures are formatted in (the theme's `lang`).
  */
-export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: string): JobView {
+export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: string, lang = "en"): JobView {
   const employmentType = employmentTypeOf(job.employmentType);
   const href = `${base}/jobs/${encodeURIComponent(job.id)}`;
   // Formatting money makes an Intl formatter: only for the pages and feeds that show it.
@@ -183,9 +147,9 @@ export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: st
     employmentLabel: employmentType ? EMPLOYMENT_LABELS[employmentType] : job.employmentType,
     indeedJobType: employmentType ? (INDEED_JOB_TYPES[employmentType] ?? null) : null,
     get salaryText() {
-      if (salaryText === undefined) salaryText = salaryTextOf(job);
+      if (salaryText === undefined) salaryText = salaryTextOf(job, lang);
       return salaryText;
     },
-    salaryUnit: SALARY_UNITS[job.salaryPeriod.trim().toLowerCase()] ?? null,
+    salaryUnit: salaryUnitOf(job.salaryPeriod),
   };
 }

@@ -79,7 +79,10 @@ export interface CareersCspSources {
 }
 
 export interface CareersOptions {
-  /** The public API of `createPublicApi`, with a `fileStore` (the CVs are kept there). */
+  /**
+   * The public API of `createPublicApi`. It must have been given a `fileStore` (the CVs are kept
+   * there): `createCareers` throws a `TypeError` without one.
+   */
   api: PublicApi;
   /**
    * Which company's careers site a request is for: a fixed id (`() => "co_acme"`), the subdomain of
@@ -225,6 +228,11 @@ export function resolveOptions(options: CareersOptions): ResolvedCareersOptions 
   if (!options || typeof options !== "object") fail("options are required");
   if (!options.api || typeof options.api.publicJobs?.find !== "function") {
     fail("api must be the object createPublicApi returned");
+  }
+  if (options.api.settings?.hasFileStore !== true) {
+    fail(
+      "api has no fileStore: the careers site keeps each applicant's CV there. Pass createPublicApi a fileStore (kyselyFileStore({ db }) from @hireport/kysely, memoryFileStore() from @hireport/core/memory for tests, or your own FileStore).",
+    );
   }
   if (typeof options.resolveCompany !== "function") {
     fail('resolveCompany is required: (request) => the company id, such as () => "co_acme"');

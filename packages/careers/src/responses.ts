@@ -56,6 +56,12 @@ export function pageHeaders(
   };
 }
 
+/**
+ * The Content-Security-Policy of what is not a page (the feeds, the sitemap, JSON): a browser that
+ * shows one loads nothing from it, runs nothing in it, and shows it in no frame.
+ */
+export const DOCUMENT_CSP = "default-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; sandbox";
+
 /** A rendered page's HTML text, with its doctype. */
 export function pageText(page: Rendered): string {
   return `<!doctype html>${typeof page === "string" ? page : renderToString(page)}`;

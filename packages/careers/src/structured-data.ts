@@ -8,6 +8,7 @@
 import type { JobView } from "./job-view";
 import type { ResolvedTheme } from "./options";
 import { paragraphsHtml } from "./pages/text-blocks";
+import { currencyCodeOf } from "./pay";
 
 export type JsonLd = Record<string, unknown>;
 
@@ -45,14 +46,16 @@ export function jobPosting(job: JobView, theme: ResolvedTheme, siteUrl: string):
     if (location.country) address.addressCountry = location.country;
     posting.jobLocation = { "@type": "Place", address };
   }
-  if (record.salaryMin !== null || record.salaryMax !== null) {
+  // Google reads baseSalary only with an ISO 4217 currency: with another (`£`, `pounds`) there is none.
+  const currency = currencyCodeOf(record.salaryCurrency);
+  if (currency && (record.salaryMin !== null || record.salaryMax !== null)) {
     const value: JsonLd = { "@type": "QuantitativeValue" };
     if (record.salaryMin !== null && record.salaryMax !== null && record.salaryMin !== record.salaryMax) {
       value.minValue = record.salaryMin;
       value.maxValue = record.salaryMax;
     } else value.value = record.salaryMin ?? record.salaryMax;
     if (job.salaryUnit) value.unitText = job.salaryUnit;
-    posting.baseSalary = { "@type": "MonetaryAmount", currency: record.salaryCurrency, value };
+    posting.baseSalary = { "@type": "MonetaryAmount", currency, value };
   }
   if (record.requiredSkills.length > 0) posting.skills = record.requiredSkills.join(", ");
   if (record.qualifications.length > 0) posting.qualifications = record.qualifications.join("\n");

@@ -4,15 +4,25 @@
  * tags of answers.
  */
 import { createHash } from "node:crypto";
-import { createPublicApi } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
+import { createPublicApi, type JobRecord } from "@hireport/core";
+import { memoryFileStore, memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
 import { cvFilename } from "../src/apply/cv-type";
-import { createCareers, employmentTypeOf, parseLocation, scriptJson } from "../src/index";
+import {
+  createCareers,
+  employmentTypeOf,
+  jobPosting,
+  jobView,
+  parseLocation,
+  resolveTheme,
+  scriptJson,
+} from "../src/index";
+import { currencyCodeOf, salaryTextOf, salaryUnitOf } from "../src/pay";
 import { cspHash, etagOf } from "../src/responses";
 
 const api = createPublicApi({
   storage: memoryStorage(),
+  fileStore: memoryFileStore(),
   publicBaseUrl: "https://jobs.example.com",
   fileTokenSecret: "parts-test-secret-0123456789-abcdefghijk",
 });
@@ -42,6 +52,19 @@ describe("createCareers options", () => {
       expect(() => createCareers({ ...valid, ...override } as never), JSON.stringify(override)).toThrow(message);
     }
     expect(() => createCareers(valid)).not.toThrow();
+  });
+
+  // Regression: without a file store the first applicant with a CV got a 500; now creation fails.
+  it("refuses an api without a fileStore at creation, naming the option", () => {
+    const withoutFiles = createPublicApi({
+      storage: memoryStorage(),
+      publicBaseUrl: "https://jobs.example.com",
+      fileTokenSecret: "parts-test-secret-0123456789-abcdefghijk",
+    });
+    expect(() => createCareers({ ...valid, api: withoutFiles })).toThrow(TypeError);
+    expect(() => createCareers({ ...valid, api: withoutFiles })).toThrow(
+      /api has no fileStore.*createPublicApi a fileStore/,
+    );
   });
 });
 
@@ -91,5 +114,130 @@ describe("answer tags", () => {
     expect(cspHash("body{color:red}")).toBe(
       `'sha256-${createHash("sha256").update("body{color:red}").digest("base64")}'`,
     );
+  });
+});
+
+describe("pay in words", () => {
+  const pay = (salaryMin: number | null, salaryMax: number | null, salaryPeriod: string, salaryCurrency = "GBP") => ({
+    salaryMin,
+    salaryMax,
+    salaryPeriod,
+    salaryCurrency,
+  });
+
+  // Regression: "£12.50 – £14 a hour" and "a annum" on the job page, in the RSS feed and the Indeed salary.
+  it("says each period with its own article, never 'a hour' or 'a annum'", () => {
+    expect(salaryTextOf(pay(12.5, 14, "hour"))).toBe("£12.50 – £14.00 an hour");
+    expect(salaryTextOf(pay(150, 200, "day"))).toBe("£150 – £200 a day");
+    expect(salaryTextOf(pay(600, null, "week"))).toBe("From £600 a week");
+    expect(salaryTextOf(pay(null, 4000, "month"))).toBe("Up to £4,000 a month");
+    expect(salaryTextOf(pay(50_000, 70_000, "year"))).toBe("£50,000 – £70,000 a year");
+    expect(salaryTextOf(pay(50_000, 50_000, "annum"))).toBe("£50,000 a year");
+    expect(salaryTextOf(pay(50_000, null, "Per Annum"))).toBe("From £50,000 a year");
+    expect(salaryTextOf(pay(20, null, "hourly"))).toBe("From £20 an hour");
+    expect(salaryTextOf(pay(300, null, "shift"))).toBe("From £300 per shift");
+    expect(salaryTextOf(pay(null, null, "year"))).toBeNull();
+    for (const period of ["hour", "Hourly", "annum", "per annum", "yearly", "HOUR"]) {
+      const text = salaryTextOf(pay(10, 20, period)) ?? "";
+      expect(text, period).not.toMatch(/\ba (hour|annum|hourly)\b/i);
+    }
+  });
+
+  it("formats the money in the page's language with Intl, for every period", () => {
+    const periods = { hour: "an hour", day: "a day", week: "a week", month: "a month", year: "a year" };
+    for (const [period, words] of Object.entries(periods)) {
+      for (const locale of ["en", "en-GB", "en-US", "de", "fr", "ja"]) {
+        const money = new Intl.NumberFormat(locale, { style: "currency", currency: "EUR", maximumFractionDigits: 0 });
+        expect(salaryTextOf(pay(1000, 2000, period, "EUR"), locale), `${period} ${locale}`).toBe(
+          `${money.format(1000)} – ${money.format(2000)} ${words}`,
+        );
+      }
+    }
+    expect(salaryTextOf(pay(50_000, null, "year", "USD"), "en-US")).toBe("From $50,000 a year");
+    expect(salaryTextOf(pay(50_000, null, "year", "EUR"), "de")).toBe("From 50.000\u00a0€ a year");
+    // A language tag Intl does not know falls back to English figures.
+    expect(salaryTextOf(pay(50_000, null, "year"), "x-unknown-tag")).toBe("From £50,000 a year");
+  });
+
+  it("keeps a currency that is not an ISO 4217 code as text, and gives structured data only the units it knows", () => {
+    expect(salaryTextOf(pay(50_000, null, "year", "pounds"))).toBe("From 50,000 pounds a year");
+    expect(salaryTextOf(pay(50_000, null, "year", "gbp"))).toBe("From £50,000 a year");
+    expect(currencyCodeOf("GBP")).toBe("GBP");
+    expect(currencyCodeOf(" eur ")).toBe("EUR");
+    for (const bad of ["£", "pounds", "GB", "GBPX", "ZZZ", ""]) expect(currencyCodeOf(bad), bad).toBeNull();
+    const units = {
+      hour: "HOUR",
+      day: "DAY",
+      week: "WEEK",
+      month: "MONTH",
+      year: "YEAR",
+      annum: "YEAR",
+      weekly: "WEEK",
+    };
+    for (const [period, unit] of Object.entries(units)) expect(salaryUnitOf(period), period).toBe(unit);
+    expect(salaryUnitOf("shift")).toBeNull();
+  });
+});
+
+describe("pay in JobPosting data", () => {
+  const record = (overrides: Partial<JobRecord>): JobRecord => ({
+    id: "job_1",
+    companyId: "co_a",
+    reference: "JOB-1",
+    title: "Baker",
+    description: "Bake.",
+    shortDescription: "Bake.",
+    department: "",
+    location: "London, UK",
+    employmentType: "full_time",
+    experienceLevel: "",
+    salaryMin: 12.5,
+    salaryMax: 14,
+    salaryCurrency: "GBP",
+    salaryPeriod: "hour",
+    requiredSkills: [],
+    preferredSkills: [],
+    qualifications: [],
+    responsibilities: [],
+    benefits: [],
+    closingDate: null,
+    startDate: null,
+    positions: null,
+    status: "active",
+    hidden: false,
+    applicationsCount: 0,
+    createdAt: new Date("2026-03-01T00:00:00Z"),
+    updatedAt: new Date("2026-03-01T00:00:00Z"),
+    closedAt: null,
+    publishedAt: null,
+    ...overrides,
+  });
+  const addresses = {
+    url: () => "https://jobs.example.com/jobs/job_1",
+    siteUrl: () => "https://jobs.example.com",
+    validThrough: () => null,
+  };
+  const theme = resolveTheme({ name: "Acme" }, { id: "co_a", name: "Acme", createdAt: new Date(0) });
+  const posting = (overrides: Partial<JobRecord>) =>
+    jobPosting(jobView(addresses, record(overrides), ""), theme, "https://jobs.example.com");
+
+  it("maps each period to its unitText", () => {
+    const units = { hour: "HOUR", day: "DAY", week: "WEEK", month: "MONTH", year: "YEAR", annum: "YEAR" };
+    for (const [salaryPeriod, unitText] of Object.entries(units)) {
+      expect(posting({ salaryPeriod }).baseSalary, salaryPeriod).toEqual({
+        "@type": "MonetaryAmount",
+        currency: "GBP",
+        value: { "@type": "QuantitativeValue", minValue: 12.5, maxValue: 14, unitText },
+      });
+    }
+    expect((posting({ salaryPeriod: "shift" }).baseSalary as { value: object }).value).not.toHaveProperty("unitText");
+  });
+
+  // Regression: a currency such as "£" or "pounds" went out as baseSalary.currency, which Google refuses.
+  it("gives no baseSalary when the currency is not an ISO 4217 code", () => {
+    for (const salaryCurrency of ["£", "pounds", "GB", "XYZ1"]) {
+      expect(posting({ salaryCurrency }), salaryCurrency).not.toHaveProperty("baseSalary");
+    }
+    expect((posting({ salaryCurrency: "eur" }).baseSalary as { currency: string }).currency).toBe("EUR");
   });
 });

@@ -49,8 +49,17 @@ export interface PublicApi extends HireportHandler {
   openapi(): Record<string, unknown>;
   /** The HTML reference page rendered from `openapi()`, as served at `GET {basePath}/reference`. */
   reference(): string;
-  /** The resolved settings adapters need: where the API and the CV route live, the body limit. */
-  readonly settings: Readonly<{ basePath: string; filesPath: string; maxBodyBytes: number; streamBody: false }>;
+  /**
+   * The resolved settings adapters need: where the API and the CV route live, the body limit; and
+   * whether a `fileStore` was given (the careers site needs one for the CVs it takes).
+   */
+  readonly settings: Readonly<{
+    basePath: string;
+    filesPath: string;
+    maxBodyBytes: number;
+    streamBody: false;
+    hasFileStore: boolean;
+  }>;
   companies: CompanyService;
   keys: KeyService;
   jobs: HostJobs;
@@ -164,6 +173,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
       filesPath: resolved.filesPath,
       maxBodyBytes: resolved.limits.maxBodyBytes,
       streamBody: false,
+      hasFileStore: options.fileStore !== undefined,
     }),
     companies: new CompanyService(runtime),
     keys: new KeyService(runtime),

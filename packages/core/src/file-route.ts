@@ -2,11 +2,22 @@ import { HireportError } from "./errors";
 import type { ApiRequest, ApiResponse } from "./http-types";
 import type { Runtime } from "./runtime";
 
-const FILE_HEADERS = {
-  "cache-control": "private, no-store",
+/**
+ * Every answer of the CV route, the JSON errors too: a CV is never sniffed into HTML, and if a
+ * browser shows one anyway it runs in a sandbox that may load nothing.
+ */
+const SAFETY_HEADERS = {
+  "content-security-policy": "default-src 'none'; sandbox",
   "referrer-policy": "no-referrer",
   "x-content-type-options": "nosniff",
 } as const;
+
+const FILE_HEADERS = { ...SAFETY_HEADERS, "cache-control": "private, no-store" } as const;
+
+/** A refusal of the CV route, with its safety headers. */
+function refusal(code: "not_found" | "method_not_allowed", message: string, headers: Record<string, string> = {}) {
+  return new HireportError(code, message, { headers: { ...SAFETY_HEADERS, ...headers } });
+}
 
 /** `Content-Disposition` that makes the browser save the file under its name, never show it inline. */
 function attachment(filename: string): string {
@@ -14,7 +25,7 @@ function attachment(filename: string): string {
 }
 
 function expired(): HireportError {
-  return new HireportError(
+  return refusal(
     "not_found",
     "This CV link is not valid or has expired. Read the application again for a fresh resume_url.",
   );
@@ -27,7 +38,7 @@ function expired(): HireportError {
  */
 export async function serveFile(runtime: Runtime, request: ApiRequest): Promise<ApiResponse> {
   if (request.method.toUpperCase() !== "GET") {
-    throw new HireportError("method_not_allowed", "CV links answer GET only.", { headers: { allow: "GET" } });
+    throw refusal("method_not_allowed", "CV links answer GET only.", { allow: "GET" });
   }
   const path = request.path.split("?")[0] ?? "";
   const token = path
@@ -39,10 +50,10 @@ export async function serveFile(runtime: Runtime, request: ApiRequest): Promise<
   if (!claims) throw expired();
   const application = await runtime.storage.applications.get(claims.companyId, claims.applicationId);
   if (!application) throw expired();
-  if (application.erasedAt) throw new HireportError("not_found", "This application's personal data was erased.");
+  if (application.erasedAt) throw refusal("not_found", "This application's personal data was erased.");
   if (application.resumeFileId !== null && runtime.fileStore) {
     const file = await runtime.fileStore.get(application.companyId, application.resumeFileId);
-    if (!file) throw new HireportError("not_found", "This application's CV is no longer stored.");
+    if (!file) throw refusal("not_found", "This application's CV is no longer stored.");
     return {
       status: 200,
       headers: {
@@ -60,7 +71,7 @@ export async function serveFile(runtime: Runtime, request: ApiRequest): Promise<
     : application.resumeSourceUrl
       ? { redirect: application.resumeSourceUrl }
       : null;
-  if (!source) throw new HireportError("not_found", "This application has no CV.");
+  if (!source) throw refusal("not_found", "This application has no CV.");
   if ("redirect" in source) {
     return { status: 302, headers: { ...FILE_HEADERS, location: source.redirect }, body: "" };
   }

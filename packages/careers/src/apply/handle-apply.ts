@@ -106,9 +106,66 @@ function inputOf(jobId: string, values: ApplyValues): ApplicationCreateInput {
   };
 }
 
+/** What the candidate reads next to a field whose bytes were not UTF-8. */
+const NOT_UTF8 =
+  "This text was not sent as valid UTF-8 (some characters could not be read). Check it, type them again, and send the form again.";
+
+function isApplyField(name: string): name is ApplyField {
+  return name in FIELD_OF_NAME;
+}
+
+/** The form's own fields, by name. */
+const FIELD_OF_NAME: Record<ApplyField, true> = {
+  name: true,
+  email: true,
+  phone: true,
+  location: true,
+  linkedin_url: true,
+  current_title: true,
+  skills: true,
+  cover_letter: true,
+  resume: true,
+  consent: true,
+};
+
+function tooLargeFile(maxFileBytes: number): string {
+  return `The file is larger than ${megabytes(maxFileBytes)}. Send a smaller one.`;
+}
+
 function megabytes(bytes: number): string {
   return `${Math.round((bytes / 1_048_576) * 10) / 10} MB`;
 }
+
+/**
+ * The largest form body: the CV and 1 MiB for the text fields and the form's own framing. More is
+ * refused with 413 as soon as it passes (a CV over its own limit is refused before, with 422).
+ */
+export function formBodyLimit(maxFileBytes: number): number {
+  return maxFileBytes + 1024 * 1024;
+}
+
+/** The answer to a body the site cannot read, by its reason (the API's error codes). */
+const UNREADABLE: Record<
+  UnreadableBody["reason"],
+  { status: number; code: "bad_request" | "payload_too_large"; message: (maxFileBytes: number) => string }
+> = {
+  type: {
+    status: 400,
+    code: "bad_request",
+    message: () => "Send the application as a form (multipart/form-data) or as JSON.",
+  },
+  unreadable: {
+    status: 400,
+    code: "bad_request",
+    message: () => "The application could not be read. Please send the form again.",
+  },
+  not_utf8: { status: 400, code: "bad_request", message: () => "The request body is not valid UTF-8." },
+  too_large: {
+    status: 413,
+    code: "payload_too_large",
+    message: (maxFileBytes) => `The application is too large: the CV may be at most ${megabytes(maxFileBytes)}.`,
+  },
+};
 
 /** The refusal of one application: what the candidate sees next to the fields, or above the form. */
 interface Refusal {
@@ -142,20 +199,16 @@ export async function handleApply(ctx: ApplyContext): Promise<ApiResponse> {
     try {
       submission = await readSubmission(request, {
         maxFileBytes: options.limits.maxFileBytes,
+        maxBodyBytes: formBodyLimit(options.limits.maxFileBytes),
         directory: options.uploadDirectory,
       });
     } catch (error) {
       if (!(error instanceof UnreadableBody)) throw error;
-      const message =
-        error.reason === "type"
-          ? "Send the application as a form (multipart/form-data) or as JSON."
-          : error.reason === "too_large"
-            ? `The application is too large: the CV may be at most ${megabytes(options.limits.maxFileBytes)}.`
-            : "The application could not be read. Please send the form again.";
-      const status = error.reason === "too_large" ? 413 : 400;
+      const refusal = UNREADABLE[error.reason];
+      const message = refusal.message(options.limits.maxFileBytes);
       return asJson
-        ? jsonError(status, "bad_request", message)
-        : ctx.answer.message(status, "That did not work", message);
+        ? jsonError(refusal.status, refusal.code, message)
+        : ctx.answer.message(refusal.status, "That did not work", message);
     }
     return await applyWith(ctx, submission, asJson);
   } finally {
@@ -188,6 +241,19 @@ async function applyWith(ctx: ApplyContext, submission: Submission, asJson: bool
 
   if (submission.overLimit) {
     return refuse({ errors: {}, notices: ["The form had more or longer fields than it can take."], freshToken: false });
+  }
+  // Refused as soon as the CV passed its limit: what came after it in the form was never read.
+  if (submission.file?.truncated) {
+    return refuse({ errors: { resume: tooLargeFile(options.limits.maxFileBytes) }, notices: [], freshToken: false });
+  }
+  if (submission.invalidText.length > 0) {
+    const errors: Partial<Record<ApplyField, string>> = {};
+    const notices: string[] = [];
+    for (const name of submission.invalidText) {
+      if (isApplyField(name)) errors[name] = NOT_UTF8;
+      else notices.push(`The field “${name}” was not sent as valid UTF-8. Send the form again.`);
+    }
+    return refuse({ errors, notices, freshToken: false });
   }
   // The honeypot: a field people never see or fill.
   if ((submission.fields.website ?? "") !== "") {
@@ -241,9 +307,7 @@ async function applyWith(ctx: ApplyContext, submission: Submission, asJson: bool
   let cvType: CvType | null = null;
   const file = submission.file;
   if (!file || (file.size === 0 && file.filename === "")) errors.resume = "Choose the file of your CV.";
-  else if (file.truncated) {
-    errors.resume = `The file is larger than ${megabytes(options.limits.maxFileBytes)}. Send a smaller one.`;
-  } else {
+  else {
     const sniffed = await cvTypeOf(file.path);
     cvType = sniffed.type;
     if (!cvType) {

@@ -6,12 +6,11 @@
  * The caller removes the temporary file (`discardSubmission`) whatever happens.
  */
 import { randomBytes } from "node:crypto";
+import { once } from "node:events";
 import { createWriteStream } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import { type ApiRequest, getHeader, mediaTypeOf, readBytes } from "@hireport/core";
 import busboy from "busboy";
 
@@ -31,10 +30,14 @@ export interface Submission {
   file: SpooledFile | null;
   /** The body broke a limit (too many fields or files, a field too long): it is refused whole. */
   overLimit: boolean;
+  /** Names of the text fields whose bytes were not valid UTF-8 (their value holds U+FFFD instead). */
+  invalidText: string[];
 }
 
 export interface ReadLimits {
   maxFileBytes: number;
+  /** Largest form body (multipart or URL-encoded); JSON has its own, from `maxFileBytes`. */
+  maxBodyBytes: number;
   /** Where the CV is spooled. */
   directory: string;
 }
@@ -80,68 +83,132 @@ export async function discardBody(request: ApiRequest, maxBytes = 32 * 1024 * 10
   }
 }
 
+/**
+ * Form text as UTF-8, strictly. busboy hands the field over as Latin-1 (one character a byte, the
+ * `defCharset` below), so the bytes come back exactly; null when they are not valid UTF-8.
+ */
+function strictUtf8(latin1: string): string | null {
+  try {
+    return utf8.decode(Buffer.from(latin1, "latin1"));
+  } catch {
+    return null;
+  }
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** The content type busboy is given: a URL-encoded form's `charset` is dropped (forms are UTF-8, read strictly). */
+function parserContentType(request: ApiRequest): string {
+  const type = getHeader(request.headers, "content-type") ?? "";
+  return mediaTypeOf(request.headers) === "application/x-www-form-urlencoded"
+    ? "application/x-www-form-urlencoded"
+    : type;
+}
+
+/**
+ * Streams a form through busboy, stopping as soon as a limit is passed: the whole body over
+ * `maxBodyBytes` throws `too_large`; the CV over `maxFileBytes` ends the reading there, with the
+ * file marked `truncated` (the fields read before it are kept). The rest of the body is left unread.
+ */
 async function readMultipart(
   request: ApiRequest,
   limits: ReadLimits,
   stream: ReadableStream<Uint8Array>,
 ): Promise<Submission> {
   const parser = busboy({
-    headers: { "content-type": getHeader(request.headers, "content-type") ?? "" },
+    headers: { "content-type": parserContentType(request) },
     defParamCharset: "utf8",
+    defCharset: "latin1",
     limits: {
-      fileSize: limits.maxFileBytes,
+      // One byte more than the limit: busboy's `limit` then means "over", never "exactly at".
+      fileSize: limits.maxFileBytes + 1,
       files: 1,
       fields: MAX_FIELDS,
       parts: MAX_FIELDS + 1,
       fieldSize: MAX_FIELD_BYTES,
     },
   });
-  const submission: Submission = { fields: {}, file: null, overLimit: false };
+  const submission: Submission = { fields: {}, file: null, overLimit: false, invalidText: [] };
   const writes: Promise<void>[] = [];
-  return new Promise<Submission>((resolve, reject) => {
-    // A body that breaks off leaves no temporary file behind.
-    const fail = (error: unknown) => {
-      Promise.allSettled(writes)
-        .then(() => (submission.file ? rm(submission.file.path, { force: true }) : undefined))
-        .then(() => reject(error));
-    };
-    parser.on("field", (name, value, info) => {
-      if (info.nameTruncated || info.valueTruncated) submission.overLimit = true;
-      if (!(name in submission.fields)) submission.fields[name] = value;
+  let fileOverLimit = false;
+  let failure: unknown = null;
+  const parsed = new Promise<void>((resolve, reject) => {
+    parser.on("close", resolve);
+    parser.on("error", (error) => {
+      failure ??= error;
+      reject(error);
     });
-    parser.on("file", (name, file, info) => {
-      if (name !== "resume" || submission.file) {
-        file.resume();
-        return;
-      }
-      const spooled: SpooledFile = {
-        path: temporaryPath(limits.directory),
-        filename: info.filename ?? "",
-        size: 0,
-        truncated: false,
-      };
-      submission.file = spooled;
-      file.on("data", (chunk: Buffer) => {
-        spooled.size += chunk.byteLength;
-      });
-      file.on("limit", () => {
-        spooled.truncated = true;
-      });
-      writes.push(pipeline(file, createWriteStream(spooled.path, { flags: "wx", mode: 0o600 })));
-    });
-    for (const event of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
-      parser.on(event, () => {
-        submission.overLimit = true;
-      });
-    }
-    parser.on("error", fail);
-    parser.on("close", () => {
-      Promise.all(writes).then(() => resolve(submission), fail);
-    });
-    const source = Readable.fromWeb(stream as NodeWebStream<Uint8Array>);
-    source.on("error", (error) => parser.destroy(error));
-    source.pipe(parser);
   });
+  parsed.catch(() => undefined);
+  parser.on("field", (name, value, info) => {
+    if (info.nameTruncated || info.valueTruncated) submission.overLimit = true;
+    if (name in submission.fields) return;
+    const text = strictUtf8(value);
+    if (text === null) {
+      submission.invalidText.push(name);
+      // Shown back as the browser would have decoded it, for the candidate to fix.
+      submission.fields[name] = Buffer.from(value, "latin1").toString("utf8");
+    } else submission.fields[name] = text;
+  });
+  parser.on("file", (name, file, info) => {
+    if (name !== "resume" || submission.file) {
+      // Skipped; stopping the parser early ends it with an error nobody needs to hear.
+      file.on("error", () => undefined);
+      file.resume();
+      return;
+    }
+    const spooled: SpooledFile = {
+      path: temporaryPath(limits.directory),
+      filename: info.filename ?? "",
+      size: 0,
+      truncated: false,
+    };
+    submission.file = spooled;
+    file.on("data", (chunk: Buffer) => {
+      spooled.size += chunk.byteLength;
+    });
+    file.on("limit", () => {
+      spooled.truncated = true;
+      fileOverLimit = true;
+    });
+    writes.push(pipeline(file, createWriteStream(spooled.path, { flags: "wx", mode: 0o600 })));
+  });
+  for (const event of ["partsLimit", "filesLimit", "fieldsLimit"] as const) {
+    parser.on(event, () => {
+      submission.overLimit = true;
+    });
+  }
+  const reader = stream.getReader();
+  let size = 0;
+  try {
+    for (;;) {
+      if (failure) throw failure;
+      if (fileOverLimit) {
+        // Refused here: the rest of the CV (and of the body) is never read.
+        parser.destroy();
+        await Promise.allSettled(writes);
+        return submission;
+      }
+      const { done, value } = await reader.read();
+      if (done) {
+        parser.end();
+        await parsed;
+        await Promise.all(writes);
+        return submission;
+      }
+      size += value.byteLength;
+      if (size > limits.maxBodyBytes) throw new UnreadableBody("too_large");
+      if (!parser.write(value)) await Promise.race([once(parser, "drain"), parsed]);
+    }
+  } catch (error) {
+    // A body that breaks off (or is refused) leaves no temporary file behind.
+    parser.destroy();
+    await Promise.allSettled(writes);
+    if (submission.file) await rm(submission.file.path, { force: true });
+    throw error;
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
 }
 
 function text(value: unknown): string | undefined {
@@ -151,14 +218,23 @@ function text(value: unknown): string | undefined {
   return undefined;
 }
 
+/** A UTF-16 surrogate without its pair: text no UTF-8 can hold. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATE_ALL = new RegExp(LONE_SURROGATE.source, "g");
+
 /** A JSON application: the fields by the form's names, `consent` true, the CV as `{ filename, content_base64 }`. */
 async function fromJson(value: unknown, limits: ReadLimits): Promise<Submission> {
-  const submission: Submission = { fields: {}, file: null, overLimit: false };
+  const submission: Submission = { fields: {}, file: null, overLimit: false, invalidText: [] };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return submission;
   for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
     if (name === "resume") continue;
     const field = text(item);
-    if (field !== undefined) submission.fields[name] = field;
+    if (field === undefined) continue;
+    // JSON text is UTF-8 already; a lone surrogate (`"\ud800"`) is text UTF-8 cannot hold.
+    if (LONE_SURROGATE.test(field)) {
+      submission.invalidText.push(name);
+      submission.fields[name] = field.replace(LONE_SURROGATE_ALL, "\uFFFD");
+    } else submission.fields[name] = field;
   }
   if ((value as { consent?: unknown }).consent === true) submission.fields.consent = "yes";
   else delete submission.fields.consent;
@@ -181,9 +257,12 @@ async function fromJson(value: unknown, limits: ReadLimits): Promise<Submission>
   return submission;
 }
 
-/** What went wrong reading a body: it was not a form the site reads, or it could not be read at all. */
+/**
+ * What went wrong reading a body: it was not a form the site reads, it could not be read at all,
+ * it was over its limit, or (JSON) its bytes were not UTF-8.
+ */
 export class UnreadableBody extends Error {
-  constructor(readonly reason: "type" | "unreadable" | "too_large") {
+  constructor(readonly reason: "type" | "unreadable" | "too_large" | "not_utf8") {
     super(`The application could not be read (${reason}).`);
   }
 }
@@ -203,8 +282,8 @@ export async function readSubmission(request: ApiRequest, limits: ReadLimits): P
   if (type === "multipart/form-data" || type === "application/x-www-form-urlencoded") {
     try {
       return await readMultipart(request, limits, stream);
-    } catch {
-      throw new UnreadableBody("unreadable");
+    } catch (error) {
+      throw error instanceof UnreadableBody ? error : new UnreadableBody("unreadable");
     }
   }
   if (type === "application/json") {
@@ -215,9 +294,16 @@ export async function readSubmission(request: ApiRequest, limits: ReadLimits): P
       throw new UnreadableBody("unreadable");
     }
     if (bytes === null) throw new UnreadableBody("too_large");
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true }).decode(bytes);
+    } catch {
+      // As the API's own JSON reader answers: 400, the body is not UTF-8.
+      throw new UnreadableBody("not_utf8");
+    }
     let value: unknown;
     try {
-      value = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(bytes));
+      value = JSON.parse(text);
     } catch {
       throw new UnreadableBody("unreadable");
     }

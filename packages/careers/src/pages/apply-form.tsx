@@ -38,8 +38,8 @@ const FIELD_ORDER: readonly ApplyField[] = [
   "linkedin_url",
   "current_title",
   "skills",
-  "resume",
   "cover_letter",
+  "resume",
   "consent",
 ];
 
@@ -121,6 +121,17 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
       </fieldset>
       <fieldset>
         <legend>Your application</legend>
+        {/* Before the CV: a CV over its limit is refused where it passes it, with what came before kept. */}
+        <label for="cover_letter">Cover letter</label>
+        <textarea
+          id="cover_letter"
+          name="cover_letter"
+          aria-invalid={errors.cover_letter ? "true" : undefined}
+          aria-describedby={describedBy(props, "cover_letter")}
+        >
+          {values.cover_letter}
+        </textarea>
+        <FieldError props={props} field="cover_letter" />
         <label for="resume">CV (required)</label>
         <p class="hint" id="resume-hint">
           PDF, Word (DOC or DOCX), OpenDocument (ODT), RTF or plain text, up to {mebibytes} MB.
@@ -136,16 +147,6 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
           aria-describedby={describedBy(props, "resume", "resume-hint")}
         />
         <FieldError props={props} field="resume" />
-        <label for="cover_letter">Cover letter</label>
-        <textarea
-          id="cover_letter"
-          name="cover_letter"
-          aria-invalid={errors.cover_letter ? "true" : undefined}
-          aria-describedby={describedBy(props, "cover_letter")}
-        >
-          {values.cover_letter}
-        </textarea>
-        <FieldError props={props} field="cover_letter" />
       </fieldset>
       <div class="hp" aria-hidden="true">
         <label for="website">Leave this field empty</label>

@@ -74,6 +74,21 @@ export function defineCareersSuite(adapter: Adapter): void {
         call.end();
       });
 
+    const getWithHostAsResponse = async (path: string, hostName: string) => {
+      const answer = await new Promise<{ status: number; headers: Record<string, string> }>((resolve, reject) => {
+        const { port } = new URL(host.origin);
+        const call = httpRequest({ host: "127.0.0.1", port, path, headers: { host: hostName } }, (response) => {
+          response.resume();
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, headers: response.headers as Record<string, string> }),
+          );
+        });
+        call.on("error", reject);
+        call.end();
+      });
+      return new Response(null, { status: answer.status, headers: answer.headers });
+    };
+
     async function createJob(companyId: string, input: Record<string, unknown> = {}) {
       return host.api.jobs.create(companyId, {
         title: "Backend Engineer",
@@ -621,6 +636,100 @@ export function defineCareersSuite(adapter: Adapter): void {
       expect(bad.status).toBe(422);
       const error = ((await bad.json()) as { error: { fields: { field: string }[] } }).error;
       expect(error.fields.map((f) => f.field).sort()).toEqual(["consent", "email"]);
+    });
+
+    it("sends nosniff on every kind of answer, and a CSP that loads nothing on the feeds, the sitemap and the CV route", async () => {
+      const job = open[0] as { id: string };
+      expect((await apply(job.id, { fields: { email: "headers@example.com" } })).status).toBe(200);
+      const { data } = await host.api.applications.list(COMPANIES.acme, { jobId: job.id, limit: 100 });
+      const withCv = data.find((application) => application.candidate.email === "headers@example.com");
+      expect(withCv?.resumeFileId).toMatch(/^fil_/);
+      const key = (await host.api.keys.create({ companyId: COMPANIES.acme, name: "h", scopes: ["applications:read"] }))
+        .key;
+      /** A fresh CV link (the clock moves a day between cases, past a link's life). */
+      const cvPath = async () => {
+        const read = (await (
+          await fetch(url(`/api/public/v1/applications/${withCv?.id}`), { headers: { authorization: `Bearer ${key}` } })
+        ).json()) as { data: { resume_url: string } };
+        return new URL(read.data.resume_url).pathname;
+      };
+      const documentCsp = /^default-src 'none';.*\bsandbox\b/;
+      const cases: { name: string; answer: () => Promise<Response>; status: number; csp?: RegExp }[] = [
+        { name: "redirect /", answer: () => get("/"), status: 302 },
+        { name: "job list", answer: () => get("/jobs"), status: 200, csp: /^default-src 'none'/ },
+        { name: "job page", answer: () => get(`/jobs/${job.id}`), status: 200, csp: /^default-src 'none'/ },
+        { name: "unknown job", answer: () => get("/jobs/job_nope"), status: 404, csp: /^default-src 'none'/ },
+        { name: "unknown page", answer: () => get("/nowhere"), status: 404 },
+        { name: "jobs.json", answer: () => get("/jobs.json"), status: 200 },
+        { name: "jobs.json 404", answer: () => getWithHostAsResponse("/jobs.json", "nobody.jobs.test"), status: 404 },
+        { name: "jobs.json OPTIONS", answer: () => fetch(url("/jobs.json"), { method: "OPTIONS" }), status: 204 },
+        { name: "Indeed feed", answer: () => get("/feeds/jobs.xml"), status: 200, csp: documentCsp },
+        { name: "RSS feed", answer: () => get("/feeds/jobs.rss"), status: 200, csp: documentCsp },
+        { name: "sitemap", answer: () => get("/sitemap.xml"), status: 200, csp: documentCsp },
+        { name: "405", answer: () => fetch(url("/jobs"), { method: "DELETE" }), status: 405 },
+        { name: "review 404", answer: () => get("/review/not-a-token"), status: 404 },
+        {
+          name: "apply JSON 400",
+          answer: () =>
+            fetch(url(`/jobs/${job.id}/apply`), {
+              method: "POST",
+              body: "{",
+              headers: { "content-type": "application/json" },
+            }),
+          status: 400,
+        },
+        { name: "apply form 422", answer: () => apply(job.id, { token: null }), status: 422 },
+        { name: "CV download", answer: async () => get(await cvPath()), status: 200, csp: documentCsp },
+        {
+          name: "CV link not valid (JSON 404)",
+          answer: () => get("/files/cv/not-a-token"),
+          status: 404,
+          csp: documentCsp,
+        },
+        {
+          name: "CV link POST (JSON 405)",
+          answer: async () => fetch(url(await cvPath()), { method: "POST" }),
+          status: 405,
+          csp: documentCsp,
+        },
+      ];
+      for (const { name, answer, status, csp } of cases) {
+        freshWindows();
+        const response = await answer();
+        expect(response.status, name).toBe(status);
+        expect(response.headers.get("x-content-type-options"), name).toBe("nosniff");
+        if (csp) expect(response.headers.get("content-security-policy") ?? "", name).toMatch(csp);
+        await response.arrayBuffer();
+      }
+    });
+
+    it("says pay the way people read it on the job page, in the RSS feed and in Indeed's salary", async () => {
+      const job = await createJob(COMPANIES.acme, {
+        title: "Baker",
+        salary_min: 12.5,
+        salary_max: 14,
+        salary_period: "hour",
+      });
+      const page = await (await get(`/jobs/${job.id}`)).text();
+      expect(page).toContain("£12.50 – £14.00 an hour");
+      const rss = await (await get("/feeds/jobs.rss")).text();
+      expect(rss).toContain("£12.50 – £14.00 an hour");
+      const indeed = xml.parse(await (await get("/feeds/jobs.xml")).text());
+      const jobs = [indeed.source.job].flat() as { title: { "#cdata": string }; salary?: { "#cdata": string } }[];
+      expect(jobs.find((item) => item.title["#cdata"] === "Baker")?.salary?.["#cdata"]).toBe("£12.50 – £14.00 an hour");
+      const annum = await createJob(COMPANIES.acme, {
+        title: "Chef",
+        salary_period: "annum",
+        salary_currency: "pounds",
+      });
+      const chef = await (await get(`/jobs/${annum.id}`)).text();
+      expect(chef).toContain("50,000 pounds – 70,000 pounds a year");
+      expect(chef).not.toMatch(/a annum|a hour/);
+      // Not an ISO 4217 code: no baseSalary in the structured data.
+      const ld = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(chef)?.[1] ?? "{}");
+      expect(ld).not.toHaveProperty("baseSalary");
+      await host.api.jobs.close(COMPANIES.acme, job.id);
+      await host.api.jobs.close(COMPANIES.acme, annum.id);
     });
 
     it("sends security headers on its pages: CSP with no script, nosniff, frame-ancestors, a form that posts to itself", async () => {

@@ -431,6 +431,8 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       expect(viaHandle.status).toBe(302);
       expect(viaHandle.headers.location).toBe("https://files.example.com/cv/ada.pdf");
       expect(viaHandle.headers["cache-control"]).toBe("private, no-store");
+      expect(viaHandle.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
+      expect(viaHandle.headers["x-content-type-options"]).toBe("nosniff");
       const viaFetch = await w.api.fetch(new Request(link, { redirect: "manual" }));
       expect(viaFetch.status).toBe(302);
       expect(viaFetch.headers.get("location")).toBe("https://files.example.com/cv/ada.pdf");
@@ -471,6 +473,12 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       // A link keeps working for its company only: a link of acme cannot be turned into globex's.
       const wrongMethod = await w.api.handleFile({ method: "POST", path: new URL(fresh).pathname, headers: {} });
       expect(wrongMethod.status).toBe(405);
+      // Its refusals carry the route's safety headers too (a JSON 404 is never sniffed into a page).
+      const refused = await w.api.handleFile({ method: "GET", path: "/files/cv/not-a-token", headers: {} });
+      for (const answer of [refused, wrongMethod]) {
+        expect(answer.headers["x-content-type-options"]).toBe("nosniff");
+        expect(answer.headers["content-security-policy"]).toBe("default-src 'none'; sandbox");
+      }
     });
 
     it("answers 404 for an unknown id", async () => {
