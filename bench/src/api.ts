@@ -41,7 +41,13 @@ import { LIST_COMPANY, type Seeded, seed } from "./seed";
 
 const DEEP_ROWS = 1_000_000;
 
-type ServerKind = "hireport-fastify" | "hireport-express" | "bare-fastify" | "bare-express" | "peer-fastify";
+type ServerKind =
+  | "hireport-fastify"
+  | "hireport-fastify-redis"
+  | "hireport-express"
+  | "bare-fastify"
+  | "bare-express"
+  | "peer-fastify";
 
 interface RunningServer {
   kind: ServerKind;
@@ -207,6 +213,7 @@ export async function runApiBench(): Promise<void> {
     he: await startServer("hireport-express"),
     be: await startServer("bare-express"),
     pf: await startServer("peer-fastify"),
+    rf: await startServer("hireport-fastify-redis"),
   };
   const diagnostics: { label: string; server: RunningServer }[] = [];
   for (const without of [["rate-limit"], ["key-lookup"], ["rate-limit", "key-lookup", "usage-log"]] as Skippable[][]) {
@@ -216,6 +223,7 @@ export async function runApiBench(): Promise<void> {
   await checkSameAnswers(servers.hf, servers.bf, key);
   await checkSameAnswers(servers.he, servers.be, key);
   await checkSameAnswers(servers.hf, servers.pf, key, key);
+  await checkSameAnswers(servers.hf, servers.rf, key, key);
   await checkPeerRefuses(servers.pf, key);
   const cursor = await deepCursor(db, servers.hf, key);
 
@@ -230,21 +238,25 @@ export async function runApiBench(): Promise<void> {
     cpuPerRequest: [],
     pgPerRequest: [],
   });
-  /** hireport, bare and (Fastify only) the peer stack on the same path, measured interleaved. */
-  const groups: { h: Scenario; b: Scenario; p?: Scenario }[] = [];
-  for (const [fw, h, b, peer] of [
-    ["Fastify", servers.hf, servers.bf, servers.pf],
-    ["Express", servers.he, servers.be, undefined],
+  /**
+   * hireport, bare and (Fastify only) the peer stack and hireport with admission on Redis, on the
+   * same path, measured interleaved.
+   */
+  const groups: { h: Scenario; b: Scenario; p?: Scenario; r?: Scenario }[] = [];
+  for (const [fw, h, b, peer, redis] of [
+    ["Fastify", servers.hf, servers.bf, servers.pf, servers.rf],
+    ["Express", servers.he, servers.be, undefined, undefined],
   ] as const) {
     for (const path of ["/jobs?limit=25", "/applications?limit=25"]) {
       groups.push({
         h: scenario(`hireport ${fw} GET ${path}`, load(h.base + path, key)),
         b: scenario(`bare ${fw} GET ${path}`, load(b.base + path, undefined)),
         ...(peer ? { p: scenario(`peer stack ${fw} GET ${path}`, load(peer.base + path, key)) } : {}),
+        ...(redis ? { r: scenario(`hireport ${fw} (Redis admission) GET ${path}`, load(redis.base + path, key)) } : {}),
       });
     }
   }
-  const members = (g: (typeof groups)[number]) => (g.p ? [g.h, g.b, g.p] : [g.h, g.b]);
+  const members = (g: (typeof groups)[number]) => [g.h, g.b, ...(g.p ? [g.p] : []), ...(g.r ? [g.r] : [])];
   const postBodies = seeded.postJobIds.map((jobId) =>
     JSON.stringify({
       job_id: jobId,
@@ -300,7 +312,7 @@ export async function runApiBench(): Promise<void> {
   const rows: string[] = [];
   const ratios: { what: string; value: number; target: string; ok: boolean }[] = [];
   for (const group of groups) {
-    const { h, b, p } = group;
+    const { h, b, p, r } = group;
     const ratio = rps(h) / rps(b);
     ratios.push({ what: `${h.name} / bare, req/s`, value: ratio, target: ">= 0.75", ok: ratio >= 0.75 });
     if (h.name.includes("Fastify")) {
@@ -322,6 +334,26 @@ export async function runApiBench(): Promise<void> {
     if (p) {
       const peerRatio = rps(h) / rps(p);
       ratios.push({ what: `${h.name} / peer stack, req/s`, value: peerRatio, target: ">= 1.30", ok: peerRatio >= 1.3 });
+    }
+    if (r) {
+      const bareRatio = rps(r) / rps(b);
+      ratios.push({ what: `${r.name} / bare, req/s`, value: bareRatio, target: ">= 0.80", ok: bareRatio >= 0.8 });
+      const pgRatio = pgCpu(r) / pgCpu(b);
+      ratios.push({
+        what: `${r.name} / bare, Postgres CPU per request`,
+        value: pgRatio,
+        target: "<= 1.15",
+        ok: pgRatio <= 1.15,
+      });
+      if (p) {
+        const peerRatio = rps(r) / rps(p);
+        ratios.push({
+          what: `${r.name} / peer stack, req/s`,
+          value: peerRatio,
+          target: ">= 1.30",
+          ok: peerRatio >= 1.3,
+        });
+      }
     }
     for (const s of members(group)) {
       rows.push(`| ${s.name} | ${fmt(rps(s))} | ${fmt(p50(s), 1)} | ${fmt(cpu(s))} | ${fmt(pgCpu(s))} | ${runs(s)} |`);

@@ -55,8 +55,10 @@ export function benchApi(
   without: readonly Skippable[] = [],
   usageLog: UsageLogMode = "batched",
   onEvent?: () => void,
+  admission?: (storage: Storage) => Storage,
 ): PublicApi {
-  const storage = kyselyStorage({ db, tablePrefix: TABLE_PREFIX });
+  const base = kyselyStorage({ db, tablePrefix: TABLE_PREFIX });
+  const storage = admission ? admission(base) : base;
   return createPublicApi({
     storage: without.length > 0 ? diagnosticStorage(storage, without) : storage,
     publicBaseUrl: PUBLIC_BASE_URL,

@@ -203,15 +203,21 @@ async function main(): Promise<void> {
   receiver.send({ type: "phase", name: "warm-up" });
 
   try {
-    const apps: App[] = [];
-    for (let i = 0; i < 2; i++) {
-      const child = spawnTsx("server.ts", ["hireport-fastify"], {
-        BENCH_PG_APPLICATION_NAME: APP_NAME,
-        BENCH_WAKE_CHANNEL: WAKE_CHANNEL,
-      });
-      children.push(child);
-      apps.push({ child, origin: `http://127.0.0.1:${await waitForLine(child, "READY ")}` });
-    }
+    /** Two app processes of one kind: admission on the database, or on Redis. */
+    const startApps = async (kind: "hireport-fastify" | "hireport-fastify-redis"): Promise<App[]> => {
+      const started: App[] = [];
+      for (let i = 0; i < 2; i++) {
+        const child = spawnTsx("server.ts", [kind], {
+          BENCH_PG_APPLICATION_NAME: APP_NAME,
+          BENCH_WAKE_CHANNEL: WAKE_CHANNEL,
+        });
+        children.push(child);
+        started.push({ child, origin: `http://127.0.0.1:${await waitForLine(child, "READY ")}` });
+      }
+      return started;
+    };
+    const apps = await startApps("hireport-fastify");
+    const redisApps = await startApps("hireport-fastify-redis");
     const dispatcher = spawnTsx("scaling-dispatcher.ts", [], {
       BENCH_PG_APPLICATION_NAME: DISPATCHER_NAME,
       BENCH_WAKE_CHANNEL: WAKE_CHANNEL,
@@ -233,7 +239,12 @@ async function main(): Promise<void> {
       pgAllPerRequest: [],
       latencies: [],
     });
-    const phases = [phase("1 app process", apps.slice(0, 1)), phase("2 app processes", apps)];
+    const phases = [
+      phase("1 app process", apps.slice(0, 1)),
+      phase("2 app processes", apps),
+      phase("1 app process, Redis admission", redisApps.slice(0, 1)),
+      phase("2 app processes, Redis admission", redisApps),
+    ];
 
     const measure = async (p: Phase, round: number): Promise<void> => {
       // The receiver files each delivery's latency under the phase it arrives in: this round's.
@@ -340,10 +351,13 @@ function writeResults(phases: Phase[], machine: Awaited<ReturnType<typeof machin
     ].join(" | ");
   // App CPU per request of a phase: the mean of its processes' medians.
   const appCpu = (p: Phase) => p.cpuPerRequest.reduce((sum, runs) => sum + median(runs), 0) / p.apps.length;
-  const ratios = phases.flatMap((p) => [
-    appCpu(p) / median(p.pgBenchPerRequest),
-    appCpu(p) / median(p.pgAllPerRequest),
-  ]);
+  /** App-process cores one Postgres core keeps up with, over the phases of one admission. */
+  const carried = (redis: boolean) => {
+    const values = phases
+      .filter((p) => p.label.includes("Redis") === redis)
+      .flatMap((p) => [appCpu(p) / median(p.pgBenchPerRequest), appCpu(p) / median(p.pgAllPerRequest)]);
+    return `${fmt(Math.min(...values), 1)} to ${fmt(Math.max(...values), 1)}`;
+  };
   const estimate = phases
     .map(
       (p) =>
@@ -355,7 +369,7 @@ function writeResults(phases: Phase[], machine: Awaited<ReturnType<typeof machin
     "",
     `Run ${new Date().toISOString().slice(0, 16)}Z with \`BENCH_ONLY=scaling pnpm --filter @hireport/bench start\` (${elapsed} s; ${ROUNDS} interleaved round(s) of ${SECONDS} s per phase after a ${WARMUP_SECONDS} s warm-up; medians). ${machine.cpus}; ${machine.memory}; load average at start ${machine.load}; ${machine.postgres}.`,
     "",
-    `Two \`hireport-fastify\` processes (src/server.ts, full pipeline, pg pool 10 each) and one webhook dispatcher process on one Postgres, which the app processes wake after each write through Postgres (\`postgresWakeUps\`: \`onEvent\` sends a NOTIFY, the dispatcher listens and calls \`notify()\`); one autocannon per app process, ${CONNECTIONS} connections each, every connection sending in turn ${GETS_PER_POST} GET /jobs?limit=25 and 1 POST /applications (one write in ten; each POST gives the dispatcher one delivery to a local receiver). "1 app process" loads the first process alone; "2 app processes" loads both at once. Everything (apps, dispatcher, receiver, load generators, Postgres) shares the machine's ${cpus().length} cores, so the 2-process row measures sharing, not added capacity: the CPU per request is the figure to scale from.`,
+    `Two \`hireport-fastify\` processes (src/server.ts, full pipeline, pg pool 10 each; and, for the phases marked "Redis admission", two \`hireport-fastify-redis\` processes, the same with key admission on the local Redis through @hireport/redis) and one webhook dispatcher process on one Postgres, which the app processes wake after each write through Postgres (\`postgresWakeUps\`: \`onEvent\` sends a NOTIFY, the dispatcher listens and calls \`notify()\`); one autocannon per app process, ${CONNECTIONS} connections each, every connection sending in turn ${GETS_PER_POST} GET /jobs?limit=25 and 1 POST /applications (one write in ten; each POST gives the dispatcher one delivery to a local receiver). "1 app process" loads the first process alone; "2 app processes" loads both at once. Everything (apps, dispatcher, receiver, load generators, Postgres) shares the machine's ${cpus().length} cores, so the 2-process row measures sharing, not added capacity: the CPU per request is the figure to scale from.`,
     "",
     "| Phase | total req/s | req/s per app process | app CPU µs/request (each process) | POST /applications per s | deliveries/s | event to first attempt, ms: p50 / p99 (deliveries) | dispatcher CPU µs/delivery | Postgres CPU µs/request: the apps' backends | the apps' and the dispatcher's backends | all postgres processes |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -363,7 +377,7 @@ function writeResults(phases: Phase[], machine: Awaited<ReturnType<typeof machin
     "",
     "How Postgres's CPU is read: `/proc/<pid>/stat` user + system time, before and after each run. *The apps' backends*: the backends whose `application_name` is the app processes' (from `pg_stat_activity`), divided by the requests of the run; *and the dispatcher's*: the same plus the backends of the dispatcher's connections. *All postgres processes*: every process named `postgres` (backends of every connection, the dispatcher's included, the WAL writer, checkpointer and background writer, and ended backends through the postmaster's children's time), divided by the same requests; it also counts anything else the server did meanwhile. Rates are per second of the load's own window (autocannon's start to its end; with two, the first start to the last end). Deliveries/s counts the receiver's arrivals in that window; it is what the POSTs gave the dispatcher, not its ceiling (see the dispatcher section). Event to first attempt: from the event's `created_at` (set in the app process before its transaction commits) to the receiver's first arrival of its delivery, for every delivery of the phase's rounds (those arriving up to 1.2 s after the load's end included), while the API is under the load above.",
     "",
-    `Inputs of the estimate in docs/production-guide.md ("Scaling"), CPU per request of this mix: ${estimate}. One Postgres core keeps up with ${fmt(Math.min(...ratios), 1)} to ${fmt(Math.max(...ratios), 1)} fully busy app-process cores (app CPU over Postgres CPU per request, over both phases and both Postgres figures).`,
+    `Inputs of the estimate in docs/production-guide.md ("Scaling"), CPU per request of this mix: ${estimate}. One Postgres core keeps up with ${carried(false)} fully busy app-process cores with admission on the database, and ${carried(true)} with admission on Redis (app CPU over Postgres CPU per request, over both phases of each admission and both Postgres figures).`,
   ].join("\n");
   writeResultsSection("scaling", markdown);
   process.stdout.write(`${markdown}\n`);

@@ -9,24 +9,39 @@
  * - `bare-fastify`, `bare-express`: the hand-written baseline (src/bare.ts). The same list queries
  *   through Kysely (same columns, filter, order, limit + 1), the same rows serialized to the same
  *   JSON shape, a signed opaque cursor; no key, no rate limit, no usage log.
+ * - `hireport-fastify-redis`: `hireport-fastify` with key admission on Redis (`withRedisAdmission` of
+ *   @hireport/redis, ioredis on `BENCH_REDIS_URL`): the key lookup and both rate-limit counts in one
+ *   Redis script call; the usage log still goes to Postgres.
  * - `peer-fastify`: the stack a host would assemble by hand (src/peer.ts): `@fastify/rate-limit`
  *   on Redis, a key lookup by hash in Postgres and a usage INSERT per request around the bare routes.
  */
 import { writeFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { Session } from "node:inspector/promises";
-import type { PublicApi } from "@hireport/core";
+import type { PublicApi, Storage } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { hireportFastify } from "@hireport/fastify";
+import { withRedisAdmission } from "@hireport/redis";
 import express from "express";
 import Fastify from "fastify";
+import { Redis } from "ioredis";
 import { bareApplications, bareJobs } from "./bare";
 import { createDb } from "./common";
 import { BASE_PATH, benchApi, SKIPPABLE, type Skippable } from "./hireport";
-import { peerFastify } from "./peer";
+import { peerFastify, REDIS_URL } from "./peer";
 import { benchWakeUps } from "./wake";
 
 const POOL_SIZE = Number(process.env.BENCH_POOL_SIZE ?? 10);
+
+/** The ioredis client of `hireport-fastify-redis`, as the @hireport/redis README sets one up. */
+async function benchRedis(): Promise<Redis> {
+  const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+  redis.on("error", (error: Error) => console.warn("redis:", error.message));
+  // Without the offline queue, a command sent before the connection is up fails (and admission
+  // would use the database for a while): start measuring on a ready client.
+  await new Promise((resolve) => redis.once("ready", resolve));
+  return redis;
+}
 /** Diagnostic servers only: `BENCH_WITHOUT=rate-limit,key-lookup` (see SKIPPABLE). */
 const WITHOUT = (process.env.BENCH_WITHOUT ?? "")
   .split(",")
@@ -62,6 +77,7 @@ async function main(): Promise<void> {
   const db = createDb(POOL_SIZE);
   let close: () => Promise<void>;
   let port: number;
+  let redis: Redis | undefined;
 
   if (kind === "peer-fastify") {
     const peer = await peerFastify(db);
@@ -69,13 +85,28 @@ async function main(): Promise<void> {
     const address = peer.app.server.address();
     port = typeof address === "object" && address ? address.port : 0;
     close = peer.close;
-  } else if (kind === "hireport-fastify" || kind === "hireport-fastify-durable" || kind === "bare-fastify") {
+  } else if (
+    kind === "hireport-fastify" ||
+    kind === "hireport-fastify-durable" ||
+    kind === "hireport-fastify-redis" ||
+    kind === "bare-fastify"
+  ) {
     const app = Fastify({ logger: false });
     let api: PublicApi | undefined;
     // The scaling benchmark's app processes wake its dispatcher process (src/wake.ts).
     const wake = kind !== "bare-fastify" ? benchWakeUps() : undefined;
     if (kind !== "bare-fastify") {
-      api = benchApi(db, WITHOUT, kind === "hireport-fastify-durable" ? "durable" : "batched", wake?.publish);
+      redis = kind === "hireport-fastify-redis" ? await benchRedis() : undefined;
+      const admission = redis
+        ? (storage: Storage) => withRedisAdmission(storage, { redis: redis as Redis })
+        : undefined;
+      api = benchApi(
+        db,
+        WITHOUT,
+        kind === "hireport-fastify-durable" ? "durable" : "batched",
+        wake?.publish,
+        admission,
+      );
       await app.register(hireportFastify, { api, prefix: BASE_PATH });
     } else {
       app.get(`${BASE_PATH}/jobs`, async (request) => bareJobs(db, request.query as Record<string, unknown>));
@@ -90,6 +121,7 @@ async function main(): Promise<void> {
       await app.close();
       await api?.close();
       await wake?.end();
+      redis?.disconnect();
     };
   } else if (kind === "hireport-express" || kind === "bare-express") {
     const app = express();
