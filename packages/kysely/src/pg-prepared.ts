@@ -13,9 +13,62 @@ import { PREPARED_MARK } from "./compiled-queries";
 /** Distinct statements named at most; past it, new ones run unnamed (they stay correct). */
 const MAX_NAMES = 1000;
 
-/** The `query` of a node-postgres client, as the wrapper sees it. */
+/** The `query` and type parsers of a node-postgres client, as the wrapper sees them. */
 export interface PgQueryClient {
   query(...args: never[]): unknown;
+  getTypeParser?(oid: number, format?: string): (text: string) => unknown;
+}
+
+/** Postgres's type OID of `timestamptz`. */
+const TIMESTAMPTZ = 1184;
+
+const digit = (text: string, at: number) => text.charCodeAt(at) - 48;
+const two = (text: string, at: number) => digit(text, at) * 10 + digit(text, at + 1);
+
+/**
+ * A `timestamptz` as Postgres writes it in UTC (`2026-11-27 10:00:00.123+00`, the fraction 0 to 6
+ * digits, ISO DateStyle, TimeZone UTC), read without node-postgres's general parser (a regular
+ * expression and time-zone arithmetic per value): the instant as milliseconds, or NaN for any
+ * other text (another offset, BC, infinity, a longer year), which the general parser then reads.
+ */
+export function utcTimestampMs(text: string): number {
+  const end = text.length - 3;
+  if (end < 19 || text.charCodeAt(end) !== 43 || text.charCodeAt(end + 1) !== 48 || text.charCodeAt(end + 2) !== 48) {
+    return Number.NaN;
+  }
+  if (text.charCodeAt(4) !== 45 || text.charCodeAt(7) !== 45 || text.charCodeAt(10) !== 32) return Number.NaN;
+  if (text.charCodeAt(13) !== 58 || text.charCodeAt(16) !== 58) return Number.NaN;
+  let ms = 0;
+  if (end > 19) {
+    if (text.charCodeAt(19) !== 46 || end > 26) return Number.NaN;
+    // The first three digits of the fraction are the milliseconds (Postgres drops trailing zeros).
+    for (let at = 20; at < 23; at += 1) ms = ms * 10 + (at < end ? digit(text, at) : 0);
+  }
+  const year = two(text, 0) * 100 + two(text, 2);
+  const time = Date.UTC(year, two(text, 5) - 1, two(text, 8), two(text, 11), two(text, 14), two(text, 17), ms);
+  // Date.UTC maps years 0 to 99 to 1900 to 1999: leave those (and any non-digit) to the general parser.
+  return year < 100 || !Number.isFinite(time) ? Number.NaN : time;
+}
+
+/**
+ * The type parsers of a marked statement: the client's own, but `timestamptz` read by
+ * {@link utcTimestampMs} where it can, when the client's parser is node-postgres's default (it
+ * makes a `Date` of the same instant); a host's own parser for it is kept.
+ */
+function typesOf(client: PgQueryClient) {
+  const getTypeParser = client.getTypeParser?.bind(client);
+  if (!getTypeParser) return undefined;
+  const general = getTypeParser(TIMESTAMPTZ, "text");
+  const sample = general("2001-02-03 04:05:06.789+00");
+  if (!(sample instanceof Date) || sample.getTime() !== Date.UTC(2001, 1, 3, 4, 5, 6, 789)) return undefined;
+  const timestamptz = (text: string) => {
+    const ms = utcTimestampMs(text);
+    return Number.isNaN(ms) ? general(text) : new Date(ms);
+  };
+  return {
+    getTypeParser: (oid: number, format?: string) =>
+      oid === TIMESTAMPTZ && (format ?? "text") === "text" ? timestamptz : getTypeParser(oid, format),
+  };
 }
 
 /** The statement names of one pool, shared by its clients. */
@@ -56,12 +109,14 @@ type Query = (this: unknown, ...args: unknown[]) => unknown;
 
 /**
  * Wraps `client.query`: a marked statement sent as `(text, values)` with no callback (how Kysely
- * calls it) runs as the named statement of its text. A plan Postgres refuses to reuse because the
+ * calls it) runs as the named statement of its text, its `timestamptz` values read by
+ * {@link utcTimestampMs} where they can be. A plan Postgres refuses to reuse because the
  * table changed (`cached plan must not change result type`, after a migration) renews the names
  * and runs the statement once more under its new one.
  */
 export function prepareMarkedStatements(client: PgQueryClient, names: StatementNames): void {
   const original = client.query as unknown as Query;
+  const types = typesOf(client);
   const wrapped: Query = function (this: unknown, ...args: unknown[]) {
     const [text, values, callback] = args;
     if (typeof text !== "string" || !text.startsWith(PREPARED_MARK) || callback !== undefined) {
@@ -70,9 +125,8 @@ export function prepareMarkedStatements(client: PgQueryClient, names: StatementN
     if (values !== undefined && !Array.isArray(values)) return original.apply(this, args);
     const run = () => {
       const name = names.name(text);
-      return (
-        name === undefined ? original.call(this, text, values) : original.call(this, { name, text, values })
-      ) as Promise<unknown>;
+      const config = name === undefined ? { text, values } : { name, text, values };
+      return original.call(this, types ? { ...config, types } : config) as Promise<unknown>;
     };
     return run().catch((error: unknown) => {
       if (!planChanged(error)) throw error;

@@ -11,6 +11,7 @@ import { PREPARED_MARK, runCompiled } from "../src/compiled-queries";
 import { createContext } from "../src/context";
 import { postgresStrategy } from "../src/dialects/postgres";
 import { hardenPgPool, kyselyStorage, migrateToLatest } from "../src/index";
+import { utcTimestampMs } from "../src/pg-prepared";
 import type { HireportDatabase } from "../src/schema";
 import { type AnyDb, connectOrSkip, PG_URL, randomPrefix, sqliteFileFor, withOwnPrefix } from "./helpers/databases";
 
@@ -105,6 +106,101 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
     } finally {
       await sql`drop table if exists ${sql.table(table)}`.execute(on);
       await on.destroy();
+    }
+  });
+});
+
+describe.skipIf(!db)("timestamptz read on the fast path", () => {
+  it("reads every instant as node-postgres's own parser does, through a marked statement", async () => {
+    const on = oneConnection();
+    try {
+      const ctx = createContext({
+        db: on as never,
+        strategy: postgresStrategy,
+        tablePrefix: "",
+        asyncRateLimitCommit: false,
+      });
+      // Instants across the years, with every fraction length Postgres writes (0 to 6 digits), the
+      // epoch, a leap day, BC and infinity (the last two left to node-postgres's parser).
+      const texts = [
+        "1970-01-01 00:00:00+00",
+        "2024-02-29 23:59:59.999+00",
+        "0044-03-15 12:00:00+00 BC",
+        "infinity",
+        "-infinity",
+        "0099-12-31 23:59:59.5+00",
+        ...Array.from({ length: 400 }, (_, i) => {
+          const at = Math.floor(Math.random() * 250_000_000_000_000) - 30_000_000_000_000 + i;
+          const micros = Math.floor(Math.random() * 1_000_000);
+          return `${new Date(at).toISOString().slice(0, 19).replace("T", " ")}.${String(micros).padStart(6, "0")}+00`;
+        }),
+      ];
+      const read = (marked: boolean) =>
+        marked
+          ? runCompiled(
+              ctx,
+              "test.times",
+              { texts },
+              (p) => sql<{ t: unknown }>`select unnest(${p.texts}::timestamptz[]) as t`,
+            )
+          : sql<{ t: unknown }>`select unnest(${texts}::timestamptz[]) as t`.execute(on).then((result) => result.rows);
+      const fast = await read(true);
+      const general = await read(false);
+      expect(fast).toHaveLength(texts.length);
+      // The same instants, and the same kinds of value (Dates, and what the parser makes of infinity).
+      const instant = (value: unknown) => (value instanceof Date ? value.getTime() : value);
+      expect(fast.map((row) => instant(row.t))).toEqual(general.map((row) => instant(row.t)));
+      expect(fast.filter((row) => row.t instanceof Date)).toHaveLength(texts.length - 2);
+    } finally {
+      await on.destroy();
+    }
+  });
+
+  it("keeps a host's own timestamptz parser", async () => {
+    const pool = hardenPgPool(
+      new pg.Pool({
+        connectionString: PG_URL,
+        max: 1,
+        types: {
+          getTypeParser: (oid: number, format?: string) =>
+            oid === 1184 ? (text: string) => `host:${text}` : pg.types.getTypeParser(oid, format as "text"),
+        } as never,
+      }),
+      quiet,
+    );
+    const on = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
+    try {
+      const ctx = createContext({
+        db: on as never,
+        strategy: postgresStrategy,
+        tablePrefix: "",
+        asyncRateLimitCommit: false,
+      });
+      const rows = await runCompiled(
+        ctx,
+        "test.host-parser",
+        { text: "2026-11-27 10:00:00+00" },
+        (p) => sql<{ t: unknown }>`select ${p.text}::timestamptz as t`,
+      );
+      expect(rows).toEqual([{ t: "host:2026-11-27 10:00:00+00" }]);
+    } finally {
+      await on.destroy();
+    }
+  });
+
+  it("leaves a text it does not know to the general parser", () => {
+    expect(utcTimestampMs("2026-11-27 10:00:00.123+00")).toBe(Date.UTC(2026, 10, 27, 10, 0, 0, 123));
+    expect(utcTimestampMs("2026-11-27 10:00:00+00")).toBe(Date.UTC(2026, 10, 27, 10, 0, 0));
+    expect(utcTimestampMs("2026-11-27 10:00:00.1+00")).toBe(Date.UTC(2026, 10, 27, 10, 0, 0, 100));
+    for (const other of [
+      "2026-11-27 10:00:00+01",
+      "2026-11-27 10:00:00.123+05:30",
+      "infinity",
+      "0044-03-15 12:00:00+00 BC",
+      "0099-01-01 00:00:00+00",
+      "12026-11-27 10:00:00+00",
+    ]) {
+      expect(utcTimestampMs(other)).toBeNaN();
     }
   });
 });
