@@ -19,10 +19,18 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/** Bytes per `String.fromCharCode` call: well under every engine's limit on arguments. */
+const CHARS_PER_CALL = 0x2000;
+
 export function toBase64Url(bytes: Uint8Array): string {
   let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  for (let at = 0; at < bytes.length; at += CHARS_PER_CALL) {
+    binary += String.fromCharCode(...bytes.subarray(at, at + CHARS_PER_CALL));
+  }
+  const base64 = btoa(binary);
+  let end = base64.length;
+  while (end > 0 && base64.charCodeAt(end - 1) === 61) end -= 1;
+  return base64.slice(0, end).replaceAll("+", "-").replaceAll("/", "_");
 }
 
 export function fromBase64Url(text: string): Uint8Array | null {

@@ -3,9 +3,12 @@ import { describe, expect, it } from "vitest";
 import {
   createHmacSigner,
   createHmacSignerWeb,
+  fromBase64Url,
   hs256Key,
   sha256Hex,
+  sha256HexNow,
   sha256HexWeb,
+  toBase64Url,
   usesNodeCrypto,
 } from "../src/crypto";
 import { CursorCodec } from "../src/cursor";
@@ -16,6 +19,20 @@ const samples = ["", "svc_live_abc123", "é ü ✓ 日本語 🚀", "x".repeat(1
 describe("crypto fast path", () => {
   it("uses Node's own crypto on Node (no Web Crypto job per request)", () => {
     expect(usesNodeCrypto).toBe(true);
+  });
+
+  it("encodes base64url exactly as Node's Buffer does, at every length and back", () => {
+    for (const length of [0, 1, 2, 3, 4, 5, 16, 31, 0x2000 - 1, 0x2000, 0x2000 + 1, 50_000]) {
+      const bytes = new Uint8Array(length);
+      crypto.getRandomValues(bytes.subarray(0, Math.min(length, 65_536)));
+      const text = toBase64Url(bytes);
+      expect(text).toBe(Buffer.from(bytes).toString("base64url"));
+      expect(fromBase64Url(text)).toEqual(bytes);
+    }
+  });
+
+  it("hashes a key at once exactly as the promise does", async () => {
+    for (const sample of samples) expect(sha256HexNow(sample)).toBe(await sha256HexWeb(sample));
   });
 
   it("hashes keys exactly as Web Crypto does", async () => {
