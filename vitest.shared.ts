@@ -10,6 +10,7 @@ const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import
 export const hireportAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@hireport\/core\/memory$/, replacement: src("core/src/memory/index.ts") },
   { find: /^@hireport\/core\/node$/, replacement: src("core/src/node/index.ts") },
+  { find: /^@hireport\/core\/telemetry$/, replacement: src("core/src/telemetry/index.ts") },
   { find: /^@hireport\/core\/testing$/, replacement: src("core/src/testing/index.ts") },
   { find: /^@hireport\/core$/, replacement: src("core/src/index.ts") },
   { find: /^@hireport\/kysely$/, replacement: src("kysely/src/index.ts") },

@@ -19,13 +19,14 @@ export default defineConfig(
       index: "src/index.ts",
       memory: "src/memory/index.ts",
       node: "src/node/index.ts",
+      telemetry: "src/telemetry/index.ts",
       testing: "src/testing/index.ts",
     },
     // Entries share chunks in CommonJS too, so that every module (HireportError, the schemas…) has
     // one copy per format. tsup splits CommonJS by converting ESM chunks with sucrase, which turns a
     // dynamic import() into require(): core has none, and should keep it so.
     splitting: true,
-    external: ["vitest"],
+    external: ["vitest", "@opentelemetry/api"],
     async onSuccess() {
       await writeFile(join(OUT_DIR, "testing.cjs"), TESTING_CJS);
       await rm(join(OUT_DIR, "testing.cjs.map"), { force: true });

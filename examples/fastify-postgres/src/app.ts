@@ -7,7 +7,7 @@
  *   PORT=3001 pnpm app
  *
  * Environment: PORT (3000), HOST (127.0.0.1), PUBLIC_BASE_URL (http://localhost:PORT), APP_NAME,
- * HIREPORT_RATE_LIMIT_PER_MINUTE (120), and those of config.ts.
+ * HIREPORT_RATE_LIMIT_PER_MINUTE (120), HIREPORT_OTEL (see telemetry.ts), and those of config.ts.
  */
 import { createCareers } from "@hireport/careers";
 import { createPublicApi } from "@hireport/core";
@@ -16,6 +16,7 @@ import { kyselyFileStore, kyselyStorage, postgresWakeUps } from "@hireport/kysel
 import Fastify from "fastify";
 import { sql } from "kysely";
 import { careersSecret, createDatabase, env, fileTokenSecret, loadConfig, onShutdown, wakeChannel } from "./config";
+import { startTelemetry } from "./telemetry";
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -24,6 +25,7 @@ async function main(): Promise<void> {
   const host = env("HOST") ?? "127.0.0.1";
   const perMinute = env("HIREPORT_RATE_LIMIT_PER_MINUTE");
 
+  const otel = startTelemetry();
   const { db, pool } = createDatabase(config, 10);
   // No migrations here: `pnpm migrate` runs them once, before the app processes start.
   const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
@@ -37,6 +39,8 @@ async function main(): Promise<void> {
     fileTokenSecret: secret,
     ...(perMinute ? { limits: { perMinute: Number(perMinute) } } : {}),
     onEvent: wakeUps.publish,
+    // A server span and metrics per API request (HIREPORT_OTEL=console prints them).
+    telemetry: otel.telemetry,
   });
 
   const app = Fastify({ logger: false });
@@ -65,6 +69,7 @@ async function main(): Promise<void> {
     await api.close(); // writes the last usage-log entries
     await wakeUps.close();
     await db.destroy();
+    await otel.shutdown();
   });
 
   await app.listen({ port, host });

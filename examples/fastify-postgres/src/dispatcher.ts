@@ -10,10 +10,12 @@
  * seals signing secrets at rest, and its id), and for development only HIREPORT_DEV_WEBHOOK_URL: a local
  * receiver (http, loopback) that the dispatcher registers for the example company at startup; it
  * turns the SSRF guard off (`allowPrivateAddresses`), so it is refused when NODE_ENV=production.
+ * HIREPORT_OTEL=console prints a span per attempt, linked to the request that emitted the event (telemetry.ts).
  */
 import { kyselyStorage, postgresWakeUps } from "@hireport/kysely";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
 import { createDatabase, env, isProduction, loadConfig, onShutdown, wakeChannel, warn } from "./config";
+import { startTelemetry } from "./telemetry";
 
 const DEV_ENDPOINT_DESCRIPTION = "hireport example: local development receiver";
 
@@ -54,6 +56,7 @@ async function main(): Promise<void> {
     );
   }
 
+  const otel = startTelemetry();
   // One of the 5 connections listens for the app processes' wake-ups.
   const { db, pool } = createDatabase(config, 5);
   const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
@@ -66,6 +69,7 @@ async function main(): Promise<void> {
     allowPrivateAddresses: devWebhookUrl !== undefined,
     onEndpointPaused: (endpoint) =>
       console.warn(`webhook endpoint ${endpoint.id} (${endpoint.url}) paused after repeated failures`),
+    telemetry: otel.telemetry,
   });
 
   if (devWebhookUrl) await registerDevEndpoint(dispatcher, config.companyId, devWebhookUrl);
@@ -75,6 +79,7 @@ async function main(): Promise<void> {
     await wakeUps.close();
     await dispatcher.stop(); // finishes the requests in flight and records them
     await db.destroy();
+    await otel.shutdown();
   });
   dispatcher.start();
   await wakeUps.listen(() => dispatcher.notify());

@@ -262,6 +262,8 @@ describe.skipIf(unreachable)("fastify-postgres example", () => {
       HIREPORT_RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT),
       // node-postgres names every connection of the apps and the dispatcher after it.
       PGAPPNAME: APPLICATION_NAME,
+      // Spans printed to the console (src/telemetry.ts).
+      HIREPORT_OTEL: "console",
     });
     try {
       await all.waitFor(/\[app-a\] app-a listening/);
@@ -310,6 +312,11 @@ describe.skipIf(unreachable)("fastify-postgres example", () => {
       const event = parseEvent(delivered.body);
       expect(event.type).toBe("job.created");
       expect((event.data as { id: string }).id).toBe(job.id);
+      // OpenTelemetry: the app's server span, the dispatcher's client span; the trace context stored
+      // with the event (through Postgres) never reaches the receiver.
+      expect(delivered.body).not.toContain("traceparent");
+      await all.waitFor(/\[app-a\]\s+name: 'POST \/jobs'/);
+      await all.waitFor(/\[dispatcher\]\s+'hireport\.event\.type': 'job\.created'/);
 
       // Postgres ends every connection of the example's processes, three times, while both apps
       // serve: the requests caught answer the spec's 500, the pools reconnect, nothing restarts

@@ -121,6 +121,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     resolveResume: options.resolveResume,
     fileStore: options.fileStore,
     onEvent: options.onEvent,
+    telemetry: options.telemetry ?? undefined,
   });
 
   const jobs = new JobService(runtime);
@@ -132,6 +133,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   let openapiDocument: Record<string, unknown> | undefined;
   let referencePage: string | undefined;
   let closed = false;
+  const stopGauge = runtime.telemetry?.observe("hireport.usage.pending", () => usage.pending);
 
   const openapi = (): Record<string, unknown> => {
     openapiDocument ??= buildOpenApiDocument({ serverUrl: resolved.basePath });
@@ -187,6 +189,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     retention: Object.freeze({ purge: () => retention.purge(), settings: retentionSettings }),
     async close() {
       closed = true;
+      stopGauge?.();
       while (pending.size > 0) await Promise.allSettled([...pending]);
       await usage.flush();
     },

@@ -1,5 +1,6 @@
 import type { AnyEventType, EventRecord } from "./domain";
 import { newId } from "./ids";
+import { withEventTrace } from "./telemetry";
 
 /** `api_version` of every envelope (spec section 9). */
 export const API_VERSION = "1.0";
@@ -29,14 +30,31 @@ export function eventSubject(type: AnyEventType, data: unknown): string | null {
   return typeof id === "string" ? id : null;
 }
 
-/** A new outbox event: a fresh id, the envelope of spec 2.9 as its payload, and its subject. */
-export function newEvent(input: { type: AnyEventType; companyId: string; data: unknown; now: Date }): EventRecord {
+/**
+ * A new outbox event: a fresh id, the envelope of spec 2.9 as its payload, and its subject. With a
+ * `traceparent` (the span active when it was emitted), the stored payload carries it in a last
+ * field the dispatcher takes off before signing (receivers never see it).
+ */
+export function newEvent(input: {
+  type: AnyEventType;
+  companyId: string;
+  data: unknown;
+  now: Date;
+  traceparent?: string | undefined;
+}): EventRecord {
   const id = newId("evt", input.now);
+  const payload = eventPayload({
+    id,
+    type: input.type,
+    createdAt: input.now,
+    companyId: input.companyId,
+    data: input.data,
+  });
   return {
     id,
     companyId: input.companyId,
     type: input.type,
-    payload: eventPayload({ id, type: input.type, createdAt: input.now, companyId: input.companyId, data: input.data }),
+    payload: input.traceparent === undefined ? payload : withEventTrace(payload, input.traceparent),
     createdAt: input.now,
     subjectId: eventSubject(input.type, input.data),
   };

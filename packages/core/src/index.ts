@@ -63,6 +63,19 @@ export { type CreatedKey, type CreateKeyInput, hashKey, KEY_PREFIX } from "./ser
 export type { PublicJobListOptions, PublicJobLookup } from "./services/public-listing";
 export type { ResolvedRetention, RetentionCounts, RetentionOptions } from "./services/retention";
 export type * from "./storage";
+export {
+  eventTraceparent,
+  type ObservedGauge,
+  type RefusalReason,
+  type RequestOutcome,
+  type RequestTelemetry,
+  sentPayload,
+  type Telemetry,
+  type WebhookAttemptOutcome,
+  type WebhookAttemptResult,
+  type WebhookAttemptStart,
+  type WebhookAttemptTelemetry,
+} from "./telemetry";
 export type { ThrottleLimits, ThrottleResult } from "./throttle";
 export type {
   UsageDailyOptions,

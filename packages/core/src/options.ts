@@ -1,6 +1,7 @@
 import type { CandidateRecord, JobRecord } from "./domain";
 import type { RetentionOptions } from "./services/retention";
 import type { FileStore, Storage } from "./storage";
+import type { Telemetry } from "./telemetry";
 
 /** Where time comes from. Tests pass a controllable clock. */
 export interface Clock {
@@ -135,4 +136,11 @@ export interface CreatePublicApiOptions {
    * dispatcher's `notify` goes here so that a change wakes it at once.
    */
   onEvent?: (event: { id: string; type: string; companyId: string }) => void;
+  /**
+   * Traces and metrics: `openTelemetry()` of `@hireport/core/telemetry` (it needs the optional peer
+   * `@opentelemetry/api`), or another implementation of `Telemetry`. Each API request then has a
+   * server span and its metrics, and events carry the trace context they were emitted under (see
+   * docs/observability.md). Null is the same as none. @default none (nothing is measured)
+   */
+  telemetry?: Telemetry | null;
 }

@@ -23,6 +23,7 @@ import { OPENAPI_PATH, REFERENCE_PATH } from "./openapi";
 import type { Logger } from "./options";
 import { type RateLimitState, rateLimitHeaders, uncharged } from "./rate-limit";
 import { getHeader } from "./request-parts";
+import { tracedAnswer } from "./request-telemetry";
 import { apiPath, type Router } from "./router";
 import type { RouteSpec } from "./routes";
 import type { Runtime } from "./runtime";
@@ -100,7 +101,7 @@ function authorize(route: RouteSpec, auth: ApiKeyWithCompany): void {
 /** Builds `handle(request)`: the pipeline above, with the usage log. */
 export function createPipeline(parts: PipelineParts): (request: ApiRequest) => Promise<ApiResponse> {
   const { runtime, router, handlers, usage, pending } = parts;
-  const { clock, logger, basePath, limits } = runtime;
+  const { clock, logger, basePath, limits, telemetry } = runtime;
 
   async function answer(request: ApiRequest, requestId: string, log: RequestLog) {
     const now = clock.now();
@@ -171,7 +172,10 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
     const requestId = newId("req");
     // String(): a JavaScript caller may send a request without a path; handle() must still answer.
     const log: RequestLog = { route: String(request?.path ?? "").slice(0, 200), auth: null };
-    const work = answer(request, requestId, log);
+    const work =
+      telemetry === undefined
+        ? answer(request, requestId, log)
+        : tracedAnswer(telemetry, answer, request, requestId, log);
     pending.add(work);
     let response: ApiResponse;
     try {

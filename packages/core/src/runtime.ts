@@ -6,6 +6,7 @@ import type { Clock, Logger, ResumeSource, ScoringFunction } from "./options";
 import type { PublicJobRules } from "./public-jobs";
 import type { Serializer } from "./serialize";
 import type { FileStore, Storage, StorageStores } from "./storage";
+import type { Telemetry } from "./telemetry";
 
 /** Limits with their defaults applied. */
 export interface ResolvedLimits {
@@ -48,6 +49,8 @@ export interface Runtime {
     | undefined;
   readonly fileStore: FileStore | undefined;
   readonly onEvent: ((event: { id: string; type: string; companyId: string }) => void) | undefined;
+  /** Traces and metrics, when the host asked for them. */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /**
@@ -63,7 +66,9 @@ export async function runChange<T>(
   const result = await runtime.storage.transaction(async (tx) => {
     emitted.length = 0;
     const emit: Emit = async (type, companyId, data) => {
-      const event = newEvent({ type, companyId, data, now });
+      // The span active now (the request's, or the host's own): the event's deliveries link to it.
+      const traceparent = runtime.telemetry?.traceparent();
+      const event = newEvent({ type, companyId, data, now, traceparent });
       await tx.events.append(event);
       emitted.push({ id: event.id, type, companyId });
     };

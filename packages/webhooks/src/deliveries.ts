@@ -13,6 +13,7 @@ import {
   type Page,
   pageRequest,
   recordAudit,
+  sentPayload,
   toPage,
 } from "@hireport/core";
 import type { ResolvedDispatcherOptions } from "./options";
@@ -194,7 +195,7 @@ export function createDeliveryLog({ options, wake }: DeliveryLogContext): Delive
       return {
         ...toDeliveryView(record),
         attemptLog,
-        payload: event && event.companyId === companyId ? event.payload : null,
+        payload: event && event.companyId === companyId ? sentPayload(event.payload) : null,
       };
     },
 

@@ -1,5 +1,6 @@
 import { type ClaimedDelivery, type DeliveryAttemptRecord, newId, type WebhookEndpointRecord } from "@hireport/core";
 import { createAttemptRecorder } from "./attempt-recorder";
+import { startAttemptTelemetry } from "./attempt-telemetry";
 import { createDeliveryRequestBuilder } from "./delivery-request";
 import { toEndpointView } from "./endpoint-view";
 import type { ResolvedDispatcherOptions } from "./options";
@@ -120,56 +121,67 @@ export function createDeliveryAttempts({ options, sender }: DeliveryAttemptsCont
     }
   }
 
-  return {
-    async make(held, requestOver) {
-      const { delivery, endpoint } = held.claimed;
-      const attemptedAt = clock.now();
-      const result = await send(held, attemptedAt);
-      requestOver?.();
-      const attempt: DeliveryAttemptRecord = {
-        id: newId("att", attemptedAt),
-        deliveryId: delivery.id,
-        endpointId: endpoint.id,
-        attemptedAt,
-        statusCode: result.statusCode,
-        durationMs: result.durationMs,
-        responseBody: result.responseBody,
-        error: result.error,
-        succeeded: result.succeeded,
-      };
-      const outcome = attemptOutcome({
-        delivery,
-        attempt,
-        now: clock.now(),
-        retrySchedule: options.retrySchedule,
-        pauseAfter: options.pauseAfterFailures,
-        retryAfter: result.retryAfter,
-      });
-      try {
-        const {
-          recorded,
-          endpoint: after,
-          paused,
-          disabled,
-        } = await recorder.record(delivery.id, held.leaseToken, outcome);
-        if (!recorded) {
-          logger.warn("hireport webhooks: attempt not recorded, the lease had passed to another dispatcher", {
-            deliveryId: delivery.id,
-          });
-          return { result: "lost", attempt };
-        }
-        if ((paused || disabled) && after) await notifyPaused(after);
-        return {
-          result: outcome.status === "succeeded" ? "succeeded" : outcome.status === "pending" ? "retrying" : "failed",
-          attempt,
-        };
-      } catch (error) {
-        logger.error("hireport webhooks: recording an attempt failed; the delivery is retried when its lease ends", {
+  /** One attempt: sent, then recorded. Never rejects. */
+  async function attemptOnce(held: HeldDelivery, attemptedAt: Date, requestOver?: () => void): Promise<AttemptReport> {
+    const { delivery, endpoint } = held.claimed;
+    const result = await send(held, attemptedAt);
+    requestOver?.();
+    const attempt: DeliveryAttemptRecord = {
+      id: newId("att", attemptedAt),
+      deliveryId: delivery.id,
+      endpointId: endpoint.id,
+      attemptedAt,
+      statusCode: result.statusCode,
+      durationMs: result.durationMs,
+      responseBody: result.responseBody,
+      error: result.error,
+      succeeded: result.succeeded,
+    };
+    const outcome = attemptOutcome({
+      delivery,
+      attempt,
+      now: clock.now(),
+      retrySchedule: options.retrySchedule,
+      pauseAfter: options.pauseAfterFailures,
+      retryAfter: result.retryAfter,
+    });
+    try {
+      const {
+        recorded,
+        endpoint: after,
+        paused,
+        disabled,
+      } = await recorder.record(delivery.id, held.leaseToken, outcome);
+      if (!recorded) {
+        logger.warn("hireport webhooks: attempt not recorded, the lease had passed to another dispatcher", {
           deliveryId: delivery.id,
-          error: String(error),
         });
         return { result: "lost", attempt };
       }
+      if ((paused || disabled) && after) await notifyPaused(after);
+      return {
+        result: outcome.status === "succeeded" ? "succeeded" : outcome.status === "pending" ? "retrying" : "failed",
+        attempt,
+      };
+    } catch (error) {
+      logger.error("hireport webhooks: recording an attempt failed; the delivery is retried when its lease ends", {
+        deliveryId: delivery.id,
+        error: String(error),
+      });
+      return { result: "lost", attempt };
+    }
+  }
+
+  const { telemetry } = options;
+  return {
+    async make(held, requestOver) {
+      const attemptedAt = clock.now();
+      if (telemetry === undefined) return attemptOnce(held, attemptedAt, requestOver);
+      // The span covers the request and the recording of its outcome.
+      const span = startAttemptTelemetry(telemetry, held.claimed, attemptedAt);
+      const report = await attemptOnce(held, attemptedAt, requestOver);
+      span.end({ statusCode: report.attempt.statusCode, result: report.result, error: report.attempt.error });
+      return report;
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, WebhookSecret } from "@hireport/core";
+import { type ClaimedDelivery, sentPayload, type WebhookSecret } from "@hireport/core";
 import type { ResolvedDispatcherOptions } from "./options";
 import { createSecretBox } from "./secret-encryption";
 import type { OutgoingRequest } from "./sender";
@@ -39,7 +39,9 @@ export function createDeliveryRequestBuilder(
     signature: `${options.headerPrefix}-Signature`,
   };
   return {
-    async build({ delivery, endpoint, payload }, now) {
+    async build({ delivery, endpoint, payload: stored }, now) {
+      // The stored event may carry the trace context it was emitted under: receivers never see it.
+      const payload = sentPayload(stored);
       const headers: Record<string, string> = {
         "content-type": "application/json",
         "user-agent": options.userAgent,

@@ -116,6 +116,7 @@ function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOpti
     tls: input.tls,
     resolveHost: input.resolveHost ?? systemResolver,
     encryptionKeys: resolveSecretKeys(input.encryptionKeys),
+    telemetry: input.telemetry ?? undefined,
   };
   if (options.retention && input.retentionDays !== undefined) {
     throw new TypeError(

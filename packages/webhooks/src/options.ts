@@ -1,4 +1,4 @@
-import type { Clock, Logger, Storage } from "@hireport/core";
+import type { Clock, Logger, Storage, Telemetry } from "@hireport/core";
 import type { WebhookEndpoint } from "./endpoint-view";
 import type { ResolvedSecretKey, SecretEncryptionKey } from "./secret-encryption";
 import type { HostResolver } from "./ssrf-guard";
@@ -95,6 +95,13 @@ export interface WebhookDispatcherOptions {
    * stored in plaintext (the dispatcher warns once). @default none
    */
   encryptionKeys?: readonly SecretEncryptionKey[];
+  /**
+   * Traces and metrics: `openTelemetry()` of `@hireport/core/telemetry` (it needs the optional peer
+   * `@opentelemetry/api`). Each attempt then has a client span linked to the span its event was
+   * emitted under, and is counted (see docs/observability.md). Null is the same as none.
+   * @default none (nothing is measured)
+   */
+  telemetry?: Telemetry | null;
 }
 
 /** What runs retention: `api.retention` of `createPublicApi` fits. */
@@ -104,10 +111,11 @@ export interface RetentionRunner {
 
 /** The options with every default applied, frozen. */
 export type ResolvedDispatcherOptions = Readonly<
-  Required<Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls" | "encryptionKeys" | "retention">> &
+  Required<Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls" | "encryptionKeys" | "retention" | "telemetry">> &
     Pick<WebhookDispatcherOptions, "onEndpointPaused" | "tls"> & {
       encryptionKeys: readonly ResolvedSecretKey[];
       /** The `retention` option as a function, or null. */
       retention: (() => Promise<unknown>) | null;
+      telemetry: Telemetry | undefined;
     }
 >;
