@@ -264,8 +264,14 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
+/** A frame as the profiles name it: the function, then its file (below node_modules or packages) and line. */
+export function frameName(frame: CpuProfileNode["callFrame"]): string {
+  const file = frame.url.replace(/^.*\/(node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?|packages\/)/, "");
+  return `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim();
+}
+
 /** Which code a frame belongs to: a hireport package, a dependency, Node itself, or idle/GC. */
-function frameGroup(frame: CpuProfileNode["callFrame"]): string {
+export function frameGroup(frame: CpuProfileNode["callFrame"]): string {
   const { url, functionName } = frame;
   if (!url) return functionName.startsWith("(") ? functionName : "(native)";
   const own = /\/packages\/([^/]+)\//.exec(url);
@@ -296,9 +302,7 @@ export function summarizeCpuProfile(path: string, lastMs: number, top = 12): str
   for (const node of profile.nodes) {
     const hits = hitsOf.get(node.id) ?? 0;
     if (hits === 0) continue;
-    const { functionName, url, lineNumber } = node.callFrame;
-    const file = url.replace(/^.*\/(node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?|packages\/)/, "");
-    const name = `${functionName || "(anonymous)"} ${file ? `${file}:${lineNumber + 1}` : ""}`.trim();
+    const name = frameName(node.callFrame);
     byFrame.set(name, (byFrame.get(name) ?? 0) + hits);
     const group = frameGroup(node.callFrame);
     byGroup.set(group, (byGroup.get(group) ?? 0) + hits);

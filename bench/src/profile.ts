@@ -17,6 +17,8 @@ import {
   CONNECTIONS,
   createDb,
   fmt,
+  frameGroup,
+  frameName,
   log,
   machineInfo,
   processCpuMs,
@@ -52,22 +54,6 @@ interface HeapNode {
 
 const PATHS = ["/applications?limit=25", "/jobs?limit=25"] as const;
 
-function frameName(frame: CallFrame): string {
-  const file = frame.url.replace(/^.*\/(node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?|packages\/)/, "");
-  return `${frame.functionName || "(anonymous)"} ${file ? `${file}:${frame.lineNumber + 1}` : ""}`.trim();
-}
-
-function groupOf(frame: CallFrame): string {
-  const { url, functionName } = frame;
-  if (!url) return functionName.startsWith("(") ? functionName : "(native)";
-  const own = /\/packages\/([^/]+)\//.exec(url);
-  if (own && !url.includes("node_modules")) return `@hireport/${own[1]}`;
-  const dep = /node_modules\/(?:\.pnpm\/[^/]+\/node_modules\/)?((?:@[^/]+\/)?[^/]+)/.exec(url);
-  if (dep) return dep[1] as string;
-  if (url.startsWith("node:")) return "node internals";
-  return "other";
-}
-
 /** Self time (µs) per frame and per package over the profile's samples between `from` and `to` (µs, profile clock). */
 function cpuSelfTime(path: string, windowUs: number) {
   const profile = JSON.parse(readFileSync(path, "utf8")) as CpuProfile;
@@ -84,7 +70,7 @@ function cpuSelfTime(path: string, windowUs: number) {
     if (!frame || frame.functionName === "(idle)") continue;
     const us = profile.timeDeltas[i + 1] ?? delta;
     frames.set(frameName(frame), (frames.get(frameName(frame)) ?? 0) + us);
-    groups.set(groupOf(frame), (groups.get(groupOf(frame)) ?? 0) + us);
+    groups.set(frameGroup(frame), (groups.get(frameGroup(frame)) ?? 0) + us);
   }
   return { frames, groups };
 }

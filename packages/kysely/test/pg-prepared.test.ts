@@ -27,6 +27,10 @@ function oneConnection(preparedStatements?: boolean) {
   return new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
 }
 
+/** A store context on `on`, for statements of the tests' own. */
+const postgresContext = (on: Kysely<unknown> | Kysely<HireportDatabase>) =>
+  createContext({ db: on as never, strategy: postgresStrategy, tablePrefix: "", asyncRateLimitCommit: false });
+
 /** The statements this session has prepared. */
 async function prepared(on: Kysely<unknown>): Promise<{ name: string; statement: string }[]> {
   const { rows } = await sql<{ name: string; statement: string }>`
@@ -83,12 +87,7 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
     try {
       await sql`create table ${sql.table(table)} (v integer)`.execute(on);
       await sql`insert into ${sql.table(table)} values (1)`.execute(on);
-      const ctx = createContext({
-        db: on as never,
-        strategy: postgresStrategy,
-        tablePrefix: "",
-        asyncRateLimitCommit: false,
-      });
+      const ctx = postgresContext(on);
       const read = () =>
         runCompiled(
           ctx,
@@ -114,12 +113,7 @@ describe.skipIf(!db)("timestamptz read on the fast path", () => {
   it("reads every instant as node-postgres's own parser does, through a marked statement", async () => {
     const on = oneConnection();
     try {
-      const ctx = createContext({
-        db: on as never,
-        strategy: postgresStrategy,
-        tablePrefix: "",
-        asyncRateLimitCommit: false,
-      });
+      const ctx = postgresContext(on);
       // Instants across the years, with every fraction length Postgres writes (0 to 6 digits), the
       // epoch, a leap day, BC and infinity (the last two left to node-postgres's parser).
       const texts = [
@@ -170,12 +164,7 @@ describe.skipIf(!db)("timestamptz read on the fast path", () => {
     );
     const on = new Kysely<unknown>({ dialect: new PostgresDialect({ pool }) });
     try {
-      const ctx = createContext({
-        db: on as never,
-        strategy: postgresStrategy,
-        tablePrefix: "",
-        asyncRateLimitCommit: false,
-      });
+      const ctx = postgresContext(on);
       const rows = await runCompiled(
         ctx,
         "test.host-parser",
@@ -207,12 +196,7 @@ describe.skipIf(!db)("timestamptz read on the fast path", () => {
 
 describe("statements compiled once per shape", () => {
   it("refuses a statement that does not take each argument as a parameter", async () => {
-    const ctx = createContext({
-      db: new Kysely<HireportDatabase>({ dialect: postgresStrategy.compileOnly() }),
-      strategy: postgresStrategy,
-      tablePrefix: "",
-      asyncRateLimitCommit: false,
-    });
+    const ctx = postgresContext(new Kysely<HireportDatabase>({ dialect: postgresStrategy.compileOnly() }));
     await expect(runCompiled(ctx, "test.lost", { a: 1, b: 2 }, (p) => sql`select ${p.a}`)).rejects.toThrow(
       "the arguments b are not parameters",
     );

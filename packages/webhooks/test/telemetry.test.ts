@@ -13,7 +13,7 @@ import { telemetryUrl } from "../src/attempt-telemetry";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
 import { verifySignature } from "../src/verify";
 import { createTestCertificate } from "./support/certificate";
-import { type MemorySdk, memorySdk, points } from "./support/otel";
+import { type MemorySdk, memorySdk, points } from "../../core/test/telemetry/otel";
 import { type Receiver, startReceiver } from "./support/receiver";
 
 const certificate = createTestCertificate();
