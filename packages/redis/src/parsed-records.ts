@@ -43,7 +43,9 @@ export class ParsedRecords {
     let entry: ParsedRecord;
     if (json === "") {
       if (!known || known.version !== version) {
-        throw new Error(`hireport: Redis answered the record ${keyId} without its JSON, for a version not parsed here.`);
+        throw new Error(
+          `hireport: Redis answered the record ${keyId} without its JSON, for a version not parsed here.`,
+        );
       }
       entry = known;
     } else {

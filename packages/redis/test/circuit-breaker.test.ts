@@ -22,10 +22,12 @@ describe("CircuitBreaker.call", () => {
     const breaker = new CircuitBreaker(TIMEOUT_MS, 1000, logger);
     const started = performance.now();
     const hanging = Array.from({ length: 50 }, () =>
-      breaker.call(() => new Promise<never>(() => undefined)).then(
-        () => "resolved",
-        (error: unknown) => ({ error, after: performance.now() - started }),
-      ),
+      breaker
+        .call(() => new Promise<never>(() => undefined))
+        .then(
+          () => "resolved",
+          (error: unknown) => ({ error, after: performance.now() - started }),
+        ),
     );
     expect(setTimeoutSpy).not.toHaveBeenCalled();
     expect(setIntervalSpy).toHaveBeenCalledTimes(1);
