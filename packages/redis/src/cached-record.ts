@@ -32,15 +32,14 @@ export function toCached(found: ApiKeyWithCompany): CachedFields {
   return { json, lastUsedAt: ms(key.lastUsedAt), expiresAt: ms(key.expiresAt), revokedAt: ms(key.revokedAt) };
 }
 
-/**
- * The record back from its JSON, with the last use and revocation the scripts report (the cached
- * last use is updated by `keys.touch`; a tombstone gives the revocation time).
- */
-export function fromCached(json: string, lastUsedAt: string, revokedAt: string): ApiKeyWithCompany {
+/** The record as stored in its JSON (last use and revocation as they were when it was read). */
+export function parseCached(json: string): ApiKeyWithCompany {
   type Stored = {
     key: Omit<ApiKeyWithCompany["key"], "createdAt" | "expiresAt" | "revokedAt" | "lastUsedAt"> & {
       createdAt: number;
       expiresAt: number | null;
+      revokedAt: number | null;
+      lastUsedAt: number | null;
     };
     company: Omit<ApiKeyWithCompany["company"], "createdAt"> & { createdAt: number };
   };
@@ -50,9 +49,20 @@ export function fromCached(json: string, lastUsedAt: string, revokedAt: string):
       ...stored.key,
       createdAt: new Date(stored.key.createdAt),
       expiresAt: stored.key.expiresAt === null ? null : new Date(stored.key.expiresAt),
-      revokedAt: date(revokedAt),
-      lastUsedAt: date(lastUsedAt),
+      revokedAt: stored.key.revokedAt === null ? null : new Date(stored.key.revokedAt),
+      lastUsedAt: stored.key.lastUsedAt === null ? null : new Date(stored.key.lastUsedAt),
     },
     company: { ...stored.company, createdAt: new Date(stored.company.createdAt) },
+  };
+}
+
+/**
+ * A parsed record with the last use and revocation the scripts report (the cached last use is
+ * updated by `keys.touch`; a tombstone gives the revocation time). Shares `parsed`'s company.
+ */
+export function withReported(parsed: ApiKeyWithCompany, lastUsedAt: string, revokedAt: string): ApiKeyWithCompany {
+  return {
+    key: { ...parsed.key, revokedAt: date(revokedAt), lastUsedAt: date(lastUsedAt) },
+    company: parsed.company,
   };
 }

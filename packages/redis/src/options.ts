@@ -29,7 +29,8 @@ export interface RedisAdmissionOptions {
   tombstoneTtlSeconds?: number;
   /**
    * How long one Redis call may take, in milliseconds, before the admission gives up on Redis and
-   * uses the database instead (see `fallbackSeconds`).
+   * uses the database instead (see `fallbackSeconds`). Checked by one timer for all the calls under
+   * way: a call is given up between `timeoutMs` and a quarter more (at most 25 ms more).
    * @default 100
    */
   timeoutMs?: number;

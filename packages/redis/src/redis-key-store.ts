@@ -1,5 +1,6 @@
 /**
- * `keys` of the decorated storage: `admit` on Redis (one script call when the key is cached),
+ * `keys` of the decorated storage: `admit` on Redis (one script call when the key is cached, for
+ * every call of the key that arrived while the previous one was under way),
  * `revoke` and `touch` on the wrapped storage and then on Redis, everything else unchanged.
  */
 import type {
@@ -11,11 +12,11 @@ import type {
   RateLimitStore,
 } from "@hireport/core";
 import { isKeyUsable } from "@hireport/core";
-import { fromCached, toCached } from "./cached-record";
+import type { AdmitAnswer, AdmitBatches } from "./admit-batches";
+import { toCached } from "./cached-record";
 import { type CircuitBreaker, RedisUnavailable } from "./circuit-breaker";
 import type { ResolvedRedisAdmissionOptions } from "./options";
 import type { RedisKeys } from "./redis-keys";
-import { countArgs, toRateResult } from "./redis-rate-limits";
 import type { Scripts } from "./scripts";
 
 /** Key ids of key hashes remembered by one process (a hash never changes its key). */
@@ -48,6 +49,8 @@ export interface RedisKeyStoreDeps {
   /** The Redis-backed rate limits of the decorated storage (admission of odd windows uses them). */
   rateLimits: RateLimitStore;
   known: KnownHashes;
+  /** The admission script calls, batched per key (one per decorated storage, shared by its transactions). */
+  batches: AdmitBatches;
   hook?: AdmissionHook;
 }
 
@@ -118,7 +121,7 @@ export function redisKeyStore(
   tombstones: Tombstones,
   revoked?: ApiKeyRecord[],
 ): KeyStore {
-  const { keys, scripts, breaker, options } = deps;
+  const { keys, scripts, breaker, options, batches } = deps;
   const remember = (hash: string, keyId: string) => deps.known.set(hash, keyId);
 
   async function keyIdOf(hash: string): Promise<string | null> {
@@ -129,32 +132,31 @@ export function redisKeyStore(
     return stored;
   }
 
-  type Answer = { kind: "miss" } | { kind: "revoked"; at: string } | { kind: "admission"; admission: KeyAdmission };
-
-  /** The admission script; `trustFrom`: see {@link CircuitBreaker.trustFrom} (0 for a record just filled). */
-  async function runAdmit(
-    keyId: string,
+  /**
+   * A key's admission from the script's answer. The batch's time is the latest of its calls': a
+   * key that expired by then but not at this call's `now` is counted here alone.
+   */
+  function admission(
+    answer: Extract<AdmitAnswer, { kind: "found" }>,
     windows: readonly KeyRateWindow[],
     now: Date,
-    trustFrom: number,
-  ): Promise<Answer> {
-    const counters = windows.map((window) => keys.counter(`${keyId}${window.suffix}`));
-    const reply = (await breaker.call(() =>
-      scripts.hireportAdmitV1(
-        2 + counters.length,
-        keys.record(keyId),
-        keys.tombstone(keyId),
-        ...counters,
-        ...countArgs(windows, now),
-        trustFrom,
-      ),
-    )) as unknown[];
-    const kind = String(reply[0]);
-    if (kind === "miss") return { kind };
-    if (kind === "revoked") return { kind, at: String(reply[1]) };
-    const found = fromCached(String(reply[1]), String(reply[2]), kind === "found" ? String(reply[3]) : "");
-    if (kind === "found") return { kind: "admission", admission: { found, rate: null } };
-    return { kind: "admission", admission: { found, rate: toRateResult(reply.slice(3)) } };
+  ): KeyAdmission | Promise<KeyAdmission> {
+    const { found, rate } = answer;
+    if (rate !== null || !isKeyUsable(found.key, now)) return { found, rate };
+    return countAlone(found, windows, now);
+  }
+
+  async function countAlone(
+    found: ApiKeyWithCompany,
+    windows: readonly KeyRateWindow[],
+    now: Date,
+  ): Promise<KeyAdmission> {
+    const buckets = windows.map((window) => ({
+      key: `${found.key.id}${window.suffix}`,
+      limit: window.limit,
+      resetAt: window.resetAt,
+    }));
+    return { found, rate: await deps.rateLimits.consume(buckets, now) };
   }
 
   /** The key read from the database and cached, unless a tombstone refuses it; then admitted again. */
@@ -172,7 +174,7 @@ export function redisKeyStore(
     await breaker.call(() => options.redis.set(keys.index(hash), id, "EX", options.cacheTtlSeconds));
     const cached = toCached(found);
     await breaker.call(() =>
-      scripts.hireportFillV1(
+      scripts.hireportFillV2(
         2,
         keys.record(id),
         keys.tombstone(id),
@@ -184,17 +186,12 @@ export function redisKeyStore(
         readAt,
       ),
     );
-    const answer = await runAdmit(id, windows, now, 0);
-    if (answer.kind === "admission") return answer.admission;
+    const answer = await batches.once(id, windows, now, 0);
+    if (answer.kind === "found") return admission(answer, windows, now);
     if (answer.kind === "revoked") return { found: revokedAt(found, answer.at), rate: null };
     // Evicted at once (memory pressure): count with the same counters, from the record just read.
     if (!isKeyUsable(found.key, now)) return { found, rate: null };
-    const buckets = windows.map((window) => ({
-      key: `${id}${window.suffix}`,
-      limit: window.limit,
-      resetAt: window.resetAt,
-    }));
-    return { found, rate: await deps.rateLimits.consume(buckets, now) };
+    return countAlone(found, windows, now);
   }
 
   async function admitOnRedis(
@@ -204,8 +201,8 @@ export function redisKeyStore(
   ): Promise<KeyAdmission | null> {
     const keyId = await keyIdOf(hash);
     if (keyId && !tombstones.has(keyId)) {
-      const answer = await runAdmit(keyId, windows, now, breaker.trustFrom);
-      if (answer.kind === "admission") return answer.admission;
+      const answer = await batches.admit(keyId, windows, now);
+      if (answer.kind === "found") return admission(answer, windows, now);
     }
     if (keyId && tombstones.has(keyId)) {
       // Revoked here while Redis was away, tombstone not written yet: the database knows.

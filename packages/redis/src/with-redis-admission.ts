@@ -1,7 +1,9 @@
 /** `withRedisAdmission(storage, { redis })`: the storage, with key admission on Redis. */
 import type { ApiKeyRecord, Storage, StorageStores } from "@hireport/core";
+import { AdmitBatches } from "./admit-batches";
 import { CircuitBreaker } from "./circuit-breaker";
 import { type RedisAdmissionOptions, resolveOptions } from "./options";
+import { ParsedRecords } from "./parsed-records";
 import { type AdmissionHook, KnownHashes, type RedisKeyStoreDeps, redisKeyStore, Tombstones } from "./redis-key-store";
 import { RedisKeys } from "./redis-keys";
 import { redisRateLimits } from "./redis-rate-limits";
@@ -15,7 +17,7 @@ export interface RedisAdmissionInternals {
 /**
  * Returns `storage` with key admission on Redis: `keys.admit` reads the cached key, checks its
  * revocation and expiry and counts the request in its minute and day windows in one Redis script
- * call; the key is read from `storage` when Redis does not have it. `keys.revoke` (also on the `tx`
+ * call (one for all the concurrent calls of a key, see `AdmitBatches`); the key is read from `storage` when Redis does not have it. `keys.revoke` (also on the `tx`
  * of `transaction`) writes a revocation tombstone to Redis before it resolves, `keys.touch` updates
  * the cached last use, and `rateLimits.consume` counts on Redis when its buckets share one key (as
  * every call of core does). Everything else is `storage`'s, unchanged. While Redis fails, admissions
@@ -52,6 +54,7 @@ export function decorate(
     breaker,
     rateLimits,
     known: new KnownHashes(),
+    batches: new AdmitBatches({ keys, scripts, breaker, records: new ParsedRecords() }),
     ...(internals.hook ? { hook: internals.hook } : {}),
   };
   const tombstones = new Tombstones(deps);

@@ -88,6 +88,71 @@ describe.each<RedisKind>(["standalone", "cluster"])("admission on Redis %s", (ki
     }
   });
 
+  it("counts the parallel calls of one key in one script call, admitting exactly the room left and refusing the rest by the full window", async () => {
+    const { storage, client } = await decorated(database, redis);
+    const key = await storedKey(database);
+    // The day window has room for 6: one admission alone (it caches the key), then 20 at once.
+    const w = windows(100, 6);
+    expect((await storage.keys.admit(key.hash, w, T))?.rate).toEqual({
+      allowed: true,
+      counts: [1, 1],
+      refusedBucket: null,
+    });
+    const sent = client.sendCommand.bind(client);
+    let scriptCalls = 0;
+    client.sendCommand = ((command: { name: string }, ...rest: unknown[]) => {
+      if (command.name === "evalsha" || command.name === "eval") scriptCalls += 1;
+      return (sent as (...args: unknown[]) => unknown)(command, ...rest);
+    }) as typeof client.sendCommand;
+    const answers = await Promise.all(Array.from({ length: 20 }, () => storage.keys.admit(key.hash, w, T)));
+    client.sendCommand = sent;
+    // The first call goes alone; the 19 that arrived while it ran are one batch: 2 script calls.
+    expect(scriptCalls).toBeLessThanOrEqual(2);
+    const admitted = answers.filter((answer) => answer?.rate?.allowed).map((answer) => answer?.rate?.counts);
+    expect(admitted).toEqual([2, 3, 4, 5, 6].map((n) => [n, n]));
+    const refused = answers.filter((answer) => !answer?.rate?.allowed);
+    expect(refused).toHaveLength(15);
+    for (const answer of refused) {
+      expect(answer?.found.key.id).toBe(key.id);
+      expect(answer?.rate).toEqual({ allowed: false, counts: [6, 6], refusedBucket: 1 });
+    }
+    // A refused request counted nowhere: the minute window has only the admitted ones.
+    expect(await direct.hget(keys.counter(`${key.id}${w[0]?.suffix}`), "c")).toBe("6");
+    expect(await direct.hget(keys.counter(`${key.id}${w[1]?.suffix}`), "c")).toBe("6");
+  });
+
+  it("reuses the record it parsed while Redis answers the same version, and never across a change", async () => {
+    const { storage } = await decorated(database, redis);
+    const key = await storedKey(database);
+    const w = windows(100);
+    const first = await storage.keys.admit(key.hash, w, T);
+    const second = await storage.keys.admit(key.hash, w, T);
+    expect(second?.found).toBe(first?.found);
+    expect(second?.found.company.name).toBe("Redis Ltd");
+
+    // Last use touched: a new record with it (the rest still parsed once).
+    const at = new Date(T.getTime() + 1_000);
+    await (instances[0] as Storage).keys.touch(key.id, at);
+    const touched = await storage.keys.admit(key.hash, w, T);
+    expect(touched?.found).not.toBe(first?.found);
+    expect(touched?.found.key.lastUsedAt).toEqual(at);
+    expect(touched?.found.company).toBe(first?.found.company);
+
+    // The company renamed and the cached record gone (its TTL ended): filled again, parsed again.
+    await database.storage.companies.upsert({ id: key.companyId, name: "Renamed Ltd", createdAt: T });
+    await direct.del(keys.record(key.id));
+    const renamed = await storage.keys.admit(key.hash, w, T);
+    expect(renamed?.found.company.name).toBe("Renamed Ltd");
+    expect((await storage.keys.admit(key.hash, w, T))?.found.company.name).toBe("Renamed Ltd");
+
+    // Revoked through another instance: the next admission says so.
+    await (instances[1] as Storage).keys.revoke(key.companyId, key.id, T);
+    const revoked = await storage.keys.admit(key.hash, w, T);
+    expect(revoked?.rate).toBeNull();
+    expect(revoked?.found.key.revokedAt).toEqual(T);
+    expect(renamed?.found.key.revokedAt).toBeNull();
+  });
+
   it("refuses a key revoked through one instance at the very next admission of every other", async () => {
     const [a, b, c] = instances as [Storage, Storage, Storage];
     const key = await storedKey(database);
