@@ -47,8 +47,11 @@ export class CursorCodec {
     if (!text || rest.length > 0) throw invalidCursor();
     if (this.#signer) {
       const mac = macText === undefined ? null : fromBase64Url(macText);
+      // Only the canonical text of the MAC: base64's last character carries unused bits, and a
+      // cursor changed in them would decode to the same bytes.
+      if (!mac || toBase64Url(mac) !== macText) throw invalidCursor();
       const expected = (await this.#signer.sign(text)).slice(0, MAC_BYTES);
-      if (!mac || !timingSafeEqual(mac, expected)) throw invalidCursor();
+      if (!timingSafeEqual(mac, expected)) throw invalidCursor();
     } else if (macText !== undefined) {
       throw invalidCursor();
     }
