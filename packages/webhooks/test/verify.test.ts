@@ -125,9 +125,10 @@ describe("verifySignature", () => {
 
   it("loads nothing a Web runtime lacks: verify.ts and the modules it loads import no node: module and no package", () => {
     const loaded = runtimeModules(new URL("../src/verify.ts", import.meta.url));
-    // verify.ts and the signature scheme it shares with the dispatcher, nothing more.
+    // verify.ts and the signature schemes it shares with the dispatcher, nothing more.
     expect([...loaded.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)).sort()).toEqual([
       "signature.ts",
+      "standard-signature.ts",
       "verify.ts",
     ]);
     for (const [path, source] of loaded) {
