@@ -4,8 +4,12 @@
  * that is not hireport's: the official `standardwebhooks` package for `v1`, `@noble/ed25519`
  * against the JWKS served over HTTP for `v1a`. Then `@hireport/webhooks/verify` on the same requests.
  */
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import * as ed from "@noble/ed25519";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -79,6 +83,24 @@ async function fetchJwks(origin: string, companyId = COMPANY): Promise<WebhookJw
   expect(response.status).toBe(200);
   expect(response.headers.get("content-type")).toBe("application/jwk-set+json");
   return (await response.json()) as WebhookJwks;
+}
+
+type GuideVerifier = (
+  body: Buffer,
+  headers: ReceivedRequest["headers"],
+  jwks: WebhookJwks,
+  endpointId: string,
+  toleranceSeconds?: number,
+) => string;
+
+/** The receiver guide's by-hand v1a check, the block marked `<!-- tested: standard-v1a-by-hand -->`, loaded as written. */
+async function guideVerifier(): Promise<GuideVerifier> {
+  const guide = readFileSync(new URL("../../../docs/receiver-guide.md", import.meta.url), "utf8");
+  const code = /<!-- tested: standard-v1a-by-hand -->\n```js\n([\s\S]*?)\n```/.exec(guide)?.[1];
+  if (!code) throw new Error("docs/receiver-guide.md has no block marked standard-v1a-by-hand");
+  const file = join(mkdtempSync(join(tmpdir(), "hireport-guide-")), "verify-v1a.mjs");
+  writeFileSync(file, code);
+  return ((await import(pathToFileURL(file).href)) as { verifyV1a: GuideVerifier }).verifyV1a;
 }
 
 describe.each(storageFactories())("Standard Webhooks signatures on $name", (factory) => {
@@ -191,6 +213,13 @@ describe.each(storageFactories())("Standard Webhooks signatures on $name", (fact
     expect(
       await nobleVerifies({ ...request, body: Buffer.concat([request.body, Buffer.from(" ")]) }, jwks, endpoint.id),
     ).toBe(false);
+
+    // The receiver guide's by-hand check (node:crypto), as written.
+    const verifyV1a = await guideVerifier();
+    expect(atClock(f, () => verifyV1a(request.body, request.headers, jwks, endpoint.id))).toBe(jwks.keys[0]?.kid);
+    expect(() =>
+      atClock(f, () => verifyV1a(Buffer.concat([request.body, Buffer.from(" ")]), request.headers, jwks, endpoint.id)),
+    ).toThrow("signature mismatch");
 
     for (const key of [secret, jwks, jwks.keys[0] ?? secret]) {
       await expect(
