@@ -616,3 +616,39 @@ describe("Secure cookies", () => {
     );
   });
 });
+
+describe("webhooks: the signature scheme", () => {
+  it("creates an endpoint with the scheme the form's select names, shows its public key, and changes it on edit", async () => {
+    const form = await get("/webhooks");
+    expect(form.text).toContain('<select id="new-scheme" name="signatureScheme">');
+    expect(form.text).toMatch(/<option value="service" selected[^>]*>/);
+    const created = await post("/webhooks", {
+      url: host.receiver.url,
+      events: "job.created",
+      signatureScheme: "standard-v1a",
+    });
+    expect(created.status).toBe(303);
+    const id = /\/webhooks\/(we_[^?]+)\?done=endpoint-created$/.exec(created.headers.get("location") ?? "")?.[1] ?? "";
+    const endpoint = await host.dispatcher.endpoints.get(COMPANY_A, id);
+    expect(endpoint.signatureScheme).toBe("standard-v1a");
+    const page = await get(`/webhooks/${id}`, userCookie("member"));
+    expect(page.text).toContain(`<code>${endpoint.publicKey}</code>`);
+    expect(page.text).not.toContain("whsk_");
+    expect((await get(`/webhooks/${id}`)).text).toMatch(/<option value="standard-v1a" selected[^>]*>/);
+
+    const edited = await post(`/webhooks/${id}`, {
+      url: host.receiver.url,
+      events: "job.created",
+      signatureScheme: "standard-v1",
+    });
+    expect(edited.status).toBe(303);
+    expect((await host.dispatcher.endpoints.get(COMPANY_A, id)).signatureScheme).toBe("standard-v1");
+    const refused = await post(`/webhooks/${id}`, {
+      url: host.receiver.url,
+      events: "job.created",
+      signatureScheme: "v9",
+    });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain("The endpoint was not changed");
+  });
+});

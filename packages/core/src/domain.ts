@@ -283,9 +283,20 @@ export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 /** Why an endpoint is paused or disabled. */
 export type WebhookStopReason = "failures" | "manual" | "gone";
 
+/**
+ * How an endpoint's deliveries are signed (see the webhooks package's receiver guide):
+ * - `"service"`: the `…-Signature` header, `t=<unix>,v1=<hex>` (HMAC-SHA256 keyed with the whole
+ *   `whsec_…` string);
+ * - `"standard-v1"`: Standard Webhooks 1.0 symmetric, `webhook-signature: v1,<base64>` (HMAC-SHA256
+ *   keyed with the bytes of the base64 after `whsec_`);
+ * - `"standard-v1a"`: Standard Webhooks 1.0 asymmetric, `webhook-signature: v1a,<base64>` (ed25519).
+ */
+export const WEBHOOK_SIGNATURE_SCHEMES = ["service", "standard-v1", "standard-v1a"] as const;
+export type WebhookSignatureScheme = (typeof WEBHOOK_SIGNATURE_SCHEMES)[number];
+
 export interface WebhookSecret {
   /**
-   * `whsec_…`, the whole string is the HMAC key; or, when the dispatcher has `encryptionKeys`, its
+   * `whsec_…` (an HMAC secret) or `whsk_…` (an ed25519 private key, for `"standard-v1a"`); or, when the dispatcher has `encryptionKeys`, its
    * sealed form (`enc:v1:<key id>:…`, AES-256-GCM), which only the dispatcher opens.
    */
   secret: string;
@@ -307,6 +318,8 @@ export interface WebhookEndpointRecord {
    * paused by the host, `"gone"` when disabled by a receiver's 410 Gone; null while active.
    */
   pausedReason: WebhookStopReason | null;
+  /** How deliveries are signed. */
+  signatureScheme: WebhookSignatureScheme;
   /** Current secret first, then rotated-out secrets still inside their grace period. */
   secrets: WebhookSecret[];
   /** Failed attempts in a row; a success resets it. */

@@ -192,6 +192,7 @@ export interface WebhookEndpointTable {
   events: string;
   status: string;
   paused_reason: string | null;
+  signature_scheme: string;
   secrets: string;
   consecutive_failures: DbNumber;
   created_at: DbDate;
@@ -437,6 +438,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "events",
     "status",
     "paused_reason",
+    "signature_scheme",
     "secrets",
     "consecutive_failures",
     "created_at",

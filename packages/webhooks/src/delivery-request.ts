@@ -1,14 +1,20 @@
-import { type ClaimedDelivery, sentPayload, type WebhookSecret } from "@hireport/core";
+import { type ClaimedDelivery, sentPayload, type WebhookSecret, type WebhookSignatureScheme } from "@hireport/core";
 import type { ResolvedDispatcherOptions } from "./options";
 import { createSecretBox } from "./secret-encryption";
 import type { OutgoingRequest } from "./sender";
 import { signatureHeader } from "./signature";
+import { isKeyOf } from "./signing-keys";
+import { standardSignatureHeader } from "./standard-signature";
 
-/** The secrets that sign at `now`: the current one and those whose grace period has not ended. */
-export function liveSecrets(secrets: readonly WebhookSecret[], now: Date): string[] {
+/**
+ * The secrets that sign at `now`: the current one and those whose grace period has not ended; with
+ * a `scheme`, only the key material of that scheme.
+ */
+export function liveSecrets(secrets: readonly WebhookSecret[], now: Date, scheme?: WebhookSignatureScheme): string[] {
   return secrets
     .filter((secret) => secret.expiresAt === null || secret.expiresAt.getTime() > now.getTime())
-    .map((secret) => secret.secret);
+    .map((secret) => secret.secret)
+    .filter((secret) => scheme === undefined || isKeyOf(scheme, secret));
 }
 
 /**
@@ -18,6 +24,29 @@ export function liveSecrets(secrets: readonly WebhookSecret[], now: Date): strin
  */
 export function buildSignatureHeader(payload: string, secrets: readonly WebhookSecret[], now: Date): Promise<string> {
   return signatureHeader(payload, liveSecrets(secrets, now), Math.floor(now.getTime() / 1000));
+}
+
+/**
+ * The headers that sign an attempt under the endpoint's scheme: `…-Signature` for `"service"`;
+ * `webhook-id` (the delivery id, the same on every attempt), `webhook-timestamp` and
+ * `webhook-signature` for the Standard Webhooks schemes (one entry per live key, current first).
+ */
+export async function signatureHeaders(
+  scheme: WebhookSignatureScheme,
+  headerName: string,
+  id: string,
+  payload: string,
+  secrets: readonly WebhookSecret[],
+  now: Date,
+): Promise<Record<string, string>> {
+  const keys = liveSecrets(secrets, now, scheme);
+  const timestamp = Math.floor(now.getTime() / 1000);
+  if (scheme === "service") return { [headerName]: await signatureHeader(payload, keys, timestamp) };
+  return {
+    "webhook-id": id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": await standardSignatureHeader(id, timestamp, payload, keys),
+  };
 }
 
 /** Builds the request of one attempt: the exact payload, to the endpoint's address, with the headers of spec 6. */
@@ -47,7 +76,14 @@ export function createDeliveryRequestBuilder(
         "user-agent": options.userAgent,
         [headerNames.event]: delivery.eventType,
         [headerNames.delivery]: delivery.id,
-        [headerNames.signature]: await buildSignatureHeader(payload, secrets.open(endpoint), now),
+        ...(await signatureHeaders(
+          endpoint.signatureScheme,
+          headerNames.signature,
+          delivery.id,
+          payload,
+          secrets.open(endpoint),
+          now,
+        )),
       };
       return { url: endpoint.url, payload, headers };
     },

@@ -13,6 +13,7 @@ import { createAddressPolicy } from "./address-policy";
 import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "./deliveries";
 import { createDeliveryRunner, type DeliveryResult, type RunResult } from "./delivery-runner";
 import { createEndpointManager, type EndpointManager } from "./endpoints";
+import { buildJwks, type JwksOptions, type WebhookJwks } from "./jwks";
 import { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
 import { newLeaseToken } from "./random-tokens";
 import {
@@ -74,6 +75,13 @@ export interface WebhookDispatcher {
    * those under an older key), in batches; safe to run twice and beside running dispatchers.
    */
   reencryptSecrets(options?: ReencryptOptions): Promise<ReencryptResult>;
+  /**
+   * The JSON Web Key Set (RFC 7517) of the company's `"standard-v1a"` endpoints: each endpoint's
+   * current ed25519 public key and, during a rotation's grace period, the previous one, with
+   * `kid` `<endpoint id>.<thumbprint>`. Empty for a company without such endpoints. Serve it with
+   * `jwksHandler`.
+   */
+  jwks(companyId: string, options?: JwksOptions): Promise<WebhookJwks>;
   /** The options in force, defaults applied. */
   readonly options: ResolvedDispatcherOptions;
 }
@@ -334,6 +342,13 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
 
     purge,
 
+    async jwks(companyId, jwksOptions = {}) {
+      const records = await storage.webhooks.listEndpoints(companyId);
+      const chosen = jwksOptions.endpointId
+        ? records.filter((record) => record.id === jwksOptions.endpointId)
+        : records;
+      return buildJwks(chosen, createSecretBox(options.encryptionKeys), clock.now());
+    },
     reencryptSecrets: (reencryptOptions) =>
       reencryptSecrets(storage, createSecretBox(options.encryptionKeys), reencryptOptions),
   };

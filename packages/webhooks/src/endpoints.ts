@@ -11,15 +11,17 @@ import {
   recordAudit,
   type StorageStores,
   unknownCompany,
+  WEBHOOK_SIGNATURE_SCHEMES,
   type WebhookEndpointRecord,
   type WebhookSecret,
+  type WebhookSignatureScheme,
 } from "@hireport/core";
 import type { AddressPolicy } from "./address-policy";
 import { checkEndpointUrl } from "./endpoint-url";
 import { toEndpointView, type WebhookEndpoint } from "./endpoint-view";
 import type { ResolvedDispatcherOptions } from "./options";
-import { newSigningSecret } from "./random-tokens";
 import { createSecretBox } from "./secret-encryption";
+import { newSigningKey, publicKeyOf } from "./signing-keys";
 
 /** Longest endpoint description. */
 export const MAX_DESCRIPTION_LENGTH = 500;
@@ -32,18 +34,34 @@ export interface CreateEndpointInput {
   events: readonly EventType[];
   /** Free text shown to the company. @default "" */
   description?: string;
+  /**
+   * How deliveries are signed: `"service"` (the `…-Signature` header), `"standard-v1"` (Standard
+   * Webhooks, HMAC-SHA256) or `"standard-v1a"` (Standard Webhooks, ed25519; hireport makes the key
+   * pair and keeps the private key). See the receiver guide. @default "service"
+   */
+  signatureScheme?: WebhookSignatureScheme;
 }
 
 export interface UpdateEndpointInput {
   url?: string;
   events?: readonly EventType[];
   description?: string;
+  /**
+   * A new signature scheme. Changing it replaces the endpoint's key material at once (no grace
+   * period: the receiver must change how it verifies anyway): read the new secret with
+   * `revealSecret`, or the new public key on the endpoint. The same scheme changes nothing.
+   */
+  signatureScheme?: WebhookSignatureScheme;
 }
 
-/** An endpoint together with a secret that is shown this once. */
+/** An endpoint together with what its receiver verifies with, shown this once. */
 export interface EndpointWithSecret {
   endpoint: WebhookEndpoint;
-  /** `whsec_…`: give it to the receiver now; it cannot be read again. */
+  /**
+   * `whsec_…` (schemes `"service"` and `"standard-v1"`): give it to the receiver now; it cannot be
+   * read again. For `"standard-v1a"`, the public key `whpk_…` (not a secret; also
+   * `endpoint.publicKey` and the JWKS): the private key never leaves hireport.
+   */
   secret: string;
 }
 
@@ -75,13 +93,15 @@ export interface EndpointManager {
   /** Deletes the endpoint with its deliveries and attempts. Audit: `webhook_endpoint.deleted`. */
   delete(companyId: string, id: string, options?: ChangeOptions): Promise<void>;
   /**
-   * A new current secret; the old one keeps signing beside it for `rotationGraceMs` (24 h).
-   * Audit: `webhook_endpoint.secret_rotated`.
+   * A new current secret (a new key pair for `"standard-v1a"`); the old one keeps signing beside
+   * it for `rotationGraceMs` (24 h): two signatures in each delivery's header, and for
+   * `"standard-v1a"` both public keys in the JWKS. Audit: `webhook_endpoint.secret_rotated`.
    */
   rotateSecret(companyId: string, id: string, options?: ChangeOptions): Promise<EndpointWithSecret>;
   /**
    * The current signing secret, for a person allowed to see it (the console shows it to owners
-   * only). Audit: `webhook_endpoint.secret_revealed`: who saw it, when.
+   * only); for `"standard-v1a"`, the current public key (never the private key). Audit:
+   * `webhook_endpoint.secret_revealed`: who saw it, when.
    */
   revealSecret(companyId: string, id: string, options?: ChangeOptions): Promise<EndpointWithSecret>;
 }
@@ -111,6 +131,19 @@ function checkDescription(value: unknown): string {
     throw invalid("description", `at most ${MAX_DESCRIPTION_LENGTH} characters`);
   if (!isStorableText(value)) throw invalid("description", "no NUL character (U+0000) or unpaired UTF-16 surrogate");
   return value;
+}
+
+function checkScheme(value: unknown): WebhookSignatureScheme {
+  if (value === undefined) return "service";
+  if (!WEBHOOK_SIGNATURE_SCHEMES.includes(value as WebhookSignatureScheme)) {
+    throw invalid("signatureScheme", `must be one of ${WEBHOOK_SIGNATURE_SCHEMES.join(", ")}`);
+  }
+  return value as WebhookSignatureScheme;
+}
+
+/** What the receiver is given for a key: the secret itself, or the public key of a private one. */
+function shownKey(scheme: WebhookSignatureScheme, key: string): string {
+  return scheme === "standard-v1a" ? publicKeyOf(key) : key;
 }
 
 function checkCompany(companyId: unknown): string {
@@ -184,8 +217,9 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
       const url = await checkEndpointUrl(input.url, urlOptions);
       const events = checkEvents(input.events);
       const description = checkDescription(input.description);
+      const signatureScheme = checkScheme(input.signatureScheme);
       const now = clock.now();
-      const secret = newSigningSecret();
+      const secret = newSigningKey(signatureScheme);
       const id = newId("we", now);
       const record: WebhookEndpointRecord = {
         id,
@@ -195,6 +229,7 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
         events,
         status: "active",
         pausedReason: null,
+        signatureScheme,
         secrets: [{ secret: secrets.seal(id, secret), expiresAt: null }],
         consecutiveFailures: 0,
         createdAt: now,
@@ -202,9 +237,9 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
       };
       await storage.transaction(async (tx) => {
         await tx.webhooks.insertEndpoint(record);
-        await audit(tx, companyId, record.id, "created", now, changeOptions, { events });
+        await audit(tx, companyId, record.id, "created", now, changeOptions, { events, signatureScheme });
       });
-      return { endpoint: view(record), secret };
+      return { endpoint: view(record), secret: shownKey(signatureScheme, secret) };
     },
 
     async list(companyId) {
@@ -216,13 +251,26 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
     },
 
     async update(companyId, id, input, changeOptions) {
-      await load(companyId, id);
+      const record = await load(companyId, id);
       const change: Parameters<typeof webhooks.updateEndpoint>[2] = { updatedAt: clock.now() };
       if (input.url !== undefined) change.url = await checkEndpointUrl(input.url, urlOptions);
       if (input.events !== undefined) change.events = checkEvents(input.events);
       if (input.description !== undefined) change.description = checkDescription(input.description);
-      const fields = (["url", "events", "description"] as const).filter((name) => change[name] !== undefined);
-      const details = { fields, ...(change.events ? { events: change.events } : {}) };
+      if (input.signatureScheme !== undefined) {
+        const scheme = checkScheme(input.signatureScheme);
+        if (scheme !== record.signatureScheme) {
+          change.signatureScheme = scheme;
+          change.secrets = [{ secret: secrets.seal(id, newSigningKey(scheme)), expiresAt: null }];
+        }
+      }
+      const fields = (["url", "events", "description", "signatureScheme"] as const).filter(
+        (name) => change[name] !== undefined,
+      );
+      const details = {
+        fields,
+        ...(change.events ? { events: change.events } : {}),
+        ...(change.signatureScheme ? { signatureScheme: change.signatureScheme } : {}),
+      };
       return view(await patch(companyId, id, change, "updated", changeOptions, details));
     },
 
@@ -258,20 +306,20 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
       const current = opened.find((secret) => secret.expiresAt === null) ?? opened[0];
       if (!current) throw new Error(`hireport webhooks: endpoint ${id} has no signing secret.`);
       await audit(storage, companyId, id, "secret_revealed", clock.now(), changeOptions);
-      return { endpoint: view(record), secret: current.secret };
+      return { endpoint: view(record), secret: shownKey(record.signatureScheme, current.secret) };
     },
 
     async rotateSecret(companyId, id, changeOptions) {
       const record = await load(companyId, id);
       const now = clock.now();
       const graceEnds = new Date(now.getTime() + options.rotationGraceMs);
-      const secret = newSigningSecret();
+      const secret = newSigningKey(record.signatureScheme);
       const kept: WebhookSecret[] = record.secrets
         .map((old) => (old.expiresAt === null ? { secret: old.secret, expiresAt: graceEnds } : old))
         .filter((old) => old.expiresAt !== null && old.expiresAt.getTime() > now.getTime());
       const next: WebhookSecret[] = [{ secret: secrets.seal(id, secret), expiresAt: null }, ...kept];
       const updated = await patch(companyId, id, { secrets: next, updatedAt: now }, "secret_rotated", changeOptions);
-      return { endpoint: view(updated), secret };
+      return { endpoint: view(updated), secret: shownKey(updated.signatureScheme, secret) };
     },
   };
 }

@@ -1,4 +1,6 @@
 /** The `api_version` of every envelope: core's, re-exported. */
+
+export type { WebhookSignatureScheme } from "@hireport/core";
 export { API_VERSION } from "@hireport/core";
 export { type AddressPolicy, type AddressVerdict, createAddressPolicy } from "./address-policy";
 export type {
@@ -22,6 +24,14 @@ export {
 } from "./dispatcher";
 export type { WebhookEndpoint } from "./endpoint-view";
 export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
+export {
+  type JwksHandlerOptions,
+  type JwksOptions,
+  type JwksSource,
+  jwksHandler,
+  type WebhookJwk,
+  type WebhookJwks,
+} from "./jwks";
 export {
   DEFAULT_RETRY_SCHEDULE_MS,
   type ResolvedDispatcherOptions,

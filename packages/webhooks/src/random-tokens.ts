@@ -9,8 +9,3 @@ import { randomBytes } from "node:crypto";
 export function newLeaseToken(): string {
   return randomBytes(18).toString("base64url");
 }
-
-/** A new signing secret: `whsec_` and 32 random bytes in base64url (43 characters). */
-export function newSigningSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64url")}`;
-}

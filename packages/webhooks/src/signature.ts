@@ -23,7 +23,7 @@ interface NodeHmac {
 }
 
 interface NodeHmacModule {
-  createHmac(algorithm: "sha256", key: string): NodeHmac;
+  createHmac(algorithm: "sha256", key: string | Uint8Array): NodeHmac;
 }
 
 function loadNodeHmac(): NodeHmacModule | null {
@@ -36,7 +36,8 @@ function loadNodeHmac(): NodeHmacModule | null {
   }
 }
 
-const nodeHmac = loadNodeHmac();
+/** `node:crypto`'s HMAC where the runtime offers it, else null (Web Crypto is used then). */
+export const nodeHmac = loadNodeHmac();
 
 /** Whether signatures are computed with `node:crypto` here (for tests). */
 export const usesNodeCrypto = nodeHmac !== null;

@@ -11,15 +11,32 @@
  * await verifySignature({ payload: body, header: request.headers.get("service-signature"), secret });
  * const event = parseEvent(body);
  * ```
+ *
+ * Endpoints signed with Standard Webhooks (`"standard-v1"`, `"standard-v1a"`) are checked with
+ * {@link verifyStandardSignature} instead.
  */
 import type { ApplicationWire, JobWire } from "@hireport/core";
 import { signatureFromHex, signatureHeader, signatureMatches } from "./signature";
+import {
+  constantTimeEqual,
+  ed25519Verify,
+  fromBase64,
+  keyBytes,
+  PUBLIC_KEY_PREFIX,
+  SECRET_PREFIX,
+  standardHmac,
+  standardSignatureHeader,
+  standardSignedBytes,
+} from "./standard-signature";
 
 /** Why a signature or a payload was refused. */
 export type WebhookVerificationErrorCode =
-  /** No signature header was sent. */
+  /** No signature header was sent (Standard Webhooks: `webhook-id`, `webhook-timestamp` or `webhook-signature`). */
   | "missing_header"
-  /** The header is not `t=<unix seconds>,v1=<hex>[,v1=<hex>…]`. */
+  /**
+   * The header is not `t=<unix seconds>,v1=<hex>[,v1=<hex>…]` (Standard Webhooks: the timestamp is
+   * not unix seconds, or no `v1,`/`v1a,` entry is in `webhook-signature`).
+   */
   | "malformed_header"
   /** `t` is further than the tolerance from now (a replay, or a clock far off). */
   | "timestamp_out_of_tolerance"
@@ -137,6 +154,164 @@ export async function signPayload(options: SignPayloadOptions): Promise<string> 
   const secrets = typeof options.secret === "string" ? [options.secret] : [...options.secret];
   const time = options.timestamp === undefined ? Date.now() : new Date(options.timestamp).getTime();
   return signatureHeader(options.payload, secrets, Math.floor(time / 1000));
+}
+
+/** An ed25519 public key as a JWK (RFC 8037): what `dispatcher.jwks()` serves. */
+export interface Ed25519Jwk {
+  kty: "OKP";
+  crv: "Ed25519";
+  /** The 32-byte public key, base64url. */
+  x: string;
+  kid?: string;
+}
+
+/**
+ * A key a Standard Webhooks signature is checked with: a `whsec_…` secret (`v1`), a `whpk_…`
+ * public key or an ed25519 JWK (`v1a`).
+ */
+export type StandardVerificationKey = string | Ed25519Jwk;
+
+/** Request headers: a Web `Headers`, or a plain object such as Node's `request.headers`. */
+export type WebhookHeaders = Headers | Record<string, string | string[] | undefined>;
+
+export interface VerifyStandardSignatureOptions {
+  /** The raw request body exactly as received: a string, or its bytes. Never re-serialized JSON. */
+  payload: string | Uint8Array;
+  /** The request's headers; `webhook-id`, `webhook-timestamp` and `webhook-signature` are read. */
+  headers: WebhookHeaders;
+  /**
+   * What to check with: the endpoint's `whsec_…` secret (`"standard-v1"`), or its public key
+   * (`"standard-v1a"`: `whpk_…`, a JWK, or a whole JWKS `{ keys }` as `dispatcher.jwks()` returns
+   * it). Several may be given; any one matching is enough.
+   */
+  key: StandardVerificationKey | { keys: readonly Ed25519Jwk[] } | readonly StandardVerificationKey[];
+  /** Largest accepted distance between `webhook-timestamp` and now, in seconds, both ways. @default 300 */
+  toleranceSeconds?: number;
+  /** The current time. @default new Date() */
+  now?: Date | number;
+}
+
+/** What a valid Standard Webhooks signature tells. */
+export interface VerifiedStandardSignature {
+  /** `webhook-id`: the same on every attempt of a delivery; drop repeats by it. */
+  id: string;
+  /** `webhook-timestamp`. */
+  timestamp: Date;
+  /** The key that matched, as given (a JWK as its `kid` when it has one, else its `x`). */
+  key: string;
+}
+
+function headerValue(headers: WebhookHeaders, name: string): string | undefined {
+  if (typeof (headers as Headers).get === "function") return (headers as Headers).get(name) ?? undefined;
+  const bag = headers as Record<string, string | string[] | undefined>;
+  const found = Object.keys(bag).find((key) => key.toLowerCase() === name);
+  const value = found === undefined ? undefined : bag[found];
+  return Array.isArray(value) ? value.join(" ") : value;
+}
+
+function standardKeys(key: VerifyStandardSignatureOptions["key"]): StandardVerificationKey[] {
+  if (typeof key === "string") return [key];
+  if (Array.isArray(key)) return [...(key as readonly StandardVerificationKey[])];
+  if (key && typeof key === "object" && "keys" in key && Array.isArray(key.keys)) return [...key.keys];
+  return [key as StandardVerificationKey];
+}
+
+/**
+ * Checks a Standard Webhooks 1.0 signature (`webhook-signature: v1,<base64> v1a,<base64> …` over
+ * `${webhook-id}.${webhook-timestamp}.${body}`). Resolves with the id, the time and the matching
+ * key; rejects with a {@link WebhookVerificationError} otherwise. `v1` entries are compared in
+ * constant time; `v1a` entries are checked with Web Crypto's Ed25519.
+ */
+export async function verifyStandardSignature(
+  options: VerifyStandardSignatureOptions,
+): Promise<VerifiedStandardSignature> {
+  const id = headerValue(options.headers, "webhook-id")?.trim();
+  const time = headerValue(options.headers, "webhook-timestamp")?.trim();
+  const header = headerValue(options.headers, "webhook-signature")?.trim();
+  if (!id || !time || !header) {
+    throw new WebhookVerificationError(
+      "missing_header",
+      "The webhook-id, webhook-timestamp and webhook-signature headers are required.",
+    );
+  }
+  const keys = standardKeys(options.key);
+  if (keys.length === 0 || keys.some((key) => key === "" || (typeof key !== "string" && typeof key?.x !== "string"))) {
+    throw new TypeError("verifyStandardSignature needs the endpoint's whsec_ secret or its public key.");
+  }
+  if (!/^\d{1,12}$/.test(time)) {
+    throw new WebhookVerificationError("malformed_header", "The webhook-timestamp header is not unix seconds.");
+  }
+  const timestamp = Number(time);
+  const entries = header
+    .split(" ")
+    .map((entry) => {
+      const comma = entry.indexOf(",");
+      return { version: entry.slice(0, comma), signature: fromBase64(entry.slice(comma + 1)) };
+    })
+    .filter((entry) => entry.version === "v1" || entry.version === "v1a");
+  if (entries.length === 0) {
+    throw new WebhookVerificationError("malformed_header", "The webhook-signature header has no v1 or v1a entry.");
+  }
+  const tolerance = options.toleranceSeconds ?? 300;
+  const nowMs = options.now === undefined ? Date.now() : new Date(options.now).getTime();
+  if (Math.abs(nowMs / 1000 - timestamp) > tolerance) {
+    throw new WebhookVerificationError(
+      "timestamp_out_of_tolerance",
+      `The webhook timestamp is more than ${tolerance} seconds from now.`,
+    );
+  }
+  const signed = standardSignedBytes(id, timestamp, options.payload);
+  for (const key of keys) {
+    if (typeof key === "string" && key.startsWith(SECRET_PREFIX)) {
+      const secret = keyBytes(key, SECRET_PREFIX);
+      if (!secret) throw new TypeError("The whsec_ secret is not base64.");
+      const expected = await standardHmac(secret, signed);
+      let matched = false;
+      for (const entry of entries) {
+        if (entry.version === "v1" && entry.signature)
+          matched = constantTimeEqual(entry.signature, expected) || matched;
+      }
+      if (matched) return { id, timestamp: new Date(timestamp * 1000), key };
+      continue;
+    }
+    const publicKey = typeof key === "string" ? keyBytes(key, PUBLIC_KEY_PREFIX) : fromBase64(key.x);
+    if (!publicKey)
+      throw new TypeError("A Standard Webhooks key is a whsec_ secret, a whpk_ public key or an ed25519 JWK.");
+    for (const entry of entries) {
+      if (entry.version === "v1a" && entry.signature && (await ed25519Verify(publicKey, entry.signature, signed))) {
+        return { id, timestamp: new Date(timestamp * 1000), key: typeof key === "string" ? key : (key.kid ?? key.x) };
+      }
+    }
+  }
+  throw new WebhookVerificationError("signature_mismatch", "No signature matches the payload.");
+}
+
+export interface SignStandardPayloadOptions {
+  /** The value of `webhook-id`. */
+  id: string;
+  payload: string | Uint8Array;
+  /**
+   * One key or several, one entry each in order: a `whsec_…` secret signs a `v1` entry, a `whsk_…`
+   * ed25519 private key a `v1a` entry.
+   */
+  key: string | readonly string[];
+  /** The signing time. @default new Date() */
+  timestamp?: Date | number;
+}
+
+/**
+ * The three Standard Webhooks headers the dispatcher sends (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature`), for receivers' tests: sign a fixture, post it to your handler.
+ */
+export async function signStandardPayload(options: SignStandardPayloadOptions): Promise<Record<string, string>> {
+  const keys = typeof options.key === "string" ? [options.key] : [...options.key];
+  const time = options.timestamp === undefined ? Date.now() : new Date(options.timestamp).getTime();
+  const timestamp = Math.floor(time / 1000);
+  return {
+    "webhook-id": options.id,
+    "webhook-timestamp": String(timestamp),
+    "webhook-signature": await standardSignatureHeader(options.id, timestamp, options.payload, keys),
+  };
 }
 
 /** The Job object of spec 2.1, as carried by job events. */

@@ -2,19 +2,20 @@ import { readFileSync } from "node:fs";
 import { createContext, runInContext } from "node:vm";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { buildSignatureHeader } from "../src/delivery-request";
+import { buildSignatureHeader, signatureHeaders } from "../src/delivery-request";
+import { newSigningKey, publicKeyOf } from "../src/signing-keys";
 import { samplePayload } from "./support/outbox";
 
 type ModuleExports = Record<string, unknown>;
 
 /**
  * Runs verify.ts in a bare V8 context that has only what Web runtimes have (Web Crypto,
- * TextEncoder, TextDecoder): no `require`, `process`, `Buffer` or Node module. Each module is
+ * TextEncoder, TextDecoder, atob, btoa): no `require`, `process`, `Buffer` or Node module. Each module is
  * transpiled to CommonJS and given a `require` that loads the package's own relative modules (as
  * the build bundles them) and throws for anything else: a Node module or a package.
  */
 function loadInWebLikeContext(): { verify: ModuleExports; modules: Map<string, ModuleExports> } {
-  const context = createContext({ crypto: globalThis.crypto, TextEncoder, TextDecoder });
+  const context = createContext({ crypto: globalThis.crypto, TextEncoder, TextDecoder, atob, btoa });
   runInContext("globalThis.crypto = crypto;", context);
   const modules = new Map<string, ModuleExports>();
   const load = (url: URL): ModuleExports => {
@@ -64,5 +65,32 @@ describe("@hireport/webhooks/verify in a Web-like runtime", () => {
     // Signing on Web Crypto gives the very header the dispatcher sends.
     expect(await signPayload({ payload, secret, timestamp: now })).toBe(header);
     expect(parseEvent(payload).data.title).toBe("Ünïcödé — 日本語 🎉");
+  });
+
+  it("verifies the dispatcher's Standard Webhooks v1 and v1a signatures with no Node API at hand", async () => {
+    const { verify: web } = loadInWebLikeContext();
+    const verifyStandard = web.verifyStandardSignature as (options: unknown) => Promise<{ id: string; key: string }>;
+    const signStandard = web.signStandardPayload as (options: unknown) => Promise<Record<string, string>>;
+    const now = new Date("2026-03-01T09:00:00.000Z");
+    const payload = samplePayload("job.created", { title: "Zoë 🎉" }, now);
+    for (const scheme of ["standard-v1", "standard-v1a"] as const) {
+      const key = newSigningKey(scheme);
+      const verifyWith = scheme === "standard-v1" ? key : publicKeyOf(key);
+      // Signed in Node by the dispatcher's code, checked on Web Crypto alone.
+      const headers = await signatureHeaders(
+        scheme,
+        "Service-Signature",
+        "dlv_1",
+        payload,
+        [{ secret: key, expiresAt: null }],
+        now,
+      );
+      await expect(verifyStandard({ payload, headers, key: verifyWith, now })).resolves.toMatchObject({ id: "dlv_1" });
+      await expect(verifyStandard({ payload: `${payload} `, headers, key: verifyWith, now })).rejects.toMatchObject({
+        code: "signature_mismatch",
+      });
+      // Signing there gives the very headers the dispatcher sends (ed25519 signatures are deterministic).
+      expect(await signStandard({ id: "dlv_1", payload, key, timestamp: now })).toEqual(headers);
+    }
   });
 });

@@ -2,7 +2,14 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { buildSignatureHeader } from "../src/delivery-request";
 import { computeSignature, computeSignatureWeb, usesNodeCrypto } from "../src/signature";
-import { parseEvent, signPayload, verifySignature, WebhookVerificationError } from "../src/verify";
+import {
+  parseEvent,
+  signPayload,
+  signStandardPayload,
+  verifySignature,
+  verifyStandardSignature,
+  WebhookVerificationError,
+} from "../src/verify";
 import { sampleJob, samplePayload } from "./support/outbox";
 import { rejectionOf } from "./support/rejection";
 
@@ -125,9 +132,10 @@ describe("verifySignature", () => {
 
   it("loads nothing a Web runtime lacks: verify.ts and the modules it loads import no node: module and no package", () => {
     const loaded = runtimeModules(new URL("../src/verify.ts", import.meta.url));
-    // verify.ts and the signature scheme it shares with the dispatcher, nothing more.
+    // verify.ts and the signature schemes it shares with the dispatcher, nothing more.
     expect([...loaded.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)).sort()).toEqual([
       "signature.ts",
+      "standard-signature.ts",
       "verify.ts",
     ]);
     for (const [path, source] of loaded) {
@@ -190,5 +198,51 @@ describe("parseEvent", () => {
     } catch (error) {
       expect((error as WebhookVerificationError).code).toBe("invalid_payload");
     }
+  });
+});
+
+describe("verifyStandardSignature", () => {
+  const v1 = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+  const signed = (key: string | string[], at = now) =>
+    signStandardPayload({ id: "dlv_1", payload, key, timestamp: at });
+
+  it("accepts a v1 signature under any of the given keys, with a Web Headers or a plain object", async () => {
+    const headers = await signed(v1);
+    expect(headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
+    await expect(verifyStandardSignature({ payload, headers, key: v1, now })).resolves.toEqual({
+      id: "dlv_1",
+      timestamp: now,
+      key: v1,
+    });
+    const web = new Headers(headers);
+    await expect(verifyStandardSignature({ payload, headers: web, key: [other, v1], now })).resolves.toMatchObject({
+      key: v1,
+    });
+  });
+
+  it("refuses what does not check out, each with its code", async () => {
+    const headers = await signed(v1);
+    const { "webhook-id": _id, ...withoutId } = headers;
+    expect((await rejection(verifyStandardSignature({ payload, headers: withoutId, key: v1, now }))).code).toBe(
+      "missing_header",
+    );
+    const notSeconds = { ...headers, "webhook-timestamp": "2026-03-01" };
+    expect((await rejection(verifyStandardSignature({ payload, headers: notSeconds, key: v1, now }))).code).toBe(
+      "malformed_header",
+    );
+    const otherVersion = { ...headers, "webhook-signature": headers["webhook-signature"]?.replace("v1,", "v2,") };
+    expect((await rejection(verifyStandardSignature({ payload, headers: otherVersion, key: v1, now }))).code).toBe(
+      "malformed_header",
+    );
+    const late = new Date(now.getTime() + 301_000);
+    expect((await rejection(verifyStandardSignature({ payload, headers, key: v1, now: late }))).code).toBe(
+      "timestamp_out_of_tolerance",
+    );
+    // A signature of another id does not verify: the id is signed.
+    const moved = { ...headers, "webhook-id": "dlv_2" };
+    expect((await rejection(verifyStandardSignature({ payload, headers: moved, key: v1, now }))).code).toBe(
+      "signature_mismatch",
+    );
+    await expect(verifyStandardSignature({ payload, headers, key: [], now })).rejects.toBeInstanceOf(TypeError);
   });
 });

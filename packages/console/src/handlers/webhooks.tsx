@@ -1,4 +1,10 @@
-import { DELIVERY_STATUSES, type DeliveryStatus, type EventType, notFound } from "@hireport/core";
+import {
+  DELIVERY_STATUSES,
+  type DeliveryStatus,
+  type EventType,
+  notFound,
+  type WebhookSignatureScheme,
+} from "@hireport/core";
 import type { Call } from "../call";
 import { canSeeSecrets } from "../options";
 import { EndpointPage, type EndpointPageProps } from "../pages/endpoint-page";
@@ -15,6 +21,8 @@ function endpointFields(call: Call) {
     url: (call.form.get("url") ?? "").trim(),
     description: call.form.get("description") ?? "",
     events: call.form.getAll("events") as EventType[],
+    // Checked by the dispatcher (422 for an unknown scheme); absent leaves it as it is.
+    signatureScheme: (call.form.get("signatureScheme") || undefined) as WebhookSignatureScheme | undefined,
   };
 }
 

@@ -3,7 +3,7 @@ import type { DeliveryPage, WebhookEndpoint } from "@hireport/webhooks";
 import { canChange, canSeeSecrets } from "../options";
 import { formatTime } from "./format";
 import { ActionButton, CopyableText, Csrf, href, Layout, type PageContext } from "./layout";
-import { EndpointFields, type EndpointFormState, FormErrors, statusText } from "./webhooks-page";
+import { EndpointFields, type EndpointFormState, FormErrors, SCHEME_LABELS, statusText } from "./webhooks-page";
 
 export interface EndpointPageProps {
   ctx: PageContext;
@@ -140,6 +140,7 @@ export function EndpointPage(props: EndpointPageProps) {
     url: endpoint.url,
     description: endpoint.description,
     events: endpoint.events,
+    signatureScheme: endpoint.signatureScheme,
   };
   return (
     <Layout ctx={ctx} section="webhooks" title="Webhook endpoint">
@@ -157,11 +158,13 @@ export function EndpointPage(props: EndpointPageProps) {
         </dd>
         <dt>Events</dt>
         <dd>{endpoint.events.join(", ")}</dd>
-        <dt>Signing secret</dt>
+        <dt>Signature</dt>
+        <dd>{SCHEME_LABELS[endpoint.signatureScheme]}</dd>
+        <dt>{endpoint.publicKey === null ? "Signing secret" : "Public key"}</dt>
         <dd>
-          <code>{endpoint.secretHint}</code>
+          <code>{endpoint.publicKey ?? endpoint.secretHint}</code>
           {endpoint.previousSecretExpiresAt
-            ? ` (the previous secret signs too until ${formatTime(endpoint.previousSecretExpiresAt)})`
+            ? ` (the previous ${endpoint.publicKey === null ? "secret" : "key"} signs too until ${formatTime(endpoint.previousSecretExpiresAt)})`
             : null}
         </dd>
         <dt>Created</dt>
@@ -169,7 +172,9 @@ export function EndpointPage(props: EndpointPageProps) {
       </dl>
       {props.secret ? (
         <section class="secret" aria-labelledby="secret-title">
-          <h2 id="secret-title">{props.secret.rotated ? "The new signing secret" : "The signing secret"}</h2>
+          <h2 id="secret-title">
+            {`${props.secret.rotated ? "The new " : "The "}${endpoint.publicKey === null ? "signing secret" : "public key"}`}
+          </h2>
           <p>
             Give it to the receiver, which checks each request's signature with it.
             {props.secret.rotated ? " The previous secret keeps signing beside it for 24 hours." : ""}

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from "@hireport/core";
+import { EVENT_TYPES, WEBHOOK_SIGNATURE_SCHEMES, type WebhookSignatureScheme } from "@hireport/core";
 import type { WebhookEndpoint } from "@hireport/webhooks";
 import { canChange } from "../options";
 import { formatTime } from "./format";
@@ -6,7 +6,7 @@ import { Csrf, href, Layout, type PageContext } from "./layout";
 
 /** What an endpoint form shows again after a refusal. */
 export interface EndpointFormState {
-  values?: { url?: string; description?: string; events?: string[] };
+  values?: { url?: string; description?: string; events?: string[]; signatureScheme?: string | undefined };
   errors?: string[];
 }
 
@@ -24,7 +24,14 @@ export function FormErrors({ errors, what }: { errors?: string[] | undefined; wh
   );
 }
 
-/** The fields of an endpoint: address, description, event kinds. */
+/** How each signature scheme reads in the form. */
+export const SCHEME_LABELS: Record<WebhookSignatureScheme, string> = {
+  service: "Service-Signature (HMAC-SHA256)",
+  "standard-v1": "Standard Webhooks v1 (HMAC-SHA256)",
+  "standard-v1a": "Standard Webhooks v1a (ed25519, public key)",
+};
+
+/** The fields of an endpoint: address, description, event kinds, signature scheme. */
 export function EndpointFields({ id, values }: { id: string; values: NonNullable<EndpointFormState["values"]> }) {
   return (
     <>
@@ -47,6 +54,15 @@ export function EndpointFields({ id, values }: { id: string; values: NonNullable
           </label>
         ))}
       </fieldset>
+      <label for={`${id}-scheme`}>Signature</label>
+      <select id={`${id}-scheme`} name="signatureScheme">
+        {WEBHOOK_SIGNATURE_SCHEMES.map((scheme) => (
+          <option value={scheme} selected={(values.signatureScheme ?? "service") === scheme}>
+            {SCHEME_LABELS[scheme]}
+          </option>
+        ))}
+      </select>
+      {id === "edit" ? <p class="muted">Changing the signature replaces the signing secret or key at once.</p> : null}
     </>
   );
 }

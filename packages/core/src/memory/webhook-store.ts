@@ -15,6 +15,7 @@ const ENDPOINT_PATCH_KEYS = [
   "events",
   "status",
   "pausedReason",
+  "signatureScheme",
   "secrets",
   "consecutiveFailures",
   "updatedAt",

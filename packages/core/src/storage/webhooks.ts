@@ -17,6 +17,7 @@ export interface EndpointPatch {
   events?: EventType[];
   status?: WebhookEndpointStatus;
   pausedReason?: WebhookStopReason | null;
+  signatureScheme?: WebhookEndpointRecord["signatureScheme"];
   secrets?: WebhookEndpointRecord["secrets"];
   consecutiveFailures?: number;
   updatedAt: Date;

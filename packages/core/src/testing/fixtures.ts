@@ -264,6 +264,7 @@ export function makeEndpoint(companyId: string, overrides: Partial<WebhookEndpoi
     events: ["job.created", "application.created"],
     status: "active",
     pausedReason: null,
+    signatureScheme: "service",
     secrets: [{ secret: `whsec_${randomHex(32)}`, expiresAt: null }],
     consecutiveFailures: 0,
     createdAt: at,

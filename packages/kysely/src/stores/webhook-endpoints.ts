@@ -69,6 +69,7 @@ export function createEndpointMethods(ctx: StoreContext): EndpointMethods {
       if (patch.events !== undefined) set.events = JSON.stringify(patch.events);
       if (patch.status !== undefined) set.status = patch.status;
       if (patch.pausedReason !== undefined) set.paused_reason = patch.pausedReason;
+      if (patch.signatureScheme !== undefined) set.signature_scheme = patch.signatureScheme;
       if (patch.secrets !== undefined) set.secrets = secretsJson(patch.secrets);
       if (patch.consecutiveFailures !== undefined) set.consecutive_failures = patch.consecutiveFailures;
       await ctx.db

@@ -27,6 +27,7 @@ export function toEndpoint(row: WebhookEndpointTable): WebhookEndpointRecord {
     events: readJson<EventType[]>(row.events, []),
     status: row.status as WebhookEndpointRecord["status"],
     pausedReason: row.paused_reason as WebhookEndpointRecord["pausedReason"],
+    signatureScheme: row.signature_scheme as WebhookEndpointRecord["signatureScheme"],
     secrets: readJson<StoredSecret[]>(row.secrets, []).map(
       (secret): WebhookSecret => ({
         secret: secret.secret,
@@ -57,6 +58,7 @@ export function endpointRow(ctx: StoreContext, record: WebhookEndpointRecord) {
     events: JSON.stringify(record.events),
     status: record.status,
     paused_reason: record.pausedReason,
+    signature_scheme: record.signatureScheme,
     secrets: secretsJson(record.secrets),
     consecutive_failures: record.consecutiveFailures,
     created_at: ctx.toDb(record.createdAt),

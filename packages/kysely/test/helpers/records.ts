@@ -146,6 +146,7 @@ export function endpoint(companyId: string, overrides: Partial<WebhookEndpointRe
     events: ["job.created", "application.created"],
     status: "active",
     pausedReason: null,
+    signatureScheme: "service",
     secrets: [{ secret: "whsec_abc", expiresAt: null }],
     consecutiveFailures: 0,
     createdAt: new Date("2026-03-01T10:00:00.000Z"),

@@ -45,6 +45,7 @@ export async function insertRawEndpoint(
     events: input.events ?? ["job.created"],
     status: "active",
     pausedReason: null,
+    signatureScheme: "service",
     secrets: [{ secret: input.secret, expiresAt: null }],
     consecutiveFailures: 0,
     createdAt: input.now,

@@ -23,6 +23,7 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
         events: ["job.closed", "application.created", "job.created"],
         status: "paused",
         pausedReason: "manual",
+        signatureScheme: "standard-v1a",
         secrets: [
           { secret: `whsec_${newId("new")}`, expiresAt: null },
           { secret: `whsec_${newId("old")}`, expiresAt: new Date("2026-11-22T12:00:00.123Z") },
@@ -56,6 +57,7 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
       ];
       const second = {
         events: ["job.updated" as const],
+        signatureScheme: "standard-v1" as const,
         secrets,
         status: "active" as const,
         pausedReason: null,
