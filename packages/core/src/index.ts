@@ -39,7 +39,13 @@ export { getHeader, mediaTypeOf, toSearchParams } from "./request-parts";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";
-export { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "./schemas/fields";
+export {
+  isCurrencyCode,
+  isStorableText,
+  SALARY_PERIODS,
+  type SalaryPeriod,
+  UNSTORABLE_TEXT_MESSAGE,
+} from "./schemas/fields";
 export * from "./schemas/job";
 export * from "./schemas/query";
 export { expandScopes, hasScope } from "./scopes";
