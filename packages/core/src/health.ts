@@ -19,6 +19,7 @@ export type HealthCheckDetails = Readonly<Record<string, string | number | boole
 export interface HealthCheck {
   /** The check's name in the report, such as `storage` or `migrations`. */
   readonly name: string;
+  // biome-ignore lint/suspicious/noConfusingVoidType: `async () => { await ping(); }` must fit.
   run(): Promise<HealthCheckDetails | undefined | void>;
 }
 

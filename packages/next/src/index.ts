@@ -179,10 +179,10 @@ export function toNextHealthHandler(sources: HealthSource | readonly HealthSourc
   GET: RouteHandler;
   HEAD: RouteHandler;
 } {
-  const GET: RouteHandler = async () => toWebResponse(await answerHealth(sources));
-  const HEAD: RouteHandler = async () => {
+  const get: RouteHandler = async () => toWebResponse(await answerHealth(sources));
+  const head: RouteHandler = async () => {
     const answer = await answerHealth(sources);
     return new Response(null, { status: answer.status, headers: answer.headers });
   };
-  return { GET, HEAD };
+  return { GET: get, HEAD: head };
 }
