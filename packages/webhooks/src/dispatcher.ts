@@ -14,8 +14,8 @@ import { createAddressPolicy } from "./address-policy";
 import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "./deliveries";
 import { createDeliveryRunner, type DeliveryResult, type RunResult } from "./delivery-runner";
 import { createEndpointManager, type EndpointManager } from "./endpoints";
-import { buildJwks, type JwksOptions, type WebhookJwks } from "./jwks";
 import { dispatcherHealth, resolveDispatcherHealth } from "./health";
+import { buildJwks, type JwksOptions, type WebhookJwks } from "./jwks";
 import { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
 import { newLeaseToken } from "./random-tokens";
 import {
