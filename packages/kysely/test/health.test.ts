@@ -10,7 +10,8 @@ import { hireportMigrations, hireportMigrationTables, kyselyHealthChecks, kysely
 import { type AnyDb, createDb, openTestDatabase, type TestDatabase, type TestDialect } from "./helpers/databases";
 
 const quiet = { warn: () => undefined, error: () => undefined };
-const LATEST = Object.keys(hireportMigrations()).at(-1) as string;
+const MIGRATIONS = Object.keys(hireportMigrations());
+const LATEST = MIGRATIONS.at(-1) as string;
 
 function apiOn(db: AnyDb, prefix: string): PublicApi {
   return createPublicApi({
@@ -38,7 +39,10 @@ describe.each(["sqlite", "postgres"] as TestDialect[])("health on %s", (dialect)
     await test.migrate();
     const report = await apiOn(test.db, test.prefix).health();
     expect(statusOf(report)).toEqual({ storage: "pass", open: "pass", migrations: "pass" });
-    expect(report.checks.find((check) => check.name === "migrations")?.details).toEqual({ latest: LATEST, applied: 1 });
+    expect(report.checks.find((check) => check.name === "migrations")?.details).toEqual({
+      latest: LATEST,
+      applied: MIGRATIONS.length,
+    });
     expect(healthResponse(report).status).toBe(200);
   });
 
