@@ -4,6 +4,7 @@ import { createFetchHandler } from "./fetch-bridge";
 import { serveFile } from "./file-route";
 import { FileTokens } from "./file-tokens";
 import { createHandlers } from "./handlers";
+import { DEFAULT_HEALTH_TIMEOUT_MS, type HealthCheck, type HealthReport, runHealthChecks } from "./health";
 import {
   type HostApplications,
   type HostJobs,
@@ -83,9 +84,19 @@ export interface PublicApi extends HireportHandler {
     /** The periods in force (days; null keeps the kind). */
     readonly settings: ResolvedRetention;
   };
+  /**
+   * A report for readiness probes, never rejecting: the `storage` check (one cheap read through the
+   * storage: the database answers), the `open` check (fails once `close()` was called, so a
+   * load balancer drains the process) and the checks of the `health.checks` option, each with its
+   * status, duration and cleaned error message. Serve it with `healthResponse` (200 or 503).
+   */
+  health(): Promise<HealthReport>;
   /** Stops taking requests (503), waits for those under way and writes the pending usage log. */
   close(): Promise<void>;
 }
+
+/** The company id the storage check reads: no company has it. */
+const HEALTH_PROBE_ID = "cmp_health_probe";
 
 /**
  * Creates the public API of spec v1 over the given storage. Mount `handle` with an adapter
@@ -144,6 +155,24 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     return referencePage;
   };
 
+  const healthChecks: readonly HealthCheck[] = [
+    {
+      name: "storage",
+      // A read by primary key of a company that does not exist: one indexed lookup, nothing locked.
+      run: async () => {
+        await options.storage.companies.get(HEALTH_PROBE_ID);
+      },
+    },
+    {
+      name: "open",
+      run: async () => {
+        if (closed) throw new Error("The API is closing: close() was called.");
+      },
+    },
+    ...(options.health?.checks ?? []),
+  ];
+  const healthTimeoutMs = options.health?.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
+
   const handle = createPipeline({
     runtime,
     router: new Router(),
@@ -187,6 +216,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     audit: new AuditLog(runtime),
     candidates: hostCandidates(candidates),
     retention: Object.freeze({ purge: () => retention.purge(), settings: retentionSettings }),
+    health: () => runHealthChecks(healthChecks, { timeoutMs: healthTimeoutMs, logger, now: () => clock.now() }),
     async close() {
       closed = true;
       stopGauge?.();

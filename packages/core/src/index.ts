@@ -25,6 +25,21 @@ export * from "./errors";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
 export { frameOptionsHeader } from "./frame-options";
+export {
+  answerHealth,
+  DEFAULT_HEALTH_TIMEOUT_MS,
+  type HealthCheck,
+  type HealthCheckDetails,
+  HealthCheckFailure,
+  type HealthCheckResult,
+  type HealthOptions,
+  type HealthReport,
+  type HealthRunOptions,
+  type HealthSource,
+  healthResponse,
+  runHealthChecks,
+  sanitizeHealthError,
+} from "./health";
 export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./host-api";
 export type * from "./http-types";
 export { idFloor, newId } from "./ids";
@@ -39,7 +54,13 @@ export { getHeader, mediaTypeOf, toSearchParams } from "./request-parts";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";
-export { isStorableText, UNSTORABLE_TEXT_MESSAGE } from "./schemas/fields";
+export {
+  isCurrencyCode,
+  isStorableText,
+  SALARY_PERIODS,
+  type SalaryPeriod,
+  UNSTORABLE_TEXT_MESSAGE,
+} from "./schemas/fields";
 export * from "./schemas/job";
 export * from "./schemas/query";
 export { expandScopes, hasScope } from "./scopes";

@@ -1,4 +1,5 @@
 import type { CandidateRecord, JobRecord } from "./domain";
+import type { HealthOptions } from "./health";
 import type { RetentionOptions } from "./services/retention";
 import type { FileStore, Storage } from "./storage";
 import type { Telemetry } from "./telemetry";
@@ -143,4 +144,9 @@ export interface CreatePublicApiOptions {
    * docs/observability.md). Null is the same as none. @default none (nothing is measured)
    */
   telemetry?: Telemetry | null;
+  /**
+   * What `api.health()` checks besides the storage, and how long it waits for each check.
+   * @default the storage check and the open check alone, 5000 ms each
+   */
+  health?: HealthOptions;
 }

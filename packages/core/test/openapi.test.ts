@@ -430,6 +430,14 @@ describe("OpenAPI document: published limits equal enforced limits", () => {
     expect(schemaNamed("ApplicationPatchInput")?.required).toBeUndefined();
   });
 
+  it("documents salary_currency as a three-letter code and salary_period as a closed list", () => {
+    for (const name of ["JobInput", "JobPatchInput"]) {
+      const job = props(name);
+      expect(job.salary_currency?.pattern).toBe("^[A-Z]{3}$");
+      expect(job.salary_period?.enum).toEqual(["hour", "day", "week", "month", "year"]);
+    }
+  });
+
   it("documents the defaults that create applies", () => {
     const job = props("JobInput");
     expect(job.status?.default).toBe("draft");

@@ -175,8 +175,6 @@ describe("POST /jobs body (jobCreateBodySchema)", () => {
     ["location", 200],
     ["employment_type", 200],
     ["experience_level", 200],
-    ["salary_currency", 200],
-    ["salary_period", 200],
   ];
   it.each(textLimits)("limits %s to %i characters (at the limit ok, one over refused)", (field, max) => {
     const at = parseBody(jobCreateBodySchema, { ...job, [field]: text(max) }) as Record<string, unknown>;
@@ -193,10 +191,37 @@ describe("POST /jobs body (jobCreateBodySchema)", () => {
   });
 
   it("refuses an empty currency or period (leave them out for GBP and year)", () => {
-    expect(messageFor(jobCreateBodySchema, { ...job, salary_currency: "" }, "salary_currency")).toBe(
-      "Must not be empty.",
-    );
-    expect(messageFor(jobCreateBodySchema, { ...job, salary_period: " " }, "salary_period")).toBe("Must not be empty.");
+    expect(messageFor(jobCreateBodySchema, { ...job, salary_currency: "" }, "salary_currency")).toBe(CURRENCY_MESSAGE);
+    expect(messageFor(jobCreateBodySchema, { ...job, salary_period: " " }, "salary_period")).toBe(PERIOD_MESSAGE);
+  });
+
+  const CURRENCY_MESSAGE = "Must be an ISO 4217 currency code of three upper-case letters, such as GBP.";
+  const PERIOD_MESSAGE = "Must be one of: hour, day, week, month, year.";
+
+  // Regression: salary_currency was any text of up to 200 characters, so structured data (JobPosting) could carry "pounds".
+  it.each(["gbp", "GB", "GBPP", "pounds", "XYZ", " GBP", "£"])(
+    "refuses salary_currency %j on create and patch",
+    (code) => {
+      expect(messageFor(jobCreateBodySchema, { ...job, salary_currency: code }, "salary_currency")).toBe(
+        CURRENCY_MESSAGE,
+      );
+      expect(messageFor(jobPatchBodySchema, { salary_currency: code }, "salary_currency")).toBe(CURRENCY_MESSAGE);
+    },
+  );
+
+  it.each(["GBP", "EUR", "USD", "JPY", "CHF"])("accepts the ISO 4217 code %s", (code) => {
+    expect(parseBody(jobCreateBodySchema, { ...job, salary_currency: code }).salary_currency).toBe(code);
+    expect(parseBody(jobPatchBodySchema, { salary_currency: code }).salary_currency).toBe(code);
+  });
+
+  // Regression: salary_period was any text, such as "annually" or "per year".
+  it.each(["annually", "Year", "per year", "years", "fortnight"])("refuses salary_period %j", (period) => {
+    expect(messageFor(jobCreateBodySchema, { ...job, salary_period: period }, "salary_period")).toBe(PERIOD_MESSAGE);
+    expect(messageFor(jobPatchBodySchema, { salary_period: period }, "salary_period")).toBe(PERIOD_MESSAGE);
+  });
+
+  it.each(["hour", "day", "week", "month", "year"])("accepts salary_period %s", (period) => {
+    expect(parseBody(jobCreateBodySchema, { ...job, salary_period: period }).salary_period).toBe(period);
   });
 
   const lists = ["required_skills", "preferred_skills", "qualifications", "responsibilities", "benefits"];

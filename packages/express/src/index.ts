@@ -5,6 +5,7 @@
  * ```ts
  * app.use("/api/public/v1", hireportExpress(api));
  * app.use("/files/cv", hireportExpressFiles(api));
+ * app.get("/health", hireportExpressHealth([api, dispatcher]));
  * ```
  *
  * Routing, authentication, validation and every answer live in `@hireport/core`; this file only
@@ -15,6 +16,8 @@ import type { ReadableStream as NodeWebStream } from "node:stream/web";
 import {
   type ApiRequest,
   type ApiResponse,
+  answerHealth,
+  type HealthSource,
   type HireportHandler,
   isEmptyBody,
   type Logger,
@@ -164,6 +167,22 @@ export function hireportExpress(api: HireportHandler, options: HireportExpressOp
 export function hireportExpressFiles(api: PublicApi): RequestHandler {
   return (req, res, next) => {
     api.handleFile(baseRequest(req, res)).then(
+      (answer) => send(res, answer),
+      (error: unknown) => next(error),
+    );
+  };
+}
+
+/**
+ * A readiness route: `app.get("/health", hireportExpressHealth(api))`, or with several sources
+ * (`[api, dispatcher]`). Answers 200 with the health report as JSON when every check passes, 503
+ * when one fails, `cache-control: no-store`; error messages carry no addresses or credentials.
+ * The route needs no key: mount it where only the probes reach it, or accept that the report
+ * (check names, durations, lag) is public.
+ */
+export function hireportExpressHealth(sources: HealthSource | readonly HealthSource[]): RequestHandler {
+  return (_req, res, next) => {
+    answerHealth(sources).then(
       (answer) => send(res, answer),
       (error: unknown) => next(error),
     );

@@ -5,6 +5,7 @@
  * ```ts
  * await fastify.register(hireportFastify, { api, prefix: "/api/public/v1" });
  * await fastify.register(hireportFastifyFiles, { api, prefix: "/files/cv" });
+ * fastify.get("/health", hireportFastifyHealth([api, dispatcher]));
  * ```
  *
  * Both plugins keep Fastify's encapsulation: the body parser they install and the routes they add
@@ -13,7 +14,15 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import { type ApiRequest, type ApiResponse, type HireportHandler, isEmptyBody, type PublicApi } from "@hireport/core";
+import {
+  type ApiRequest,
+  type ApiResponse,
+  answerHealth,
+  type HealthSource,
+  type HireportHandler,
+  isEmptyBody,
+  type PublicApi,
+} from "@hireport/core";
 import { type NodeBody, nodeAbortSignal, readNodeBody } from "@hireport/core/node";
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import { addMount, originalUrl } from "./bad-urls";
@@ -155,3 +164,14 @@ export const hireportFastifyFiles: FastifyPluginAsync<HireportFastifyFilesOption
     return handler(request, reply);
   });
 };
+
+/**
+ * A readiness route handler: `fastify.get("/health", hireportFastifyHealth(api))`, or with several
+ * sources (`[api, dispatcher]`). Answers 200 with the health report as JSON when every check
+ * passes, 503 when one fails, `cache-control: no-store`; error messages carry no addresses or
+ * credentials. The route needs no key: mount it where only the probes reach it, or accept that the
+ * report (check names, durations, lag) is public.
+ */
+export function hireportFastifyHealth(sources: HealthSource | readonly HealthSource[]): RouteHandlerMethod {
+  return async (_request, reply) => send(reply, await answerHealth(sources));
+}

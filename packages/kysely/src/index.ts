@@ -1,4 +1,5 @@
 export type { DialectKind } from "./dialects/types";
+export { kyselyHealthChecks } from "./health-checks";
 export { FILE_CHUNK_BYTES, type KyselyFileStoreOptions, kyselyFileStore } from "./kysely-file-store";
 export { type KyselyStorageOptions, kyselyStorage } from "./kysely-storage";
 export type {

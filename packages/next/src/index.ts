@@ -9,11 +9,21 @@
  * export const { GET } = toNextFileHandler(api);
  * // app/api/cron/webhooks/route.ts
  * export const { GET, POST } = toNextCronHandler({ dispatcher, secret: process.env.CRON_SECRET });
+ * // app/health/route.ts
+ * export const { GET, HEAD } = toNextHealthHandler([api, dispatcher]);
  * ```
  *
  * The handlers take a Web `Request` (a `NextRequest` is one) and need nothing from Next at runtime.
  */
-import { clientIp, type FetchContext, type HireportHandler, type PublicApi, toWebResponse } from "@hireport/core";
+import {
+  answerHealth,
+  clientIp,
+  type FetchContext,
+  type HealthSource,
+  type HireportHandler,
+  type PublicApi,
+  toWebResponse,
+} from "@hireport/core";
 
 /** An App Router route handler. */
 export type RouteHandler = (request: Request) => Promise<Response>;
@@ -156,4 +166,23 @@ export function toNextCronHandler(options: NextCronOptions): { GET: RouteHandler
     }
   };
   return { GET: handler, POST: handler };
+}
+
+/**
+ * The route handler of a readiness route (`app/health/route.ts`) for one source or several
+ * (`[api, dispatcher]`): 200 with the health report as JSON when every check passes, 503 when one
+ * fails, `cache-control: no-store`; error messages carry no addresses or credentials. HEAD answers
+ * the same status without a body. Add `export const dynamic = "force-dynamic"` beside it so that
+ * Next never prerenders it.
+ */
+export function toNextHealthHandler(sources: HealthSource | readonly HealthSource[]): {
+  GET: RouteHandler;
+  HEAD: RouteHandler;
+} {
+  const get: RouteHandler = async () => toWebResponse(await answerHealth(sources));
+  const head: RouteHandler = async () => {
+    const answer = await answerHealth(sources);
+    return new Response(null, { status: answer.status, headers: answer.headers });
+  };
+  return { GET: get, HEAD: head };
 }

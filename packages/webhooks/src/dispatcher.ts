@@ -3,6 +3,7 @@ import {
   type DeliveryAttemptRecord,
   type DeliveryRecord,
   deliveryId,
+  type HealthReport,
   hostActor,
   newEvent,
   notFound,
@@ -13,6 +14,7 @@ import { createAddressPolicy } from "./address-policy";
 import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "./deliveries";
 import { createDeliveryRunner, type DeliveryResult, type RunResult } from "./delivery-runner";
 import { createEndpointManager, type EndpointManager } from "./endpoints";
+import { dispatcherHealth, resolveDispatcherHealth } from "./health";
 import { buildJwks, type JwksOptions, type WebhookJwks } from "./jwks";
 import { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
 import { newLeaseToken } from "./random-tokens";
@@ -82,6 +84,13 @@ export interface WebhookDispatcher {
    * `jwksHandler`.
    */
   jwks(companyId: string, options?: JwksOptions): Promise<WebhookJwks>;
+  /**
+   * A report for readiness probes, never rejecting: `webhook-storage` (the storage answers a cheap
+   * read) and `webhook-deliveries` (the lag, how long the oldest due and unclaimed delivery has
+   * waited, and the backlog, how many are due; unhealthy past `health.maxLagMs` or
+   * `health.maxBacklog`). Serve it with `healthResponse` of `@hireport/core`, alone or with the API's.
+   */
+  health(): Promise<HealthReport>;
   /** The options in force, defaults applied. */
   readonly options: ResolvedDispatcherOptions;
 }
@@ -125,6 +134,7 @@ function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOpti
     resolveHost: input.resolveHost ?? systemResolver,
     encryptionKeys: resolveSecretKeys(input.encryptionKeys),
     telemetry: input.telemetry ?? undefined,
+    health: resolveDispatcherHealth(input.health),
   };
   if (options.retention && input.retentionDays !== undefined) {
     throw new TypeError(
@@ -349,6 +359,7 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
         : records;
       return buildJwks(chosen, createSecretBox(options.encryptionKeys), clock.now());
     },
+    health: dispatcherHealth(options),
     reencryptSecrets: (reencryptOptions) =>
       reencryptSecrets(storage, createSecretBox(options.encryptionKeys), reencryptOptions),
   };

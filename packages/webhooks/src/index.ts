@@ -24,6 +24,7 @@ export {
 } from "./dispatcher";
 export type { WebhookEndpoint } from "./endpoint-view";
 export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
+export type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./health";
 export {
   type JwksHandlerOptions,
   type JwksOptions,

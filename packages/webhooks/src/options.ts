@@ -1,5 +1,6 @@
 import type { Clock, Logger, Storage, Telemetry } from "@hireport/core";
 import type { WebhookEndpoint } from "./endpoint-view";
+import type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./health";
 import type { ResolvedSecretKey, SecretEncryptionKey } from "./secret-encryption";
 import type { HostResolver } from "./ssrf-guard";
 
@@ -102,6 +103,11 @@ export interface WebhookDispatcherOptions {
    * @default none (nothing is measured)
    */
   telemetry?: Telemetry | null;
+  /**
+   * When `dispatcher.health()` reports unhealthy: the lag and backlog limits.
+   * @default lag over 5 minutes or more than 10000 deliveries due, 5000 ms per check
+   */
+  health?: DispatcherHealthOptions;
 }
 
 /** What runs retention: `api.retention` of `createPublicApi` fits. */
@@ -111,11 +117,15 @@ export interface RetentionRunner {
 
 /** The options with every default applied, frozen. */
 export type ResolvedDispatcherOptions = Readonly<
-  Required<Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls" | "encryptionKeys" | "retention" | "telemetry">> &
+  Required<
+    Omit<WebhookDispatcherOptions, "onEndpointPaused" | "tls" | "encryptionKeys" | "retention" | "telemetry" | "health">
+  > &
     Pick<WebhookDispatcherOptions, "onEndpointPaused" | "tls"> & {
       encryptionKeys: readonly ResolvedSecretKey[];
       /** The `retention` option as a function, or null. */
       retention: (() => Promise<unknown>) | null;
       telemetry: Telemetry | undefined;
+      /** The `health` option with its defaults. */
+      health: ResolvedDispatcherHealth;
     }
 >;

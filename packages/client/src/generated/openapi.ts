@@ -783,17 +783,18 @@ export interface components {
                     /** @default null */
                     salary_max?: number | null;
                     /**
-                     * @description Currency code.
+                     * @description ISO 4217 currency code (three upper-case letters).
                      * @default GBP
                      * @example GBP
                      */
                     salary_currency?: string;
                     /**
-                     * @description For example year, month, hour.
+                     * @description What one salary amount pays for.
                      * @default year
                      * @example year
+                     * @enum {string}
                      */
-                    salary_period?: string;
+                    salary_period?: "hour" | "day" | "week" | "month" | "year";
                     /**
                      * @description Up to 100 items of 1 to 200 characters each.
                      * @default []
@@ -861,15 +862,16 @@ export interface components {
                     salary_min?: number | null;
                     salary_max?: number | null;
                     /**
-                     * @description Currency code.
+                     * @description ISO 4217 currency code (three upper-case letters).
                      * @example GBP
                      */
                     salary_currency?: string;
                     /**
-                     * @description For example year, month, hour.
+                     * @description What one salary amount pays for.
                      * @example year
+                     * @enum {string}
                      */
-                    salary_period?: string;
+                    salary_period?: "hour" | "day" | "week" | "month" | "year";
                     /** @description Up to 100 items of 1 to 200 characters each. */
                     required_skills?: string[];
                     /** @description Up to 100 items of 1 to 200 characters each. */

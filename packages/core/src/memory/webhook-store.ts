@@ -194,6 +194,24 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         for (const record of records) insertNew(deliveries, record, "a delivery");
       }),
 
+    dueDeliveryStats: ({ now, countLimit }) =>
+      access.read((state) => {
+        const at = now.getTime();
+        const endpoints = state.read("endpoints");
+        const events = state.read("events");
+        let due = 0;
+        let oldest: Date | null = null;
+        for (const delivery of state.read("deliveries").values()) {
+          if (delivery.status !== "pending" || delivery.nextAttemptAt === null) continue;
+          if (delivery.nextAttemptAt.getTime() > at) continue;
+          if (delivery.leaseExpiresAt !== null && delivery.leaseExpiresAt.getTime() > at) continue;
+          if (!events.has(delivery.eventId) || endpoints.get(delivery.endpointId)?.status !== "active") continue;
+          due += 1;
+          if (oldest === null || delivery.nextAttemptAt < oldest) oldest = delivery.nextAttemptAt;
+        }
+        return { due: Math.min(due, Math.max(0, countLimit)), oldestDueAt: oldest === null ? null : new Date(oldest) };
+      }),
+
     claimDueDeliveries: (options) =>
       access.write((state) => {
         const now = options.now.getTime();

@@ -153,6 +153,32 @@ export function utcDateTime() {
   return z.iso.datetime().meta({ description: "UTC time, ISO 8601.", examples: ["2026-03-31T09:30:00.000Z"] });
 }
 
+/** The periods a salary amount may be given per (`salary_period`). */
+export const SALARY_PERIODS = ["hour", "day", "week", "month", "year"] as const;
+
+/** A period of {@link SALARY_PERIODS}. */
+export type SalaryPeriod = (typeof SALARY_PERIODS)[number];
+
+let knownCurrencies: ReadonlySet<string> | undefined;
+
+/** Whether `code` is an ISO 4217 code this runtime's `Intl` knows (the list is read once). */
+export function isCurrencyCode(code: string): boolean {
+  knownCurrencies ??= new Set(Intl.supportedValuesOf("currency"));
+  return knownCurrencies.has(code);
+}
+
+/** What a refused `salary_currency` is told. */
+export const CURRENCY_CODE_MESSAGE = "Must be an ISO 4217 currency code of three upper-case letters, such as GBP.";
+
+/** An ISO 4217 currency code: three upper-case letters that `Intl.supportedValuesOf("currency")` lists. */
+export function currencyCode() {
+  return z
+    .string()
+    .regex(/^[A-Z]{3}$/, { error: CURRENCY_CODE_MESSAGE })
+    .refine(isCurrencyCode, { error: CURRENCY_CODE_MESSAGE, abort: true })
+    .meta({ description: "ISO 4217 currency code (three upper-case letters).", examples: ["GBP"] });
+}
+
 /** An identifier sent by a client: 1 to 200 characters. */
 export function idString() {
   return z

@@ -4,7 +4,17 @@
  */
 import * as z from "zod";
 import { JOB_INPUT_STATUSES, JOB_STATUSES } from "../domain";
-import { isoDate, LIMITS, label, longText, requiredText, stringList, utcDateTime } from "./fields";
+import {
+  currencyCode,
+  isoDate,
+  LIMITS,
+  label,
+  longText,
+  requiredText,
+  SALARY_PERIODS,
+  stringList,
+  utcDateTime,
+} from "./fields";
 
 const salaryAmount = () =>
   z
@@ -27,8 +37,8 @@ const jobInputFields = {
   experience_level: label().meta({ examples: ["senior"] }),
   salary_min: salaryAmount(),
   salary_max: salaryAmount(),
-  salary_currency: requiredText(LIMITS.label).meta({ description: "Currency code.", examples: ["GBP"] }),
-  salary_period: requiredText(LIMITS.label).meta({ description: "For example year, month, hour.", examples: ["year"] }),
+  salary_currency: currencyCode(),
+  salary_period: z.enum(SALARY_PERIODS).meta({ description: "What one salary amount pays for.", examples: ["year"] }),
   required_skills: stringList(),
   preferred_skills: stringList(),
   qualifications: stringList(),

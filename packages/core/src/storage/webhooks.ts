@@ -82,6 +82,21 @@ export interface RecoverQuery {
   limit: number;
 }
 
+/** What {@link WebhookStore.dueDeliveryStats} measures. */
+export interface DueDeliveryStatsQuery {
+  now: Date;
+  /** Count at most this many: the count stops there, so that a large backlog stays a cheap read. */
+  countLimit: number;
+}
+
+/** The dispatcher's queue as a health check sees it. */
+export interface DueDeliveryStats {
+  /** The deliveries a claim at `now` could return (see {@link WebhookStore.dueDeliveryStats}), at most `countLimit`. */
+  due: number;
+  /** The `nextAttemptAt` of the one due longest; null when none is due. */
+  oldestDueAt: Date | null;
+}
+
 /** One attempt for {@link WebhookStore.recordAttempts}: the arguments of `recordAttempt`. */
 export interface AttemptToRecord {
   deliveryId: string;
@@ -157,6 +172,14 @@ export interface WebhookStore {
    * A claim MAY return fewer than it could while other claims hold rows.
    */
   claimDueDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
+  /**
+   * The backlog and lag of the dispatchers, for `dispatcher.health()`: of the deliveries that
+   * `claimDueDeliveries` at `now` could return (pending, `nextAttemptAt <= now`, endpoint active,
+   * lease empty or passed; no endpoint left out), how many there are, counted up to `countLimit`,
+   * and the earliest `nextAttemptAt`. MUST only read (no lease is taken, nothing locked), and SHOULD
+   * cost no more than a claim's read (the claim's index, cut by `countLimit`).
+   */
+  dueDeliveryStats(query: DueDeliveryStatsQuery): Promise<DueDeliveryStats>;
   /**
    * Gives deliveries back without an attempt: MUST clear the lease (`leaseToken` and
    * `leaseExpiresAt` become null) of those of `deliveryIds` still held under `leaseToken`, so that

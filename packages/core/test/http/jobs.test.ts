@@ -460,6 +460,10 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       ["impossible date", { title: "T", closing_date: "2026-02-30" }, "closing_date"],
       ["date-time as date", { title: "T", start_date: "2026-03-01T00:00:00Z" }, "start_date"],
       ["fractional positions", { title: "T", positions: 1.5 }, "positions"],
+      ["currency in lower case", { title: "T", salary_currency: "gbp" }, "salary_currency"],
+      ["currency by name", { title: "T", salary_currency: "pounds" }, "salary_currency"],
+      ["currency no Intl knows", { title: "T", salary_currency: "XYZ" }, "salary_currency"],
+      ["period not in the list", { title: "T", salary_period: "annually" }, "salary_period"],
     ])("answers 422 for %s, naming %s, and stores nothing", async (_name, body, field) => {
       const answer = await post("/jobs", body);
       expect(answer.status, answer.text).toBe(422);
@@ -583,6 +587,9 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
         [{ title: null }, "title"],
         [{ unknown: 1 }, "unknown"],
         [{ closing_date: "31/03/2026" }, "closing_date"],
+        [{ salary_currency: "Euro" }, "salary_currency"],
+        [{ salary_currency: "ZZZ" }, "salary_currency"],
+        [{ salary_period: "fortnight" }, "salary_period"],
       ] as const) {
         const answer = await patch(`/jobs/${job.id}`, body);
         expect(answer.status, JSON.stringify(body)).toBe(422);

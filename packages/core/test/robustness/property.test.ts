@@ -603,8 +603,8 @@ describe("valid input round-trips", () => {
             salary: {
               min: input.salary_min ?? null,
               max: input.salary_max ?? null,
-              currency: input.salary_currency?.trim() ?? "GBP",
-              period: input.salary_period?.trim() ?? "year",
+              currency: input.salary_currency ?? "GBP",
+              period: input.salary_period ?? "year",
             },
             required_skills: trimmed(input.required_skills),
             closing_date: input.closing_date ?? null,

@@ -1,9 +1,13 @@
 import type { ClaimedDelivery, ClaimOptions, DeliveryRecord, WebhookStore } from "@hireport/core";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookDeliveryTable } from "../schema";
+import { fromDb } from "../values";
 import { endpointsById, toDelivery } from "./webhook-rows";
 
-export type ClaimMethods = Pick<WebhookStore, "claimDueDeliveries" | "releaseDeliveries" | "extendLeases">;
+export type ClaimMethods = Pick<
+  WebhookStore,
+  "claimDueDeliveries" | "releaseDeliveries" | "extendLeases" | "dueDeliveryStats"
+>;
 
 /** Reads of candidates a claim makes at most; each leaves out the endpoints already at their share. */
 const CANDIDATE_ROUNDS = 4;
@@ -44,7 +48,7 @@ function byDue(a: DeliveryRecord, b: DeliveryRecord): number {
  */
 function dueQuery(
   ctx: StoreContext,
-  options: ClaimOptions,
+  options: Pick<ClaimOptions, "now" | "excludeEndpointIds">,
   skipEndpointIds: readonly string[] = options.excludeEndpointIds ?? [],
   skipIds: readonly string[] = [],
 ) {
@@ -217,6 +221,27 @@ export function createClaimMethods(ctx: StoreContext): ClaimMethods {
       // included, and a limit per endpoint cannot go into a locking read (no window functions
       // there): candidates first, then the delivery rows alone.
       return withPayloads(ctx, await claimInTransaction(ctx, options));
+    },
+
+    async dueDeliveryStats({ now, countLimit }) {
+      const limit = Math.max(0, Math.floor(countLimit));
+      const [oldest, counted] = await Promise.all([
+        // Dates as UTC text on MySQL, as every whole-row read takes them.
+        dueQuery(ctx, { now })
+          .select(ctx.strategy.selectColumns("d", ["next_attempt_at"], new Set(["next_attempt_at"])))
+          .limit(1)
+          .executeTakeFirst() as Promise<{ next_attempt_at: WebhookDeliveryTable["next_attempt_at"] } | undefined>,
+        limit === 0
+          ? Promise.resolve({ n: 0 })
+          : ctx.db
+              .selectFrom(dueQuery(ctx, { now }).select("d.id").limit(limit).as("due"))
+              .select((eb) => eb.fn.countAll().as("n"))
+              .executeTakeFirstOrThrow(),
+      ]);
+      return {
+        due: Number(counted.n),
+        oldestDueAt: oldest?.next_attempt_at == null ? null : fromDb(oldest.next_attempt_at),
+      };
     },
 
     releaseDeliveries: (deliveryIds, leaseToken) =>

@@ -222,6 +222,59 @@ export function webhookClaimTests(ctx: ConformanceContext): void {
     });
   });
 
+  describe("webhooks: due delivery stats (dispatcher health)", () => {
+    it("counts what a claim could take now, up to countLimit, with the earliest due time; it leases nothing", async () => {
+      // Before every other suite's times (1991 on), so only this test's deliveries are due.
+      const t = new Date(Date.UTC(1988, 5, 1) + Math.floor(Math.random() * 1_000_000) * 1_000);
+      const before = await ctx.storage.webhooks.dueDeliveryStats({ now: t, countLimit: 100 });
+      expect(before).toEqual({ due: 0, oldestDueAt: null });
+
+      const companyId = await ctx.company();
+      const endpoint = await endpointOf(companyId);
+      const paused = await endpointOf(companyId, { status: "paused", pausedReason: "manual" });
+      const event = await eventOf(companyId, shift(t, -HOUR));
+      const at = (ms: number) => ({ createdAt: shift(t, ms), nextAttemptAt: shift(t, ms) });
+      const oldest = makeDelivery(endpoint, event, at(-3 * MINUTE));
+      await ctx.storage.webhooks.insertDeliveries([
+        makeDelivery(endpoint, event, at(-MINUTE)),
+        oldest,
+        makeDelivery(endpoint, event, at(-2 * MINUTE)),
+        makeDelivery(endpoint, event, { ...at(-2 * MINUTE), nextAttemptAt: t }),
+        // Not due: later, finished, of a paused endpoint, or held under a lease that has not passed.
+        makeDelivery(endpoint, event, at(MINUTE)),
+        makeDelivery(endpoint, event, { ...at(-5 * MINUTE), status: "succeeded", nextAttemptAt: null }),
+        makeDelivery(paused, event, at(-10 * MINUTE)),
+        makeDelivery(endpoint, event, {
+          ...at(-9 * MINUTE),
+          leaseToken: newId("lease"),
+          leaseExpiresAt: shift(t, MINUTE),
+        }),
+        // Held under a lease that has passed: due again.
+        makeDelivery(endpoint, event, { ...at(-30 * SECOND), leaseToken: newId("lease"), leaseExpiresAt: t }),
+      ]);
+
+      expect(await ctx.storage.webhooks.dueDeliveryStats({ now: t, countLimit: 100 })).toEqual({
+        due: 5,
+        oldestDueAt: oldest.nextAttemptAt,
+      });
+      expect(await ctx.storage.webhooks.dueDeliveryStats({ now: t, countLimit: 2 })).toEqual({
+        due: 2,
+        oldestDueAt: oldest.nextAttemptAt,
+      });
+      expect(await ctx.storage.webhooks.dueDeliveryStats({ now: shift(t, 2 * MINUTE), countLimit: 100 })).toMatchObject(
+        {
+          due: 7,
+        },
+      );
+      // Only a read: a claim still takes all five.
+      expect(await claim(t)).toHaveLength(5);
+      expect(await ctx.storage.webhooks.dueDeliveryStats({ now: t, countLimit: 100 })).toEqual({
+        due: 0,
+        oldestDueAt: null,
+      });
+    });
+  });
+
   describe("webhooks: extending leases", () => {
     it("extendLeases moves the lease of those still pending under the token, and nothing else", async () => {
       const t = farPast();
