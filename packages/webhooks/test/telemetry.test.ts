@@ -9,11 +9,11 @@ import { memoryStorage } from "@hireport/core/memory";
 import { openTelemetry } from "@hireport/core/telemetry";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type MemorySdk, memorySdk, points } from "../../core/test/telemetry/otel";
 import { telemetryUrl } from "../src/attempt-telemetry";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
 import { verifySignature } from "../src/verify";
 import { createTestCertificate } from "./support/certificate";
-import { type MemorySdk, memorySdk, points } from "../../core/test/telemetry/otel";
 import { type Receiver, startReceiver } from "./support/receiver";
 
 const certificate = createTestCertificate();
