@@ -25,7 +25,8 @@ const CHARS_PER_CALL = 0x2000;
 export function toBase64Url(bytes: Uint8Array): string {
   let binary = "";
   for (let at = 0; at < bytes.length; at += CHARS_PER_CALL) {
-    binary += String.fromCharCode(...bytes.subarray(at, at + CHARS_PER_CALL));
+    // apply, not a spread: a spread walks the bytes through an iterator, an object per byte.
+    binary += String.fromCharCode.apply(null, bytes.subarray(at, at + CHARS_PER_CALL) as unknown as number[]);
   }
   const base64 = btoa(binary);
   let end = base64.length;
