@@ -268,7 +268,15 @@ describe("release rehearsal", () => {
       }
       expect(problems).toEqual([]);
       await git(["add", "--all"]);
-      await git(["commit", "--quiet", "--no-verify", "--message", `Version packages (${releaseVersion})`]);
+      // With no changeset pending (just after a release), nothing changed: the commit is empty.
+      await git([
+        "commit",
+        "--quiet",
+        "--no-verify",
+        "--allow-empty",
+        "--message",
+        `Version packages (${releaseVersion})`,
+      ]);
     },
   );
 

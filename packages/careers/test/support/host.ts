@@ -10,7 +10,14 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ApiRequest, type Clock, createPublicApi, type EventRecord, type PublicApi } from "@hireport/core";
+import {
+  type ApiRequest,
+  type Clock,
+  createPublicApi,
+  type EventRecord,
+  type PublicApi,
+  type Storage,
+} from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { hireportFastify } from "@hireport/fastify";
 import { kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
@@ -49,6 +56,8 @@ export function testClock(start = START): TestClock {
 export interface TestHost {
   origin: string;
   api: PublicApi;
+  /** The storage under the API, to put rows as an older version wrote them. */
+  storage: Storage;
   careers: HireportCareers;
   clock: TestClock;
   /** Every event of a company, oldest first. */
@@ -151,6 +160,7 @@ export async function startHost(
   }
 
   return {
+    storage,
     origin,
     api,
     careers,
