@@ -42,13 +42,13 @@ export const nodeHmac = loadNodeHmac();
 /** Whether signatures are computed with `node:crypto` here (for tests). */
 export const usesNodeCrypto = nodeHmac !== null;
 
-/** The bytes a signature covers: `${timestamp}.` then the payload. */
-function signedBytes(timestamp: number, payload: SignedPayload): Uint8Array<ArrayBuffer> {
-  const prefix = encoder.encode(`${timestamp}.`);
+/** `prefix` then the payload, as the bytes a signature covers (each scheme names its prefix). */
+export function prefixedBytes(prefix: string, payload: SignedPayload): Uint8Array<ArrayBuffer> {
+  const head = encoder.encode(prefix);
   const body = typeof payload === "string" ? encoder.encode(payload) : payload;
-  const bytes = new Uint8Array(prefix.length + body.length);
-  bytes.set(prefix, 0);
-  bytes.set(body, prefix.length);
+  const bytes = new Uint8Array(head.length + body.length);
+  bytes.set(head, 0);
+  bytes.set(body, head.length);
   return bytes;
 }
 
@@ -60,7 +60,7 @@ export async function computeSignatureWeb(
 ): Promise<Uint8Array> {
   const subtle = globalThis.crypto.subtle;
   const key = await subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
-  return new Uint8Array(await subtle.sign("HMAC", key, signedBytes(timestamp, payload)));
+  return new Uint8Array(await subtle.sign("HMAC", key, prefixedBytes(`${timestamp}.`, payload)));
 }
 
 /** The signature of a payload at `timestamp` (unix seconds) under one secret: 32 bytes of HMAC-SHA256. */

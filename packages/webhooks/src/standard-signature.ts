@@ -11,7 +11,7 @@
  * Web runtimes included: Web Crypto (`Ed25519`, `HMAC`) and `atob`/`btoa` only, with `node:crypto`'s
  * HMAC where the runtime offers it (as `./signature` does).
  */
-import { nodeHmac, type SignedPayload } from "./signature";
+import { nodeHmac, prefixedBytes, type SignedPayload } from "./signature";
 
 /** The prefix of a Standard Webhooks symmetric secret. */
 export const SECRET_PREFIX = "whsec_";
@@ -19,8 +19,6 @@ export const SECRET_PREFIX = "whsec_";
 export const PRIVATE_KEY_PREFIX = "whsk_";
 /** The prefix of a Standard Webhooks ed25519 public key. */
 export const PUBLIC_KEY_PREFIX = "whpk_";
-
-const encoder = new TextEncoder();
 
 /** Standard base64 of bytes. */
 export function toBase64(bytes: Uint8Array): string {
@@ -55,12 +53,7 @@ export function keyBytes(key: string, prefix: string): Uint8Array<ArrayBuffer> |
 
 /** The bytes a Standard Webhooks signature covers: `${id}.${timestamp}.` then the payload. */
 export function standardSignedBytes(id: string, timestamp: number, payload: SignedPayload): Uint8Array<ArrayBuffer> {
-  const prefix = encoder.encode(`${id}.${timestamp}.`);
-  const body = typeof payload === "string" ? encoder.encode(payload) : payload;
-  const bytes = new Uint8Array(prefix.length + body.length);
-  bytes.set(prefix, 0);
-  bytes.set(body, prefix.length);
-  return bytes;
+  return prefixedBytes(`${id}.${timestamp}.`, payload);
 }
 
 /** HMAC-SHA256 of the signed bytes under the key bytes of a `whsec_…` secret. */

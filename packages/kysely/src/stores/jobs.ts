@@ -137,7 +137,8 @@ async function listJobs(ctx: StoreContext, query: JobListQuery): Promise<JobReco
   if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
   if (publicOn !== undefined) args.publicOn = publicOn;
   if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
-  const shape = `jobs.list:${index}:${statuses?.length ?? ""}:${updatedSince ? "u" : ""}:${publicOn !== undefined ? "p" : ""}:${after ? "a" : ""}`;
+  // The arguments present (statuses numbered) and the index name all there is to the statement's text.
+  const shape = `jobs.list:${index}:${Object.keys(args).join(",")}`;
   const rows = await runCompiled(ctx, shape, args, (p) => {
     let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", p.companyId as string);
     if (statuses) {
