@@ -1,13 +1,12 @@
-import { randomBytes } from "./crypto";
-
 const ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"; // Crockford base32, lower case
+const CODES = Array.from(ALPHABET, (char) => char.charCodeAt(0));
 
 /**
  * A new identifier: `prefix_` then 10 characters of time and 16 of randomness, so ids sort by
  * creation time (good for index locality) and never collide in practice.
  */
 export function newId(prefix: string, now: Date = new Date()): string {
-  return `${idFloor(prefix, now)}${randomPart()}`;
+  return `${timePrefix(prefix, now.getTime())}${randomPart()}`;
 }
 
 /**
@@ -17,37 +16,45 @@ export function newId(prefix: string, now: Date = new Date()): string {
  */
 export function idFloor(prefix: string, at: Date): string {
   let time = at.getTime();
-  let timePart = "";
-  for (let i = 0; i < 10; i++) {
-    timePart = ALPHABET[time % 32] + timePart;
+  const codes = new Array<number>(10);
+  for (let i = 9; i >= 0; i--) {
+    codes[i] = CODES[time % 32] as number;
     time = Math.floor(time / 32);
   }
-  return `${prefix}_${timePart}`;
+  return `${prefix}_${String.fromCharCode.apply(null, codes)}`;
+}
+
+/** The last prefix made per id prefix: ids made in the same millisecond share it. */
+const lastPrefixes = new Map<string, { time: number; text: string }>();
+
+function timePrefix(prefix: string, time: number): string {
+  const last = lastPrefixes.get(prefix);
+  if (last !== undefined && last.time === time) return last.text;
+  const text = idFloor(prefix, new Date(time));
+  if (last === undefined) lastPrefixes.set(prefix, { time, text });
+  else {
+    last.time = time;
+    last.text = text;
+  }
+  return text;
 }
 
 /**
- * 16 characters (80 bits) of randomness. `crypto.randomUUID()` draws from a buffered CSPRNG in
- * Node (one system call per 128 UUIDs instead of one per id); its first 8 and last 12 hex digits
- * are random (the version and variant digits sit between them). Runtimes without it fall back to
- * `getRandomValues`.
+ * Random bytes drawn from the CSPRNG a block at a time (one `getRandomValues` call per 256 ids
+ * instead of one per id); each byte is used once.
  */
+const pool = new Uint8Array(4096);
+let poolAt = pool.length;
+
+/** 16 characters (80 bits) of randomness: 5 random bits of each of 16 random bytes. */
 function randomPart(): string {
-  let out = "";
-  if (typeof globalThis.crypto.randomUUID === "function") {
-    const uuid = globalThis.crypto.randomUUID();
-    const hex = uuid.slice(0, 8) + uuid.slice(24);
-    // 20 hex digits = 80 bits: 4 groups of 20 bits, each 4 base32 characters.
-    for (let group = 0; group < 4; group++) {
-      let bits = Number.parseInt(hex.slice(group * 5, group * 5 + 5), 16);
-      let chunk = "";
-      for (let i = 0; i < 4; i++) {
-        chunk = ALPHABET[bits & 31] + chunk;
-        bits >>>= 5;
-      }
-      out += chunk;
-    }
-    return out;
+  if (poolAt + 16 > pool.length) {
+    globalThis.crypto.getRandomValues(pool);
+    poolAt = 0;
   }
-  for (const byte of randomBytes(16)) out += ALPHABET[byte % 32];
-  return out;
+  const at = poolAt;
+  poolAt += 16;
+  const codes = new Array<number>(16);
+  for (let i = 0; i < 16; i++) codes[i] = CODES[(pool[at + i] as number) & 31] as number;
+  return String.fromCharCode.apply(null, codes);
 }

@@ -31,13 +31,18 @@ import { hasScope } from "./scopes";
 import type { UsageLog } from "./usage-log";
 import { parseBody } from "./validation";
 
-const JSON_HEADERS = {
+const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "application/json; charset=utf-8",
   "cache-control": "no-store",
-} as const;
+});
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): StoredResponse {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+export function jsonResponse(status: number, body: unknown, headers?: Record<string, string>): StoredResponse {
+  // The shared headers as they are when there is nothing to add: every answer copies them anyway.
+  return {
+    status,
+    headers: headers ? { ...JSON_HEADERS, ...headers } : (JSON_HEADERS as Record<string, string>),
+    body: JSON.stringify(body),
+  };
 }
 
 /** The reference page: HTML that may load nothing (the CSP says so to the browser too). */
@@ -105,7 +110,7 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
 
   async function answer(request: ApiRequest, requestId: string, log: RequestLog) {
     const now = clock.now();
-    let limitState: RateLimitState = uncharged(runtime, now);
+    let limitState: RateLimitState | undefined;
     let response: StoredResponse;
     try {
       if (parts.closed())
@@ -159,12 +164,10 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
     } catch (error) {
       response = errorResponse(toHireportError(error, logger, requestId));
     }
-    return {
-      status: response.status,
-      // A 429 carries its own rate-limit headers (remaining 0); they win over the uncharged state.
-      headers: { ...rateLimitHeaders(limitState), ...response.headers, "x-request-id": requestId },
-      body: response.body,
-    };
+    // A 429 carries its own rate-limit headers (remaining 0); they win over the uncharged state.
+    const headers = Object.assign(rateLimitHeaders(limitState ?? uncharged(runtime, now)), response.headers);
+    headers["x-request-id"] = requestId;
+    return { status: response.status, headers, body: response.body };
   }
 
   return async function handle(request: ApiRequest): Promise<ApiResponse> {

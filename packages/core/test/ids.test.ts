@@ -32,16 +32,16 @@ describe("newId", () => {
     }
   });
 
-  it("uses getRandomValues where the runtime has no randomUUID", () => {
-    // Shadow the prototype's method on the instance for this test only.
-    Object.defineProperty(globalThis.crypto, "randomUUID", { value: undefined, configurable: true });
-    try {
-      const ids = Array.from({ length: 2000 }, () => newId("req"));
-      for (const id of ids) expect(id).toMatch(ID);
-      expect(new Set(ids).size).toBe(ids.length);
-    } finally {
-      Reflect.deleteProperty(globalThis.crypto, "randomUUID");
+  it("gives each id the time part of its own instant and prefix, also when instants and prefixes alternate", () => {
+    const instants = [0, 5, 5, 4, 1_000_000, 5, 5].map((ms) => new Date(Date.UTC(2026, 0, 1) + ms));
+    for (const at of instants) {
+      for (const prefix of ["req", "use", "req"]) expect(newId(prefix, at).slice(0, 14)).toBe(idFloor(prefix, at));
     }
-    expect(typeof globalThis.crypto.randomUUID).toBe("function");
+  });
+
+  it("draws new randomness past the end of a block of random bytes", () => {
+    // 4,096 bytes make 256 ids: 1,000 ids cross several blocks.
+    const ids = Array.from({ length: 1000 }, () => newId("req", new Date(0)).slice(14));
+    expect(new Set(ids).size).toBe(ids.length);
   });
 });
