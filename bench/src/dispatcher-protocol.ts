@@ -3,6 +3,8 @@ export type ReceiverCommand =
   | { type: "config"; secrets: string[] }
   | { type: "phase"; name: string }
   | { type: "count" }
+  /** Forget every request so far (after the bare sender's phase). */
+  | { type: "reset" }
   | { type: "report" }
   | { type: "exit" };
 

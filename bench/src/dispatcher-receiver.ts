@@ -87,6 +87,16 @@ process.on("message", (command: ReceiverCommand) => {
     case "phase":
       phase = command.name;
       break;
+    case "reset":
+      requests = 0;
+      duplicates = 0;
+      signaturesChecked = 0;
+      signaturesBad = 0;
+      seen.clear();
+      latencies.clear();
+      arrivalsPerSecond.length = 0;
+      liveArrivals.length = 0;
+      break;
     case "count":
       send({ type: "count", requests, unique: seen.size });
       break;

@@ -37,6 +37,18 @@ export interface DispatcherFigures {
     fromCommitP50Ms: number;
     fromCommitP99Ms: number;
   };
+  /** The bare sender (src/dispatcher-bare.ts): the same backlog, no storage. */
+  bare: {
+    deliveries: number;
+    ms: number;
+    deliveriesPerSecond: number;
+    failures: number;
+    /** Distinct deliveries the receiver counted. */
+    arrived: number;
+    signaturesBad: number;
+    /** The dispatcher's backlog drain ÷ the bare sender's rate. */
+    drainRatio: number;
+  };
   backlogQueueLatencyP50Ms: number;
   receiver: { requests: number; unique: number; duplicates: number; signaturesChecked: number; signaturesBad: number };
   storage: { statuses: Record<string, number>; attempts: number; eventsWithoutFullFanOut: number };
@@ -70,7 +82,9 @@ dispatcher \`concurrency\` ${f.config.concurrency}, \`perEndpointConcurrency\` $
 
 | Figure | Value | Target | |
 | --- | --- | --- | --- |
-| backlog drain (${f.backlog.deliveries.toLocaleString("en")} deliveries queued first) | ${f.backlog.deliveriesPerSecond} deliveries/s (median of 2 s windows ${f.backlog.sustainedMedianPerSecond}); ${f.backlog.ratioToTarget}× | >= 2,500/s | ${met(f.backlog.deliveriesPerSecond >= 2500)} |
+| bare sender: the same ${f.bare.deliveries.toLocaleString("en")} deliveries, same receiver, concurrency and signing, undici, no storage | ${f.bare.deliveriesPerSecond} deliveries/s (${f.bare.arrived.toLocaleString("en")} arrived, ${f.bare.failures} failed) | the baseline | |
+| backlog drain (${f.backlog.deliveries.toLocaleString("en")} deliveries queued first) | ${f.backlog.deliveriesPerSecond} deliveries/s (median of 2 s windows ${f.backlog.sustainedMedianPerSecond}) | >= 4,000/s | ${met(f.backlog.deliveriesPerSecond >= 4000)} |
+| backlog drain ÷ bare sender | ${f.bare.drainRatio} | >= 0.7 | ${met(f.bare.drainRatio >= 0.7)} |
 | live: ${f.live.events.toLocaleString("en")} jobs created through core at ${f.config.liveRate}/s (${f.live.offeredDeliveriesPerSecond} deliveries/s offered) | event to first attempt p50 ${f.live.p50Ms} ms, p90 ${f.live.p90Ms} ms, p99 ${f.live.p99Ms} ms, max ${f.live.maxMs} ms; from the commit of the event's transaction p50 ${f.live.fromCommitP50Ms} ms, p99 ${f.live.fromCommitP99Ms} ms | p50 < 50 ms, p99 < 200 ms | ${met(f.live.p50Ms < 50 && f.live.p99Ms < 200)} |
 | memory of the dispatcher process over ${total.toLocaleString("en")} deliveries (${f.memory.samples} samples, 1/s) | RSS ${f.memory.startRssMb} → peak ${f.memory.peakRssMb} → end ${f.memory.endRssMb} MB; heap ${f.memory.startHeapMb} → peak ${f.memory.peakHeapMb} → end ${f.memory.endHeapMb} MB; lowest heap of each 10,000 deliveries ${f.memory.heapFloorsMb.join(", ")} MB: trend ${f.memory.heapSlopeMbPer10k} MB heap, ${f.memory.rssSlopeMbPer10k} MB RSS per 10,000 deliveries | flat | ${met(flat)} |
 
