@@ -45,9 +45,28 @@ export function utcTimestampMs(text: string): number {
     for (let at = 20; at < 23; at += 1) ms = ms * 10 + (at < end ? digit(text, at) : 0);
   }
   const year = two(text, 0) * 100 + two(text, 2);
-  const time = Date.UTC(year, two(text, 5) - 1, two(text, 8), two(text, 11), two(text, 14), two(text, 17), ms);
-  // Date.UTC maps years 0 to 99 to 1900 to 1999: leave those (and any non-digit) to the general parser.
+  const time =
+    daysSinceEpoch(year, two(text, 5), two(text, 8)) * 86_400_000 +
+    two(text, 11) * 3_600_000 +
+    two(text, 14) * 60_000 +
+    two(text, 17) * 1000 +
+    ms;
+  // Years 0 to 99 (and any non-digit) are left to the general parser, as node-postgres reads them.
   return year < 100 || !Number.isFinite(time) ? Number.NaN : time;
+}
+
+/**
+ * Days from 1970-01-01 to a date of the proleptic Gregorian calendar (month 1 to 12), by the
+ * civil-calendar arithmetic of eras of 400 years: the same count `Date.UTC` gives, without its
+ * argument conversions.
+ */
+function daysSinceEpoch(year: number, month: number, day: number): number {
+  const y = month <= 2 ? year - 1 : year;
+  const era = Math.floor(y / 400);
+  const yearOfEra = y - era * 400;
+  const dayOfYear = Math.floor((153 * (month > 2 ? month - 3 : month + 9) + 2) / 5) + day - 1;
+  const dayOfEra = yearOfEra * 365 + Math.floor(yearOfEra / 4) - Math.floor(yearOfEra / 100) + dayOfYear;
+  return era * 146_097 + dayOfEra - 719_468;
 }
 
 /**

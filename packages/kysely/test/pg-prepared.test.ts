@@ -177,6 +177,18 @@ describe.skipIf(!db)("timestamptz read on the fast path", () => {
     }
   });
 
+  it("counts the days of every date from 1600 to 2400 as Date.UTC does (leap years and centuries)", () => {
+    const wrong: string[] = [];
+    let checked = 0;
+    for (let at = Date.UTC(1600, 0, 1); at < Date.UTC(2400, 11, 31); at += 86_400_000 + 3_723_001) {
+      const text = `${new Date(at).toISOString().slice(0, 23).replace("T", " ")}+00`;
+      if (utcTimestampMs(text) !== at) wrong.push(text);
+      checked += 1;
+    }
+    expect(checked).toBeGreaterThan(280_000);
+    expect(wrong).toEqual([]);
+  });
+
   it("leaves a text it does not know to the general parser", () => {
     expect(utcTimestampMs("2026-11-27 10:00:00.123+00")).toBe(Date.UTC(2026, 10, 27, 10, 0, 0, 123));
     expect(utcTimestampMs("2026-11-27 10:00:00+00")).toBe(Date.UTC(2026, 10, 27, 10, 0, 0));
