@@ -1,6 +1,7 @@
 import { keyActor } from "./actor";
 import type { ApiKeyWithCompany } from "./domain";
 import type { Page } from "./paging";
+import { REPLICA } from "./read-options";
 import type { OperationId, RouteBody, RouteQuery } from "./routes";
 import type { Runtime } from "./runtime";
 import { expandScopes } from "./scopes";
@@ -66,7 +67,7 @@ export function createHandlers(runtime: Runtime, services: Services): Handlers {
     },
 
     async getJob(context) {
-      return data(200, serializer.job(await services.jobs.get(companyId(context), id(context))));
+      return data(200, serializer.job(await services.jobs.get(companyId(context), id(context), REPLICA)));
     },
 
     async updateJob(context) {
@@ -88,7 +89,7 @@ export function createHandlers(runtime: Runtime, services: Services): Handlers {
     },
 
     async getApplication(context) {
-      const application = await services.applications.get(companyId(context), id(context));
+      const application = await services.applications.get(companyId(context), id(context), REPLICA);
       return data(200, await serializer.application(application));
     },
 

@@ -16,6 +16,7 @@ import {
 } from "./domain";
 import type { Page } from "./paging";
 import type { PublicJobRules } from "./public-jobs";
+import type { ReadOptions } from "./read-options";
 import {
   type ApplicationCreateInput,
   type ApplicationPatchInput,
@@ -73,8 +74,11 @@ export interface HostJobs {
   close(companyId: string, id: string): Promise<JobRecord>;
   /** Hides an active job from the public pages and feeds (its `public_url` becomes null), or shows it again. */
   setHidden(companyId: string, id: string, hidden: boolean): Promise<JobRecord>;
-  /** @throws `not_found` for an id of another company, as for a missing one */
-  get(companyId: string, id: string): Promise<JobRecord>;
+  /**
+   * `options.replica` lets a storage with a read replica answer (a copy as old as its lag).
+   * @throws `not_found` for an id of another company, as for a missing one
+   */
+  get(companyId: string, id: string, options?: ReadOptions): Promise<JobRecord>;
   /** One page, newest first. @throws `invalid` for bad options, `bad_request` for a cursor of another list */
   list(companyId: string, options?: JobListOptions): Promise<Page<JobRecord>>;
 }
@@ -115,7 +119,11 @@ export interface HostApplications {
   ): Promise<ApplicationRecord>;
   /** Sets `scores.overall` (0 to 100, or null to clear) and emits application.updated. */
   setOverallScore(companyId: string, id: string, score: number | null): Promise<ApplicationRecord>;
-  get(companyId: string, id: string): Promise<ApplicationRecord>;
+  /**
+   * `options.replica` lets a storage with a read replica answer (a copy as old as its lag).
+   * @throws `not_found` for an id of another company, as for a missing one
+   */
+  get(companyId: string, id: string, options?: ReadOptions): Promise<ApplicationRecord>;
   /** One page, newest first. @throws `not_found` when `jobId` names another company's job */
   list(companyId: string, options?: ApplicationListOptions): Promise<Page<ApplicationRecord>>;
   /** The stage history, oldest first, each move with who made it. */
@@ -135,7 +143,7 @@ export function hostJobs(jobs: JobService): HostJobs {
       const flag = parseBody(hiddenSchema, { hidden }, "The change").hidden;
       return (await jobs.setHidden(companyId, id, flag)).record;
     },
-    get: (companyId, id) => jobs.get(companyId, id),
+    get: (companyId, id, options) => jobs.get(companyId, id, options),
     // async: a bad option rejects the promise, it never throws synchronously.
     list: async (companyId, options = {}) =>
       jobs.list(companyId, parseBody(jobListOptionsSchema, options, LIST_OPTIONS) as JobListOptions),
@@ -163,7 +171,7 @@ export function hostApplications(applications: ApplicationService): HostApplicat
       return (await applications.update(companyId, id, body, hostActor(options))).record;
     },
     setOverallScore: async (companyId, id, score) => (await applications.setOverallScore(companyId, id, score)).record,
-    get: (companyId, id) => applications.get(companyId, id),
+    get: (companyId, id, options) => applications.get(companyId, id, options),
     list: async (companyId, options = {}) =>
       applications.list(
         companyId,

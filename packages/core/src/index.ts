@@ -50,6 +50,7 @@ export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./outbox";
 export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "./public-jobs";
 export { readBytes } from "./read-bytes";
+export type { ReadOptions } from "./read-options";
 export { getHeader, mediaTypeOf, toSearchParams } from "./request-parts";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";

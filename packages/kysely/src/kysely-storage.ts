@@ -46,20 +46,21 @@ export interface KyselyStorageOptions<DB> {
   dialect?: DialectKind;
   /**
    * A second Kysely instance, on a read replica of `db`'s database (same dialect, same schema and
-   * `tablePrefix`; the migrations run on `db` only), for the two reads that may lag behind the
-   * caller's own last write: `jobs.list` (`GET /jobs`, `api.jobs.list`, the careers site's public
-   * listing) and `applications.list` (`GET /applications`, `api.applications.list`). Everything
-   * else stays on `db`: key admission and rate limits, the usage log, idempotency, every write,
-   * every read inside a transaction (`storage.transaction`, or a storage made on a Kysely
-   * transaction), and the reads by id (`jobs.get`, `applications.get`), which core also uses to
-   * decide writes. A client may then miss its own newest job or application in a list until the
-   * replica has caught up.
+   * `tablePrefix`; the migrations run on `db` only), for the reads that may lag behind the caller's
+   * own last write: `jobs.list` (`GET /jobs`, `api.jobs.list`, the careers site's public listing),
+   * `applications.list` (`GET /applications`, `api.applications.list`), and the reads by id that
+   * ask for it (`jobs.get`/`applications.get` with `replica`: `GET /jobs/{id}`,
+   * `GET /applications/{id}`), a miss there read again on `db`. Everything else stays on `db`: key
+   * admission and rate limits, the usage log, idempotency, every write and the reads that decide
+   * it, and every read inside a transaction (`storage.transaction`, or a storage made on a Kysely
+   * transaction). A client may then miss its own newest job or application in a list, or see a
+   * record by id as it was before its last change, until the replica has caught up.
    * @default none: every statement runs on `db`
    */
   readDb?: Kysely<DB>;
 }
 
-/** The stores on `ctx`; the list reads on `reads` (the `readDb`'s context, or `ctx` itself). */
+/** The stores on `ctx`; the reads that may lag on `reads` (the `readDb`'s context, or `ctx` itself). */
 function createStores(ctx: StoreContext, reads: StoreContext = ctx): StorageStores {
   const rateLimits = createRateLimitStore(ctx);
   return {
@@ -79,7 +80,7 @@ function createStores(ctx: StoreContext, reads: StoreContext = ctx): StorageStor
 
 /**
  * The storage contract of `@hireport/core` on a Kysely database. Every method runs on the given
- * instance (but the list reads on `readDb` when it is given); `transaction(fn)` runs `fn` with stores bound to one database transaction (on SQLite a
+ * instance (but the reads that may lag on `readDb` when it is given); `transaction(fn)` runs `fn` with stores bound to one database transaction (on SQLite a
  * `BEGIN IMMEDIATE` transaction), committed when `fn` resolves and rolled back when it rejects.
  * The dialect's strategy is chosen once, here: the `dialect` option, else the adapter's dialect.
  */

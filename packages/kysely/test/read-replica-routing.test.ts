@@ -1,9 +1,10 @@
 /**
  * Which Kysely instance runs which statement when `kyselyStorage` has a `readDb`: two instances on
  * the same database, each logging its statements, behind the v1 API (`api.handle()`), on every
- * dialect the tests reach. Only the list reads (`jobs.list`, `applications.list`) may reach the
- * reader; admission, usage, idempotency, writes, reads by id and reads in a transaction stay on
- * the primary. On SQLite and Postgres the conformance suite of core also runs on a storage with a
+ * dialect the tests reach. Only the list reads (`jobs.list`, `applications.list`) and the reads by
+ * id that ask for it (`replica`: the API's GET by id and job filter) may reach the reader, a miss
+ * there read again on the primary; admission, usage, idempotency, writes, the reads that decide
+ * them and reads in a transaction stay on the primary. On SQLite and Postgres the conformance suite of core also runs on a storage with a
  * `readDb` (a second instance on the same database, so without lag).
  */
 import { type ApiResponse, createPublicApi, type PublicApi, SCOPES } from "@hireport/core";
@@ -188,11 +189,11 @@ async function defineRoutingTests(dialect: TestDialect, options: { conformance: 
       expect(applications.ran.reader.every(names("application"))).toBe(true);
       expect(applications.ran.primary.some(names("application"))).toBe(false);
 
-      // The job filter's existence check is a read by id: on the primary; the page on the reader.
+      // The job filter's existence check (a read by id) and the page, on the reader.
       const filtered = await request(200, "GET", "/applications", { query: { job_id: jobId } });
-      expect(filtered.ran.reader).toHaveLength(1);
-      expect(filtered.ran.reader.every(names("application"))).toBe(true);
-      expect(filtered.ran.primary.some(names("job"))).toBe(true);
+      expect(filtered.ran.reader).toHaveLength(2);
+      expect(filtered.ran.reader.some(names("application"))).toBe(true);
+      expect(filtered.ran.primary.some(names("job"))).toBe(false);
       expect(body(filtered.answer).data.map((row) => row.job_id)).toEqual([jobId]);
 
       for (const ran of [jobs.ran, applications.ran, filtered.ran]) {
@@ -202,7 +203,7 @@ async function defineRoutingTests(dialect: TestDialect, options: { conformance: 
       }
     });
 
-    it("reads by id (GET /jobs/{id}, GET /applications/{id}) on db: core also reads them to decide writes", async () => {
+    it("reads by id for GET /jobs/{id} and GET /applications/{id} on readDb", async () => {
       const job = body((await request(201, "POST", "/jobs", { body: { title: "Potter", status: "active" } })).answer);
       const application = body(
         (
@@ -212,11 +213,60 @@ async function defineRoutingTests(dialect: TestDialect, options: { conformance: 
         ).answer,
       );
       const oneJob = await request(200, "GET", `/jobs/${job.data.id}`);
-      expect(oneJob.ran.reader).toEqual([]);
-      expect(oneJob.ran.primary.some(names("job"))).toBe(true);
+      expect(oneJob.ran.reader).toHaveLength(1);
+      expect(oneJob.ran.reader.every(names("job"))).toBe(true);
+      expect(oneJob.ran.primary.some(names("job"))).toBe(false);
+      expect(body(oneJob.answer).data.title).toBe("Potter");
       const oneApplication = await request(200, "GET", `/applications/${application.data.id}`);
-      expect(oneApplication.ran.reader).toEqual([]);
-      expect(oneApplication.ran.primary.some(names("application"))).toBe(true);
+      expect(oneApplication.ran.reader).toHaveLength(1);
+      expect(oneApplication.ran.primary.some(names("application"))).toBe(false);
+    });
+
+    it("reads by id on db when a write depends on them, and through the host API unless asked", async () => {
+      const job = body((await request(201, "POST", "/jobs", { body: { title: "Smith", status: "active" } })).answer);
+      const patched = await request(200, "PATCH", `/jobs/${job.data.id}`, { body: { title: "Blacksmith" } });
+      expect(patched.ran.reader).toEqual([]);
+      const hostRead = await during(() => api.jobs.get(companyId, String(job.data.id)));
+      expect(hostRead.reader).toEqual([]);
+      const hostReplicaRead = await during(() => api.jobs.get(companyId, String(job.data.id), { replica: true }));
+      expect(hostReplicaRead.reader).toHaveLength(1);
+    });
+
+    it("reads again on db what the replica does not have yet: a record just created is never a 404", async () => {
+      // A replica that lags behind everything: each of its reads finds no row.
+      const lagging = reader.withPlugin({
+        transformQuery: (args) => args.node,
+        transformResult: async () => ({ rows: [] }),
+      });
+      const laggingApi = createPublicApi({
+        storage: kyselyStorage({ db: database.db, readDb: lagging, tablePrefix: database.prefix }),
+        publicBaseUrl: "https://careers.example.com",
+        fileTokenSecret: SECRET,
+        limits: { perMinute: 10_000, perDay: 100_000 },
+        usageFlushMs: 10,
+      });
+      try {
+        const job = await laggingApi.jobs.create(companyId, { title: "Glazier", status: "active" });
+        const application = await laggingApi.applications.create(companyId, {
+          job_id: job.id,
+          candidate: { name: "Di", email: "di@example.com" },
+        });
+        const read = await during(async () => {
+          expect((await laggingApi.jobs.get(companyId, job.id, { replica: true })).title).toBe("Glazier");
+          expect((await laggingApi.applications.get(companyId, application.id, { replica: true })).id).toBe(
+            application.id,
+          );
+        });
+        // Each read tried the replica, then the primary.
+        expect(read.reader).toHaveLength(2);
+        expect(read.primary.some(names("job"))).toBe(true);
+        expect(read.primary.some(names("application"))).toBe(true);
+        await expect(laggingApi.jobs.get(companyId, "job_missing", { replica: true })).rejects.toMatchObject({
+          code: "not_found",
+        });
+      } finally {
+        await laggingApi.close();
+      }
     });
 
     it("lists on readDb through the host API and the public listing too, but on db inside a transaction", async () => {

@@ -4,6 +4,7 @@ import { HireportError, notFound } from "../errors";
 import { newEvent } from "../events";
 import { newId } from "../ids";
 import { type Page, pageRequest, toPage } from "../paging";
+import { REPLICA, type ReadOptions } from "../read-options";
 import { announceEvents, type Runtime, runChange, type Written } from "../runtime";
 import type { ApplicationCreateBody, ApplicationPatchBody } from "../schemas/application";
 import type { ApplicationWire } from "../serialize";
@@ -336,8 +337,12 @@ export class ApplicationService {
     });
   }
 
-  async get(companyId: string, id: string): Promise<ApplicationRecord> {
-    const application = await this.#runtime.storage.applications.get(companyId, id);
+  async get(companyId: string, id: string, options?: ReadOptions): Promise<ApplicationRecord> {
+    const application = await this.#runtime.storage.applications.get(
+      companyId,
+      id,
+      options?.replica ? REPLICA : undefined,
+    );
     if (!application) throw notFound("application");
     return application;
   }
@@ -352,7 +357,9 @@ export class ApplicationService {
     });
     const request = await pageRequest(cursors, scope, options);
     // A job filter names a job of the company: another company's job is not found, never an empty page.
-    if (options.jobId !== undefined && !(await storage.jobs.get(companyId, options.jobId))) throw notFound("job");
+    if (options.jobId !== undefined && !(await storage.jobs.get(companyId, options.jobId, REPLICA))) {
+      throw notFound("job");
+    }
     const rows = await storage.applications.list({
       companyId,
       take: request.limit + 1,

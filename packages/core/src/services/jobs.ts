@@ -3,6 +3,7 @@ import type { JobFields, JobListFilter, JobRecord, JobStatus } from "../domain";
 import { HireportError, notFound, unknownCompany } from "../errors";
 import { newId } from "../ids";
 import { type Page, pageRequest, toPage } from "../paging";
+import { REPLICA, type ReadOptions } from "../read-options";
 import { type Emit, type Runtime, runChange, type Written } from "../runtime";
 import type { JobCreateBody, JobPatchBody } from "../schemas/job";
 import type { JobWire } from "../serialize";
@@ -199,8 +200,8 @@ export class JobService {
   }
 
   /** The whole stored job, every JobInput field included; throws not_found for another company's id. */
-  async get(companyId: string, id: string): Promise<JobRecord> {
-    const job = await this.#runtime.storage.jobs.get(companyId, id);
+  async get(companyId: string, id: string, options?: ReadOptions): Promise<JobRecord> {
+    const job = await this.#runtime.storage.jobs.get(companyId, id, options?.replica ? REPLICA : undefined);
     if (!job) throw notFound("job");
     return job;
   }

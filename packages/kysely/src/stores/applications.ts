@@ -13,6 +13,7 @@ import {
   toStageChange,
 } from "./application-rows";
 import { newestFirstAfter } from "./newest-first";
+import { onReplica } from "./replica";
 import { selectAll } from "./rows";
 
 /** One page of applications (`ApplicationStore.list`), on the primary or on the storage's `readDb`. */
@@ -48,19 +49,22 @@ async function listApplications(ctx: StoreContext, query: ApplicationListQuery):
 /**
  * Applications with their notes and stage history. `create` is the dialect's
  * (`DialectStrategy.createApplication`): one call of the `create_application` routine on Postgres,
- * one transaction elsewhere (`createApplicationInSteps`). `list` runs on `reads`: the storage's
- * `readDb` when it has one (outside a transaction), else `ctx` itself; every other method, `get`,
- * `listStageChanges` and `listNotes` included, on `ctx`.
+ * one transaction elsewhere (`createApplicationInSteps`). `list`, and `get` with `replica` (a miss
+ * read again on `ctx`), run on `reads`: the storage's `readDb` when it has one (outside a
+ * transaction), else `ctx` itself; every other method, `listStageChanges` and `listNotes` included,
+ * on `ctx`.
  */
 export function createApplicationStore(ctx: StoreContext, reads: StoreContext = ctx): ApplicationStore {
-  const get: ApplicationStore["get"] = async (companyId, id, options) => {
-    const lock = options?.lock === true;
-    const [row] = await runCompiled(ctx, `applications.get:${lock ? "lock" : ""}`, { id, companyId }, (p) => {
-      const query = selectApplications(ctx).where("a.id", "=", p.id).where("a.company_id", "=", p.companyId);
-      return (lock ? ctx.strategy.forUpdate(query, "a") : query).$castTo<ApplicationRow>();
+  const find = async (on: StoreContext, companyId: string, id: string, lock: boolean) => {
+    const [row] = await runCompiled(on, `applications.get:${lock ? "lock" : ""}`, { id, companyId }, (p) => {
+      const query = selectApplications(on).where("a.id", "=", p.id).where("a.company_id", "=", p.companyId);
+      return (lock ? on.strategy.forUpdate(query, "a") : query).$castTo<ApplicationRow>();
     });
     return row ? toApplication(row) : null;
   };
+  const get: ApplicationStore["get"] = async (companyId, id, options) =>
+    (onReplica(ctx, reads, options) && (await find(reads, companyId, id, false))) ||
+    find(ctx, companyId, id, options?.lock === true);
 
   /** An application's stage changes or notes, oldest first (in the order written within a millisecond). */
   const history = (table: "stage_change" | "note", companyId: string, applicationId: string) =>

@@ -1,10 +1,11 @@
-import type { JobListQuery, JobPatch, JobRecord, JobStatus, JobStore } from "@hireport/core";
+import type { GetOptions, JobListQuery, JobPatch, JobRecord, JobStatus, JobStore } from "@hireport/core";
 import type { Updateable } from "kysely";
 import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import type { JobTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
 import { newestFirstAfter } from "./newest-first";
+import { onReplica } from "./replica";
 import { findRecord, selectAll } from "./rows";
 
 export function toJob(row: JobTable): JobRecord {
@@ -164,12 +165,15 @@ async function listJobs(ctx: StoreContext, query: JobListQuery): Promise<JobReco
 }
 
 /**
- * Jobs on `ctx`. `list` runs on `reads`: the storage's `readDb` when it has one (outside a
- * transaction), else `ctx` itself; every other method, `get` included, on `ctx`.
+ * Jobs on `ctx`. `list`, and `get` with `replica` (a miss read again on `ctx`), run on `reads`: the
+ * storage's `readDb` when it has one (outside a transaction), else `ctx` itself; every other
+ * method on `ctx`.
  */
 export function createJobStore(ctx: StoreContext, reads: StoreContext = ctx): JobStore {
-  const get: JobStore["get"] = (companyId, id, options) =>
-    findRecord(ctx, "job", { id, company_id: companyId }, toJob, options);
+  const find = (on: StoreContext, companyId: string, id: string, options?: GetOptions) =>
+    findRecord(on, "job", { id, company_id: companyId }, toJob, options);
+  const get: JobStore["get"] = async (companyId, id, options) =>
+    (onReplica(ctx, reads, options) && (await find(reads, companyId, id))) || find(ctx, companyId, id, options);
 
   return {
     async insert(record) {
