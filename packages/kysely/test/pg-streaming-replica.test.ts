@@ -108,8 +108,12 @@ describe.skipIf(!bin)("readDb on a Postgres streaming replica", () => {
       const secondId = createdId(second);
       // The list comes from the replica: the new job is not there yet...
       expect(ids(await call("GET", "/jobs"))).toEqual([firstId]);
-      // ...while a read by id comes from the primary.
+      // ...while a read by id, missing on the replica, is read again on the primary: never a 404.
       expect((await call("GET", `/jobs/${secondId}`)).status).toBe(200);
+      // A job the replica has, changed since: read by id, it shows its version before the change.
+      expect((await call("PATCH", `/jobs/${firstId}`, { title: "Master cooper" })).status).toBe(200);
+      const title = async () => JSON.parse(String((await call("GET", `/jobs/${firstId}`)).body)).data.title;
+      expect(await title()).toBe("Cooper");
       // The lag, where the README says to watch it: replay stopped behind what was received.
       const lag = await sql<{
         behind: boolean;
@@ -118,6 +122,7 @@ describe.skipIf(!bin)("readDb on a Postgres streaming replica", () => {
       await sql`select pg_wal_replay_resume()`.execute(replica);
       await caughtUp();
       expect(ids(await call("GET", "/jobs"))).toEqual([secondId, firstId]);
+      expect(await title()).toBe("Master cooper");
     } finally {
       await sql`select pg_wal_replay_resume()`.execute(replica).catch(() => undefined);
     }
