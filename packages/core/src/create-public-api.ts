@@ -37,7 +37,7 @@ import { UsageLog } from "./usage-log";
 
 /** The object `createPublicApi` returns: the request handler and the host services. */
 export interface PublicApi extends HireportHandler {
-  /** Answers one API request. Never rejects: every failure becomes an error body of spec 2.7. */
+  /** Answers one API request. Never rejects: every failure becomes an error body (docs/api-reference.md, Errors). */
   handle(request: ApiRequest): Promise<ApiResponse>;
   /** Answers `GET {filesPath}/{token}`: the CV behind a signed `resume_url`. Never rejects. */
   handleFile(request: ApiRequest): Promise<ApiResponse>;
@@ -99,7 +99,7 @@ export interface PublicApi extends HireportHandler {
 const HEALTH_PROBE_ID = "cmp_health_probe";
 
 /**
- * Creates the public API of spec v1 over the given storage. Mount `handle` with an adapter
+ * Creates the public API (v1, docs/api-reference.md) over the given storage. Mount `handle` with an adapter
  * (`@hireport/express`, `@hireport/fastify`, `@hireport/next`) or use `fetch` directly.
  */
 export function createPublicApi(options: CreatePublicApiOptions): PublicApi {

@@ -9,7 +9,7 @@
  *   run        the handler, under the Idempotency-Key when one is sent (POST)
  *   answer     status, JSON body, rate-limit headers and X-Request-Id; a usage entry for every request
  *
- * `handle` never rejects: every failure becomes an error body of spec 2.7.
+ * `handle` never rejects: every failure becomes an error body (docs/api-reference.md, Errors).
  */
 import { admit } from "./auth";
 import { readJsonBody } from "./body";
