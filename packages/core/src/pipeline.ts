@@ -77,7 +77,7 @@ export interface PipelineParts {
   /** The OpenAPI document, served at `GET /openapi.json` without a key. */
   openapi: () => Record<string, unknown>;
   /** The HTML reference rendered from it, served at `GET /reference` without a key. */
-  reference: () => string;
+  reference: () => Promise<string>;
   /** True once `close()` began: new requests answer 503. */
   closed: () => boolean;
   /** Work under way (requests, best-effort writes), awaited by `close()`. */
@@ -120,7 +120,7 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
             headers: { allow: "GET" },
           });
         }
-        response = path === OPENAPI_PATH ? jsonResponse(200, parts.openapi()) : htmlResponse(parts.reference());
+        response = path === OPENAPI_PATH ? jsonResponse(200, parts.openapi()) : htmlResponse(await parts.reference());
       } else {
         const { route, params } = router.match(method, path);
         log.route = route.path;
