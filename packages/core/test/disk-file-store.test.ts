@@ -23,14 +23,6 @@ import { runFileStoreConformance } from "../src/testing";
 
 const directory = mkdtempSync(join(tmpdir(), "hireport-files-"));
 const store = diskFileStore({ directory });
-/** Files on disk of a company (any folder) plus temporary files left behind. */
-function countStored(): number {
-  let count = 0;
-  for (const entry of readdirSync(directory, { withFileTypes: true })) {
-    if (entry.isDirectory()) count += readdirSync(join(directory, entry.name)).length;
-  }
-  return count;
-}
 
 runFileStoreConformance({
   name: "diskFileStore",
