@@ -1,5 +1,5 @@
 /**
- * The careers site against DESIGN.md section 7: the job page and `/jobs.json` through
+ * The careers site against its performance target: the job page and `/jobs.json` through
  * @hireport/careers on @hireport/fastify against a bare Fastify route rendering the same page from
  * the same query (target >= 0.8), and the 304 answer to a repeat with `If-None-Match`.
  *

@@ -1,5 +1,5 @@
 /**
- * The console's pages against DESIGN.md section 7 ("console pages: p50 under 100 ms"): the usage
+ * The console's pages against their target ("console pages: p50 under 100 ms"): the usage
  * page over 30 days of 1,000,000 usage rows, and an endpoint's page over 100,000 deliveries, each a
  * real GET through @hireport/console mounted with @hireport/express, on the local Postgres.
  *

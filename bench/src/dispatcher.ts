@@ -1,5 +1,5 @@
 /**
- * Dispatcher benchmark (DESIGN.md section 7): throughput to a local receiver on Postgres,
+ * Dispatcher benchmark: throughput to a local receiver on Postgres,
  * event-to-first-attempt latency, and the dispatcher process's memory over 100,000 deliveries.
  *
  * Phases, in one run:

@@ -10,7 +10,7 @@ export const BASE_PATH = "/api/public/v1";
 
 /**
  * Pipeline stages a diagnostic server can leave out, to show what each costs (never used for the
- * figures compared with DESIGN.md): `rate-limit` admits without a counter, `key-lookup` remembers
+ * figures compared with the targets): `rate-limit` admits without a counter, `key-lookup` remembers
  * keys forever in the process (no revocation!), `usage-log` drops the entries.
  */
 export const SKIPPABLE = ["rate-limit", "key-lookup", "usage-log"] as const;

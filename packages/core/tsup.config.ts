@@ -24,7 +24,8 @@ export default defineConfig(
     },
     // Entries share chunks in CommonJS too, so that every module (HireportError, the schemas…) has
     // one copy per format. tsup splits CommonJS by converting ESM chunks with sucrase, which turns a
-    // dynamic import() into require(): core has none, and should keep it so.
+    // dynamic import() into a require() inside a promise: fine for core's one, the reference page's
+    // renderer (a chunk of its own, still loaded only when called), not for an ES-module-only package.
     splitting: true,
     external: ["vitest", "@opentelemetry/api"],
     async onSuccess() {

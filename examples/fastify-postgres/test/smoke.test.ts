@@ -319,7 +319,7 @@ describe.skipIf(unreachable)("fastify-postgres example", () => {
       await all.waitFor(/\[dispatcher\]\s+'hireport\.event\.type': 'job\.created'/);
 
       // Postgres ends every connection of the example's processes, three times, while both apps
-      // serve: the requests caught answer the spec's 500, the pools reconnect, nothing restarts
+      // serve: the requests caught answer the API's 500 error body, the pools reconnect, nothing restarts
       // (were a process to die, start-all would stop the others and exit 1 on SIGTERM below).
       const answers = await underTermination([a, b], key);
       expect(answers.ended).toBeGreaterThan(0);

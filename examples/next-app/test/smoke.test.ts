@@ -3,7 +3,7 @@
  * free port with an SQLite file in a temporary folder, a key from the `create-key` script on that
  * same file, and calls to the API and the cron route. Then the same build on Postgres
  * (`DATABASE_URL`, a random table prefix, dropped at the end), whose connections Postgres ends
- * under load: the server answers the spec's 500s, reconnects and lives on.
+ * under load: the server answers the API's 500 error bodies, reconnects and lives on.
  *
  * Postgres comes from DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). When it cannot
  * be reached that part is skipped with a loud warning, or fails with CI=true.
@@ -294,7 +294,7 @@ describe.skipIf(unreachable)("the next-app example on Postgres (DATABASE_URL)", 
     await dropPostgresTables();
   });
 
-  it("lives on when Postgres ends its connections under load: spec-shaped 500s, then served again", async () => {
+  it("lives on when Postgres ends its connections under load: 500 error bodies, then served again", async () => {
     const started = await startServer(pgEnv);
     pgServer = started.server;
     const pgKey = await createKey(pgEnv());

@@ -47,8 +47,8 @@ export type ClientErrorCode =
 /**
  * The one error class of the client: every call that fails rejects with a `HireportApiError`
  * (once retries, if any, are over), so one `instanceof` check and one `switch` on `code` handle
- * them all. For an answer of the API that is not 2xx its fields are those of the error body (spec
- * 2.7) in camelCase, plus the status and the request id to quote when asking for help. An answer
+ * them all. For an answer of the API that is not 2xx its fields are those of the error body
+ * (docs/api-reference.md, Errors) in camelCase, plus the status and the request id to quote when asking for help. An answer
  * that is not the API's error body (a proxy's 502 page) has the code `unexpected_response`. When
  * no answer came back at all the error is its subclass {@link HireportNetworkError}: status 0,
  * code `network_error`. (A call cancelled through its own `signal` rejects with the signal's reason.)

@@ -1,5 +1,5 @@
 /**
- * Every page of a list (`listAll`) and the `updated_since` loop of spec 4.11 (`sync`).
+ * Every page of a list (`listAll`) and the `updated_since` loop of docs/api-reference.md, Paging and sync (`sync`).
  */
 import type { Page } from "./types";
 

@@ -7,7 +7,7 @@ import type { components, operations, paths } from "./generated/openapi";
 
 export type { components, operations, paths };
 
-/** The operations this client calls (the ten endpoints of spec section 4). */
+/** The operations this client calls (the ten endpoints of docs/api-reference.md, Endpoints). */
 export type ApiOperationId =
   | "getMe"
   | "listJobs"

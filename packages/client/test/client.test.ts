@@ -163,7 +163,7 @@ describe.each(ADAPTERS)("@hireport/client against $name", (adapter) => {
     });
   });
 
-  describe("sync (spec 4.11: the updated_since loop)", () => {
+  describe("sync (the updated_since loop of docs/api-reference.md, Paging and sync)", () => {
     it("yields every record changed since the last run, including changes made during a run, and a since to pass next", async () => {
       const client = clientFor();
       const department = `Sync ${adapter.name}`;

@@ -72,7 +72,10 @@ describe("the console in Chromium", () => {
     const key = (await page.locator("#new-key").textContent()) ?? "";
     expect(key).toMatch(/^svc_live_[A-Za-z0-9_-]{43}$/);
     await page.getByRole("button", { name: "Copy" }).click();
-    await expect(page.getByRole("button", { name: "Copied" })).toBeTruthy();
+    const copied = page.getByRole("button", { name: "Copied" });
+    await copied.waitFor({ state: "visible" });
+    expect(await copied.count()).toBe(1);
+    expect(await page.getByRole("button", { name: "Copy", exact: true }).count()).toBe(0);
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     expect((await api(key)).status).toBe(200);
     await page.goto(`${host.consoleUrl}/keys`);

@@ -10,7 +10,7 @@ import { hashKey, hashKeyNow, KEY_PREFIX } from "./services/keys";
 const TOUCH_EVERY_MS = 60_000;
 const MAX_KEY_LENGTH = 200;
 
-/** The key sent with a request: `Authorization: Bearer …`, else `X-Service-Key` (spec section 5). */
+/** The key sent with a request: `Authorization: Bearer …`, else `X-Service-Key` (docs/api-reference.md, Keys and permissions). */
 export function readKey(headers: HeaderBag | Headers): string | undefined {
   const authorization = getHeader(headers, "authorization")?.trim();
   if (authorization) {

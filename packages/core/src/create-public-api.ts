@@ -19,7 +19,6 @@ import { buildOpenApiDocument } from "./openapi";
 import { type CreatePublicApiOptions, type Logger, systemClock } from "./options";
 import { createPipeline, errorResponse, toHireportError } from "./pipeline";
 import { PublicJobRules } from "./public-jobs";
-import { renderApiReference } from "./reference-page";
 import { resolveOptions } from "./resolve-options";
 import { Router } from "./router";
 import type { Runtime } from "./runtime";
@@ -37,7 +36,7 @@ import { UsageLog } from "./usage-log";
 
 /** The object `createPublicApi` returns: the request handler and the host services. */
 export interface PublicApi extends HireportHandler {
-  /** Answers one API request. Never rejects: every failure becomes an error body of spec 2.7. */
+  /** Answers one API request. Never rejects: every failure becomes an error body (docs/api-reference.md, Errors). */
   handle(request: ApiRequest): Promise<ApiResponse>;
   /** Answers `GET {filesPath}/{token}`: the CV behind a signed `resume_url`. Never rejects. */
   handleFile(request: ApiRequest): Promise<ApiResponse>;
@@ -48,8 +47,12 @@ export interface PublicApi extends HireportHandler {
   fetch(request: Request, context?: FetchContext): Promise<Response>;
   /** The OpenAPI 3.1 document of the API, generated from the schemas that validate requests. */
   openapi(): Record<string, unknown>;
-  /** The HTML reference page rendered from `openapi()`, as served at `GET {basePath}/reference`. */
-  reference(): string;
+  /**
+   * The HTML reference page rendered from `openapi()`, as served at `GET {basePath}/reference`. Its
+   * renderer (Preact and `preact-render-to-string`) is loaded on the first call, not when the API is
+   * created, and the page is rendered once.
+   */
+  reference(): Promise<string>;
   /**
    * The resolved settings adapters need: where the API and the CV route live, the body limit; and
    * whether a `fileStore` was given (the careers site needs one for the CVs it takes).
@@ -99,7 +102,7 @@ export interface PublicApi extends HireportHandler {
 const HEALTH_PROBE_ID = "cmp_health_probe";
 
 /**
- * Creates the public API of spec v1 over the given storage. Mount `handle` with an adapter
+ * Creates the public API (v1, docs/api-reference.md) over the given storage. Mount `handle` with an adapter
  * (`@hireport/express`, `@hireport/fastify`, `@hireport/next`) or use `fetch` directly.
  */
 export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
@@ -150,8 +153,12 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     openapiDocument ??= buildOpenApiDocument({ serverUrl: resolved.basePath });
     return openapiDocument;
   };
-  const reference = (): string => {
-    referencePage ??= renderApiReference(openapi());
+  const reference = async (): Promise<string> => {
+    if (referencePage === undefined) {
+      // Loaded on the first request of the page: a host that never serves it never loads Preact.
+      const { renderApiReference } = await import("./reference-page");
+      referencePage ??= renderApiReference(openapi());
+    }
     return referencePage;
   };
 

@@ -1,9 +1,12 @@
 /**
  * The one error class of hireport. Every failure that reaches a client is a `HireportError`; its
- * `code` maps to the status table of spec section 7 (plus the few codes DESIGN.md section 4 adds).
+ * `code` maps to its HTTP status by the table of docs/api-reference.md, Errors.
  */
 
-/** Error codes and their HTTP status. The first eleven are the spec's table (section 7). */
+/**
+ * Error codes and their HTTP status: the table of docs/api-reference.md, Errors, and `key_limit`,
+ * which only host code meets (a key over the company's limit, see `api.keys.create`).
+ */
 export const ERROR_STATUS = {
   bad_request: 400,
   missing_key: 401,
@@ -66,7 +69,7 @@ export class HireportError extends Error {
     Object.defineProperty(this, BRAND, { value: true });
   }
 
-  /** The error body of spec 2.7, with `fields` (422) and `required_scope` (403) where they apply. */
+  /** The error body (docs/api-reference.md, Errors), with `fields` (422) and `required_scope` (403) where they apply. */
   toBody(): { error: Record<string, unknown> } {
     const error: Record<string, unknown> = { code: this.code, message: this.message };
     if (this.fields) error.fields = this.fields;
@@ -84,7 +87,7 @@ export function isHireportError(value: unknown): value is HireportError {
   return typeof value === "object" && value !== null && (value as Record<symbol, unknown>)[BRAND] === true;
 }
 
-/** The 404 of spec 7, worded the same for a missing record and another company's record. */
+/** The 404, worded the same for a missing record and another company's record. */
 export function notFound(what: string): HireportError {
   return new HireportError("not_found", `No ${what} with this id in your company.`);
 }

@@ -2,10 +2,10 @@ import type { AnyEventType, EventRecord } from "./domain";
 import { newId } from "./ids";
 import { withEventTrace } from "./telemetry";
 
-/** `api_version` of every envelope (spec section 9). */
+/** `api_version` of every envelope (docs/api-reference.md, The envelope). */
 export const API_VERSION = "1.0";
 
-/** The envelope of spec 2.9 as JSON text: the exact bytes that are signed and sent. */
+/** The envelope (docs/api-reference.md, The envelope) as JSON text: the exact bytes that are signed and sent. */
 export function eventPayload(event: {
   id: string;
   type: AnyEventType;
@@ -31,7 +31,7 @@ export function eventSubject(type: AnyEventType, data: unknown): string | null {
 }
 
 /**
- * A new outbox event: a fresh id, the envelope of spec 2.9 as its payload, and its subject. With a
+ * A new outbox event: a fresh id, the envelope as its payload, and its subject. With a
  * `traceparent` (the span active when it was emitted), the stored payload carries it in a last
  * field the dispatcher takes off before signing (receivers never see it).
  */

@@ -33,7 +33,7 @@ export type Handlers = {
   [K in OperationId]: (context: HandlerContext<RouteQuery<K>, RouteBody<K>>) => Promise<HandlerResult>;
 };
 
-/** A page of spec 2.5: the wire rows, `has_more` and `next_cursor`. */
+/** A page of a list (docs/api-reference.md, Paging and sync): the wire rows, `has_more` and `next_cursor`. */
 function wirePage<W>(page: Page<unknown>, data: W[]): HandlerResult {
   return { status: 200, body: { data, has_more: page.hasMore, next_cursor: page.nextCursor } };
 }

@@ -100,7 +100,7 @@ export interface HostApplications {
     options?: ApplicationCreateOptions,
   ): Promise<ApplicationRecord>;
   /**
-   * Records the candidate's request for a person to review the application (spec section 1): sets
+   * Records the candidate's request for a person to review the application (candidates may ask for one): sets
    * `humanReviewRequestedAt` once, adds a note with its time to the history (by `options.actor`) and
    * emits application.updated; asking again changes nothing (`requested: false`). @throws `not_found`
    * for an unknown application, and for one whose candidate data was erased (it records nothing)

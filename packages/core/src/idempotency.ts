@@ -81,7 +81,7 @@ export interface IdempotentRequest {
 }
 
 /**
- * `Idempotency-Key` on POST (DESIGN.md section 4): the first answer is stored and a repeat within
+ * `Idempotency-Key` on POST (docs/api-reference.md, Idempotency): the first answer is stored and a repeat within
  * 24 h replays it; the same key with a different request is 422; a repeat while the first is still
  * running is 409 idempotency_in_progress. A 5xx answer is not stored, so a retry runs again.
  */

@@ -2,10 +2,10 @@ import type { CursorCodec } from "./cursor";
 import { HireportError } from "./errors";
 import type { KeysetPosition } from "./storage";
 
-/** Page sizes of every list, over HTTP and in host code (spec section 8). */
+/** Page sizes of every list, over HTTP and in host code (docs/api-reference.md, Paging and sync). */
 export const PAGE_SIZE = Object.freeze({ min: 1, max: 100, default: 25 });
 
-/** One page of a list: the shape every host-side list method returns (camelCase of spec 2.5). */
+/** One page of a list: the shape every host-side list method returns (camelCase of a page in docs/api-reference.md, Paging and sync). */
 export interface Page<T> {
   data: T[];
   /** True when more rows follow: pass `nextCursor` as `cursor` to get them. */

@@ -9,7 +9,7 @@
  *   run        the handler, under the Idempotency-Key when one is sent (POST)
  *   answer     status, JSON body, rate-limit headers and X-Request-Id; a usage entry for every request
  *
- * `handle` never rejects: every failure becomes an error body of spec 2.7.
+ * `handle` never rejects: every failure becomes an error body (docs/api-reference.md, Errors).
  */
 import { admit } from "./auth";
 import { readJsonBody } from "./body";
@@ -82,7 +82,7 @@ export interface PipelineParts {
   /** The OpenAPI document, served at `GET /openapi.json` without a key. */
   openapi: () => Record<string, unknown>;
   /** The HTML reference rendered from it, served at `GET /reference` without a key. */
-  reference: () => string;
+  reference: () => Promise<string>;
   /** True once `close()` began: new requests answer 503. */
   closed: () => boolean;
   /** Work under way (requests, best-effort writes), awaited by `close()`. */
@@ -125,7 +125,7 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
             headers: { allow: "GET" },
           });
         }
-        response = path === OPENAPI_PATH ? jsonResponse(200, parts.openapi()) : htmlResponse(parts.reference());
+        response = path === OPENAPI_PATH ? jsonResponse(200, parts.openapi()) : htmlResponse(await parts.reference());
       } else {
         const { route, params } = router.match(method, path);
         log.route = route.path;

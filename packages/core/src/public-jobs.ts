@@ -1,5 +1,5 @@
 /**
- * The public-job rule, stated once (DESIGN.md section 4): a job is public while its status is
+ * The public-job rule, stated once: a job is public while its status is
  * `active`, the host has not hidden it, and its closing date has not passed. Only a public job has
  * a `public_url`, a page on the careers site, a place in the feeds and an apply form.
  *

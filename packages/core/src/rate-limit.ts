@@ -13,7 +13,7 @@ export interface RateLimitState {
   resetAt: Date;
 }
 
-/** The headers of DESIGN.md section 4: X-RateLimit-Limit, -Remaining (minute window) and -Reset (unix seconds). */
+/** The headers of docs/api-reference.md, Rate limits: X-RateLimit-Limit, -Remaining (minute window) and -Reset (unix seconds). */
 export function rateLimitHeaders(state: RateLimitState): Record<string, string> {
   return {
     "x-ratelimit-limit": String(state.limit),
@@ -28,7 +28,7 @@ export function uncharged(runtime: Runtime, now: Date): RateLimitState {
   return { limit: runtime.limits.perMinute, remaining: runtime.limits.perMinute, resetAt };
 }
 
-/** The minute and day windows of spec section 8 at `now`, as suffixes of the key's id. */
+/** The minute and day windows (docs/api-reference.md, Rate limits) at `now`, as suffixes of the key's id. */
 export function rateWindows(runtime: Runtime, now: Date): [KeyRateWindow, KeyRateWindow] {
   const { perMinute, perDay } = runtime.limits;
   const minute = Math.floor(now.getTime() / MINUTE_MS);
@@ -40,7 +40,7 @@ export function rateWindows(runtime: Runtime, now: Date): [KeyRateWindow, KeyRat
 }
 
 /**
- * The minute window's state after a request was counted (spec section 8), or 429 when a window
+ * The minute window's state after a request was counted (docs/api-reference.md, Rate limits), or 429 when a window
  * was full: rate_limited or daily_limit, with Retry-After and X-RateLimit-Reset describing the
  * window that refused. A refused request counted in neither window.
  */

@@ -1,5 +1,5 @@
 /**
- * The ten endpoints of spec section 4 as data: method, path, permission, schemas and statuses. The
+ * The ten endpoints of docs/api-reference.md (Endpoints) as data: method, path, permission, schemas and statuses. The
  * request pipeline matches requests against this table and the OpenAPI document is built from it.
  */
 import * as z from "zod";
@@ -56,7 +56,7 @@ export interface RouteSpec<Q = unknown, B = unknown> {
   /**
    * Every error status this endpoint may answer with, ascending: what the pipeline, the router and
    * the body reader can answer on this route (test/openapi-statuses.test.ts provokes each one), plus
-   * the statuses the spec lists for it (404 on GET /jobs and POST /jobs, which hireport never answers
+   * the statuses docs/api-reference.md lists for it (404 on GET /jobs and POST /jobs, which hireport never answers
    * there: the key's company always exists). On every route: 400 (an unknown query parameter), 401, 405
    * (another method on the same path), 429, 500 and 503 (the API is closing); 403 where a permission
    * is needed; 413 and 422 where there is a body; 409 and 422 on POST (Idempotency-Key).
@@ -73,7 +73,7 @@ function route<const Id extends string, Q, B>(
   return Object.freeze(spec);
 }
 
-/** The ten endpoints of spec section 4 by operation id, in the spec's order. */
+/** The ten endpoints by operation id, in the order of docs/api-reference.md, Endpoints. */
 export const ROUTE_TABLE = Object.freeze({
   getMe: route({
     operationId: "getMe",
@@ -225,5 +225,5 @@ export type RouteBody<K extends OperationId> =
       : B
     : never;
 
-/** The ten endpoints of spec section 4, in the spec's order: what the router and the OpenAPI document walk. */
+/** The ten endpoints, in the order of docs/api-reference.md, Endpoints: what the router and the OpenAPI document walk. */
 export const ROUTES: readonly RouteSpec[] = Object.freeze(Object.values(ROUTE_TABLE) as RouteSpec[]);

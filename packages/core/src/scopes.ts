@@ -7,7 +7,7 @@ export function hasScope(granted: readonly Scope[], required: Scope): boolean {
   return false;
 }
 
-/** The granted scopes with the implied `read` scopes added, in the spec's order (GET /me shows these). */
+/** The granted scopes with the implied `read` scopes added, in the order of `SCOPES` (GET /me shows these). */
 export function expandScopes(granted: readonly Scope[]): Scope[] {
   return SCOPES.filter((scope) => hasScope(granted, scope));
 }

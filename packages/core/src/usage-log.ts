@@ -98,7 +98,7 @@ interface Committing {
 }
 
 /**
- * The usage log (spec section 1: every request is logged). Entries are written in batches, off the
+ * The usage log: every request is logged. Entries are written in batches, off the
  * request path; `flush()` and `close()` write what is pending, so a graceful shutdown loses none.
  * In `durable` mode `record` resolves once the entry is stored, and the pipeline waits for it.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs the zod schemas on request input and turns their issues into the errors of spec section 7:
+ * Runs the zod schemas on request input and turns their issues into the errors of docs/api-reference.md, Errors:
  * a body that breaks its schema is 422 `invalid` with a `fields` list (dotted paths, list items by
  * index); a bad query parameter is 400 `bad_request` naming the parameter. Every message says what
  * to send instead, in plain English.

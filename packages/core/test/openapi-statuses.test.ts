@@ -5,7 +5,7 @@
  * method, an Idempotency-Key still running or reused, a body too large or invalid, the rate limit,
  * a storage fault, a closing API), and the error statuses that come back must be exactly the
  * documented ones: nothing answered is undocumented, nothing documented is unreachable (except
- * the statuses the spec lists where hireport cannot answer them, named below).
+ * the documented statuses hireport cannot answer, named below).
  */
 import { type ApiRequest, createPublicApi, type PublicApi, ROUTES, type RouteSpec, type Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
@@ -15,7 +15,7 @@ import { buildOpenApiDocument, OPENAPI_PATH, REFERENCE_PATH } from "../src/opena
 const SECRET = "statuses-secret-0123456789-abcdefghijk";
 const quiet = { warn: () => undefined, error: () => undefined };
 
-/** Statuses spec section 4 lists for a route that hireport never answers there (the key's company always exists). */
+/** Statuses docs/api-reference.md lists for a route that hireport never answers there (the key's company always exists). */
 const SPEC_ONLY: Record<string, number[]> = { listJobs: [404], createJob: [404] };
 
 /**
@@ -235,7 +235,7 @@ describe("documented error statuses are the statuses the API answers", () => {
     const statuses = observed.get(operationId) ?? new Map();
     const reached = [...statuses.keys()].sort((a, b) => a - b);
     const specOnly = SPEC_ONLY[operationId] ?? [];
-    // Every answered status is documented, and every documented one was answered (or is the spec's only).
+    // Every answered status is documented, and every documented one was answered (or is only documented).
     expect(reached, JSON.stringify(Object.fromEntries(statuses))).toEqual(
       route.errorStatuses.filter((status) => !specOnly.includes(status)),
     );

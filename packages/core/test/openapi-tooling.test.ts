@@ -21,7 +21,7 @@ describe("OpenAPI document: Redocly lint, recommended rules", () => {
    *   cannot name a licence on its behalf.
    * - no-unused-components TestEventEnvelope: the body of the test delivery the host's console
    *   sends (`webhook.test`), published for receivers that validate what they get; it is not one
-   *   of the API's events (spec 2.9), so no webhook entry refers to it.
+   *   of the API's events (docs/api-reference.md, The envelope), so no webhook entry refers to it.
    */
   const ACCEPTED_WARNINGS = ["info-license #/info", "no-unused-components #/components/schemas/TestEventEnvelope"];
 

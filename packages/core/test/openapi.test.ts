@@ -159,7 +159,7 @@ describe("OpenAPI document: structure", () => {
 });
 
 describe("OpenAPI document: routes", () => {
-  it("ROUTES are the ten endpoints of spec section 4, in order, with the spec's permissions", () => {
+  it("ROUTES are the ten documented endpoints, in order, with their documented permissions", () => {
     expect(ROUTES.map((r) => [r.method, r.path, r.scope, r.successStatus])).toEqual([
       ["GET", "/me", null, 200],
       ["GET", "/jobs", "jobs:read", 200],
@@ -175,7 +175,7 @@ describe("OpenAPI document: routes", () => {
     expect(new Set(ROUTES.map((r) => r.operationId)).size).toBe(10);
   });
 
-  it("every route keeps at least the error statuses of the spec", () => {
+  it("every route keeps at least its documented error statuses", () => {
     const spec: Record<string, number[]> = {
       getMe: [401],
       listJobs: [400, 401, 403, 404, 429],
@@ -299,7 +299,7 @@ describe("OpenAPI document: routes", () => {
     expect(JSON.stringify(props("Scores").ai_match)).toContain("never a decision");
   });
 
-  it("states the API decisions the spec leaves open: a closed job, the fields read back, the daily 429", () => {
+  it("states the API's decisions on a closed job, the fields read back, the daily 429", () => {
     // POST /applications to a closed job: 422 naming job_id.
     const create = paths["/applications"]?.post as Json;
     expect(String(create.description)).toMatch(

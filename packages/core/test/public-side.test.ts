@@ -188,7 +188,10 @@ describe("an application with a CV file", () => {
     }
     expect(fileStore.held.size).toBe(0);
     // Over the API a paused job still takes candidates.
-    await expect(api.applications.create("co_a", { job_id: paused.id, candidate })).resolves.toBeTruthy();
+    await expect(api.applications.create("co_a", { job_id: paused.id, candidate })).resolves.toMatchObject({
+      jobId: paused.id,
+      stage: "new",
+    });
   });
 });
 

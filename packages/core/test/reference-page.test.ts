@@ -31,7 +31,7 @@ describe("GET {basePath}/reference", () => {
     expect(response.headers.get("x-request-id")).toMatch(/^req_/);
     expect(response.headers.get("content-security-policy")).toContain("default-src 'none'");
     expect(html.startsWith('<!doctype html><html lang="en">')).toBe(true);
-    expect(html).toBe(api.reference());
+    expect(html).toBe(await api.reference());
     expect(html).toBe(renderApiReference(api.openapi()));
   });
 

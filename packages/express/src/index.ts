@@ -27,8 +27,8 @@ import { type NodeBody, nodeAbortSignal, readNodeBody } from "@hireport/core/nod
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 
 /**
- * What `hireportExpress` returns: the request handler and an error handler that answers, in the
- * spec's words, the body-parser errors (malformed JSON, a body over `express.json()`'s limit) of
+ * What `hireportExpress` returns: the request handler and an error handler that answers, with the
+ * API's error body (docs/api-reference.md, Errors), the body-parser errors (malformed JSON, a body over `express.json()`'s limit) of
  * requests under the mount path. `app.use(path, handlers)` mounts both.
  */
 export type HireportExpressHandlers = [RequestHandler, ErrorRequestHandler];

@@ -8,7 +8,7 @@ import express4 from "express4";
 import { afterAll, describe, expect, it } from "vitest";
 import { hireportExpress, hireportExpressFiles } from "../src/index";
 
-/** Errors that reached the host's error handler: none may, for any case the spec covers. */
+/** Errors that reached the host's error handler: none may, for any case the API documents. */
 const hostErrors: unknown[] = [];
 const hostErrorHandler: ErrorRequestHandler = (error, _req, res, _next) => {
   hostErrors.push(error);

@@ -2,8 +2,8 @@
  * Request targets Fastify cannot route: a path whose percent-encoding does not decode
  * (`/api/public/v1/jobs/abc%FFdef`). Fastify's router refuses them before any route, hook or
  * plugin runs, and answers with its own body (`FST_ERR_BAD_URL`); only the root instance's
- * `frameworkErrors` option hears of them. Under a hireport plugin's prefix the spec's error shape
- * must hold, so:
+ * `frameworkErrors` option hears of them. Under a hireport plugin's prefix the API's error body
+ * (docs/api-reference.md, Errors) must hold, so:
  *
  * - each plugin records where it is mounted on the host's server (a symbol-keyed list, no
  *   module state), and the first one adds a `request` listener ahead of Fastify's, which gives such
@@ -88,7 +88,7 @@ export type FrameworkErrors = NonNullable<FastifyServerOptions["frameworkErrors"
 
 /**
  * A `frameworkErrors` for `Fastify({ frameworkErrors: hireportFrameworkErrors() })`: an undecodable
- * request target under the prefix of a hireport plugin gets that plugin's answer (the spec's 404
+ * request target under the prefix of a hireport plugin gets that plugin's answer (the API's 404
  * `not_found`, with `X-Request-Id`, logged in the usage log); every other framework error goes to
  * `fallback`, your own `frameworkErrors`, or gets Fastify's usual answer. Needed only for
  * `fastify.inject()` and for the extra servers of a `listen()` bound to several addresses (such as

@@ -355,7 +355,7 @@ describe("fastify plugin", () => {
       };
     }
 
-    it("a host without any setting: the spec's 404 under every hireport prefix, Fastify's answer elsewhere", async () => {
+    it("a host without any setting: the API's 404 under every hireport prefix, Fastify's answer elsewhere", async () => {
       await withApp(mountBoth, async (origin, api) => {
         const key = await writeKey(api);
         for (const target of [
@@ -378,7 +378,7 @@ describe("fastify plugin", () => {
           status: 400,
           code: "FST_ERR_BAD_URL",
         });
-        // A target that decodes is untouched: the spec's answers as before.
+        // A target that decodes is untouched: the API's answers as before.
         expect((await rawGet(origin, "/api/public/v1/jobs/abc%20def", { authorization: `Bearer ${key}` })).status).toBe(
           404,
         );
@@ -386,7 +386,7 @@ describe("fastify plugin", () => {
       });
     });
 
-    it("a host with its own frameworkErrors keeps it for its own routes; hireport's prefixes answer as the spec says", async () => {
+    it("a host with its own frameworkErrors keeps it for its own routes; hireport's prefixes answer as the API documents", async () => {
       const seen: string[] = [];
       await withApp(
         mountBoth,

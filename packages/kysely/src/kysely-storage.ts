@@ -39,7 +39,8 @@ export interface KyselyStorageOptions<DB> {
   durableRateLimits?: boolean;
   /**
    * The SQL dialect, for third-party Kysely dialects whose adapter does not extend one of Kysely's
-   * own (`PostgresAdapter`, `MysqlAdapter`, `SqliteAdapter`). When given it wins over detection.
+   * own (`PostgresAdapter`, `MysqlAdapter`, `SqliteAdapter`, of this copy of Kysely or, recognised by
+   * class name and `supportsReturning`, of another). When given it wins over detection.
    * Use the same value for the migrations.
    * @default found from the Kysely instance's adapter (an unknown adapter is an error)
    */

@@ -2,7 +2,7 @@
  * Postgres ends the connections under an app process while it serves requests
  * (`pg_terminate_backend` of its backends, found by `application_name`). With the pool given to
  * `hardenPgPool`, as the README's setup does, the process lives on: the requests caught on a lost
- * connection answer the spec's 500, and the next ones are served on new connections. A pool without
+ * connection answer the API's 500 error body, and the next ones are served on new connections. A pool without
  * the listeners ends the process: the failure the helper exists for.
  */
 import { randomBytes } from "node:crypto";
@@ -81,12 +81,12 @@ describe.skipIf(!db)("Postgres ends the app's connections under load", () => {
     return { app, answers, ended, headers };
   }
 
-  it("with hardenPgPool: spec-shaped 500s while connections are lost, then served again, no restart", async () => {
+  it("with hardenPgPool: 500 error bodies while connections are lost, then served again, no restart", async () => {
     const { app, answers, ended, headers } = await underTermination("hardened");
     expect(ended).toBeGreaterThan(0);
     expect(app.child.exitCode).toBeNull();
     expect(app.child.signalCode).toBeNull();
-    // Every answer is the spec's: served, or 500 server_error with a request id.
+    // Every answer is one the API documents: served, or 500 server_error with a request id.
     const failed = answers.filter((answer) => answer.status !== 200 && answer.status !== 201);
     for (const answer of failed) {
       expect(answer).toEqual({ status: 500, code: "server_error", requestId: expect.stringMatching(/^req_/) });

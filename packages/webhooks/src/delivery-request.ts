@@ -49,7 +49,7 @@ export async function signatureHeaders(
   };
 }
 
-/** Builds the request of one attempt: the exact payload, to the endpoint's address, with the headers of spec 6. */
+/** Builds the request of one attempt: the exact payload, to the endpoint's address, with the headers of docs/api-reference.md, Headers. */
 export interface DeliveryRequestBuilder {
   /**
    * The request for `claimed`, signed at `now` (the attempt's time) with the endpoint's secrets,

@@ -306,7 +306,7 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       const endpoint = await storage.webhooks.getEndpoint(companyId, endpointId);
       if (!endpoint) throw notFound("webhook endpoint");
       const now = clock.now();
-      // The envelope of spec 2.9, built by core as every event is; no endpoint subscribes to
+      // The envelope (docs/api-reference.md, The envelope), built by core as every event is; no endpoint subscribes to
       // webhook.test, so appending it fans out nothing: its one delivery is inserted here, held.
       const event = newEvent({ type: "webhook.test", companyId, data: { endpoint_id: endpointId }, now });
       const leaseToken = newLeaseToken();

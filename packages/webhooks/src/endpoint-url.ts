@@ -3,7 +3,7 @@ import { type FieldError, HireportError } from "@hireport/core";
 import type { AddressPolicy } from "./address-policy";
 import type { HostResolver } from "./ssrf-guard";
 
-/** Longest accepted endpoint address (DESIGN.md section 4: urls 2,048 characters). */
+/** Longest accepted endpoint address, as every address field of the API (docs/host-guide.md, `dispatcher.endpoints`). */
 export const MAX_URL_LENGTH = 2048;
 
 export interface UrlCheckOptions {

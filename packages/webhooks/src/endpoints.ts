@@ -30,7 +30,7 @@ export interface CreateEndpointInput {
   companyId: string;
   /** The receiver's https address. */
   url: string;
-  /** Event kinds to send, from the five of spec section 6. */
+  /** Event kinds to send, from the five of docs/api-reference.md, Events. */
   events: readonly EventType[];
   /** Free text shown to the company. @default "" */
   description?: string;

@@ -4,7 +4,7 @@ import type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./health
 import type { ResolvedSecretKey, SecretEncryptionKey } from "./secret-encryption";
 import type { HostResolver } from "./ssrf-guard";
 
-/** The retry delays of spec section 6 rule 4: 1 min, 5 min, 30 min, 2 h, 6 h, 12 h. */
+/** The retry delays (docs/api-reference.md, Delivery, retries and pausing): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
   60_000,
   5 * 60_000,
@@ -19,7 +19,7 @@ export interface WebhookDispatcherOptions {
   storage: Storage;
   /**
    * Called once when an endpoint is paused after `pauseAfterFailures` failed attempts in a row, so the
-   * host can tell the company's owners (spec section 6 rule 5). Errors it throws are logged.
+   * host can tell the company's owners (docs/api-reference.md, Delivery, retries and pausing). Errors it throws are logged.
    * @default none
    */
   onEndpointPaused?: (endpoint: WebhookEndpoint) => void | Promise<void>;
@@ -33,7 +33,7 @@ export interface WebhookDispatcherOptions {
   concurrency?: number;
   /** Most requests in flight at once to one endpoint, so one slow endpoint cannot take every slot. @default 4 */
   perEndpointConcurrency?: number;
-  /** Time a receiver has to answer with a status, in milliseconds (spec: 10 seconds). @default 10000 */
+  /** Time a receiver has to answer with a status, in milliseconds. @default 10000 */
   timeoutMs?: number;
   /**
    * How long a claimed delivery stays reserved for this dispatcher, in milliseconds. While it holds

@@ -314,10 +314,10 @@ export async function signStandardPayload(options: SignStandardPayloadOptions): 
   };
 }
 
-/** The Job object of spec 2.1, as carried by job events. */
+/** The Job object (docs/api-reference.md, Job), as carried by job events. */
 export type WebhookJob = JobWire;
 
-/** The Application object of spec 2.3, as carried by application events. */
+/** The Application object (docs/api-reference.md, Application), as carried by application events. */
 export type WebhookApplication = ApplicationWire;
 
 interface EnvelopeBase<TType extends string, TData> {
@@ -330,7 +330,7 @@ interface EnvelopeBase<TType extends string, TData> {
   data: TData;
 }
 
-/** A parsed webhook envelope (spec 2.9); narrow on `type`. */
+/** A parsed webhook envelope (docs/api-reference.md, The envelope); narrow on `type`. */
 export type WebhookEvent =
   | EnvelopeBase<"application.created" | "application.updated", WebhookApplication>
   | EnvelopeBase<"job.created" | "job.updated" | "job.closed", WebhookJob>
@@ -338,7 +338,7 @@ export type WebhookEvent =
 
 export type WebhookEventType = WebhookEvent["type"];
 
-/** Every event type a receiver may get: the five of spec section 6 and `webhook.test`. */
+/** Every event type a receiver may get: the five of docs/api-reference.md, Events, and `webhook.test`. */
 export const WEBHOOK_EVENT_TYPES: readonly WebhookEventType[] = [
   "application.created",
   "application.updated",

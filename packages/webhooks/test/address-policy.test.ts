@@ -4,7 +4,7 @@ import { PUBLIC_IPV6, RESERVED_IPV6 } from "./support/ipv6-cases";
 
 const policy = createAddressPolicy();
 
-describe("address policy (SSRF ranges of DESIGN.md section 6)", () => {
+describe("address policy (the private and reserved ranges an endpoint may not reach)", () => {
   it.each<readonly [string, string]>([
     ["127.0.0.1", "loopback"],
     ["127.255.255.254", "loopback"],

@@ -262,7 +262,7 @@ describe("endpoint management", () => {
     ]);
   });
 
-  it("defaults to the spec's figures", () => {
+  it("defaults to the documented figures", () => {
     const { options } = createWebhookDispatcher({ storage: memoryStorage() });
     expect(options).toMatchObject({
       pollIntervalMs: 1000,

@@ -252,7 +252,7 @@ describe("load with faults on Postgres", () => {
       const duplicates: { key: string; existingId: string }[] = [];
       /** Jobs an application was refused for as closed (422 naming job_id): checked against the closes after the run. */
       const refusedAsClosed = new Set<string>();
-      /** Whether an answer is the 422 of a closed job (DESIGN.md section 4), which a job being closed meanwhile gives. */
+      /** Whether an answer is the 422 of a closed job, which a job being closed meanwhile gives. */
       const closedJobAnswer = (answer: { status: number; json: unknown }, jobId: string): boolean => {
         const fields = (answer.json as { error?: { fields?: { field: string }[] } }).error?.fields;
         if (answer.status !== 422 || fields?.[0]?.field !== "job_id") return false;

@@ -32,7 +32,7 @@ describe("verifySignature", () => {
     });
   });
 
-  it("matches the spec's recipe: HMAC-SHA256 over `t.body`, keyed with the whole whsec_ string, hex", async () => {
+  it("matches the documented recipe: HMAC-SHA256 over `t.body`, keyed with the whole whsec_ string, hex", async () => {
     const { createHmac } = await import("node:crypto");
     const t = Math.floor(now.getTime() / 1000);
     const expected = createHmac("sha256", secret).update(`${t}.${payload}`).digest("hex");

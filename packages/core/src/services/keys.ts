@@ -7,7 +7,7 @@ import { newId } from "../ids";
 import type { Runtime } from "../runtime";
 import { isScope } from "../scopes";
 
-/** Every key starts with this prefix (spec section 5). */
+/** Every key starts with this prefix (docs/api-reference.md, Keys and permissions). */
 export const KEY_PREFIX = "svc_live_";
 const KEY_RANDOM_BYTES = 32;
 /** Characters of the key kept in clear, to tell keys apart in listings. */
@@ -41,7 +41,7 @@ export function hashKeyNow(key: string): string | null {
   return sha256HexNow(key);
 }
 
-/** Key management for the host (spec section 5): create, list, revoke. */
+/** Key management for the host (docs/api-reference.md, Keys and permissions): create, list, revoke. */
 export class KeyService {
   readonly #runtime: Runtime;
 

@@ -124,7 +124,7 @@ async function drain(limit: number, batch: (limit: number) => Promise<number>): 
   }
 }
 
-/** `api.retention`: keeps data no longer than the company decides (DESIGN: personal data). */
+/** `api.retention`: keeps data no longer than the company decides (docs/personal-data.md). */
 export class RetentionService {
   readonly #runtime: Runtime;
   readonly #candidates: CandidateService;

@@ -53,7 +53,7 @@ export interface ApplicationStore {
    * (on the storage, or inside the `tx` it is called on):
    * - lock the job's row (so that two writes for one job run one after the other) and check it
    *   against `jobTitle` and the company (`job_changed` otherwise);
-   * - apply the duplicate rule of spec 4.8: when the job already has an application with the same
+   * - apply the duplicate rule (docs/api-reference.md, POST /applications): when the job already has an application with the same
    *   `emailNormalized` and `appliedAt >= duplicateSince`, whatever its stage, refuse with its id.
    *   When identical writes run at once, in one process or several, exactly one MUST be created;
    * - insert the application, add 1 to the job's `applicationsCount`, store `initialStageChange`,

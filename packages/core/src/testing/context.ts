@@ -2,6 +2,7 @@ import { expect } from "vitest";
 import type { JobRecord } from "../domain";
 import type { CreateApplicationResult, NewApplication, Storage, StorageStores } from "../storage";
 import { makeApplicationWrite, makeCompany, makeJob } from "./fixtures";
+import { requireInspector } from "./require-inspector";
 import type { ConformanceInspector, ConformanceInstance } from "./types";
 
 type RawRead = keyof ConformanceInspector;
@@ -13,8 +14,13 @@ export class ConformanceContext {
   #instance: ConformanceInstance | null = null;
   #cleanups: (() => Promise<unknown>)[] = [];
 
-  attach(instance: ConformanceInstance): void {
+  /**
+   * Keeps what the target's `setup` returned, then throws when it has no complete `inspect` (kept
+   * first, so that `detach` still runs its `teardown`).
+   */
+  attach(instance: ConformanceInstance, targetName: string): void {
     this.#instance = instance;
+    requireInspector(targetName, instance);
   }
 
   async detach(): Promise<void> {
@@ -29,7 +35,8 @@ export class ConformanceContext {
   }
 
   get inspect(): ConformanceInspector {
-    return this.#instance?.inspect ?? {};
+    if (!this.#instance) throw new Error("The conformance target's setup() did not run or failed.");
+    return this.#instance.inspect;
   }
 
   /** A new company with a random id, stored. */
@@ -71,10 +78,9 @@ export class ConformanceContext {
     throw new Error(`applications.create kept answering job_changed for job ${application.jobId}.`);
   }
 
-  /** Checks a raw read of the database when the target provides it; does nothing otherwise. */
+  /** Checks a raw read of the database (every target provides them all, see `requireInspector`). */
   async expectRaw<K extends RawRead>(read: K, args: RawArgs<K>, expected: RawResult<K>): Promise<void> {
-    const fn = this.inspect[read] as ((...a: RawArgs<K>) => Promise<RawResult<K>>) | undefined;
-    if (!fn) return;
+    const fn = this.inspect[read] as (...a: RawArgs<K>) => Promise<RawResult<K>>;
     expect(await fn.apply(this.inspect, args), `raw read ${read}(${args.join(", ")})`).toEqual(expected);
   }
 

@@ -1,5 +1,5 @@
 /**
- * The HTTP suite's checks of the decisions the spec leaves open, as a client sees them through the
+ * The HTTP suite's checks of the rules docs/api-reference.md states beyond the bare endpoint list, as a client sees them through the
  * adapter under test: POST /applications to a closed job, the JobInput fields a Job returns, and the
  * headers of a daily 429. Each test brings its own data (and, for the daily limit, its own API and
  * server), so it does not depend on the order of the suite's other tests.
@@ -25,7 +25,7 @@ const ALL_SCOPES: Scope[] = ["jobs:read", "jobs:write", "applications:read", "ap
 const quiet: Logger = { warn: () => undefined, error: () => undefined };
 
 export function decisionTests(target: HttpSuiteTarget, call: SuiteCall, secret: string, publicBaseUrl: string): void {
-  describe("decisions on what the spec leaves open", () => {
+  describe("documented decisions: closed jobs, JobInput fields in a Job, daily 429 headers", () => {
     it("POST /applications to a closed job: 422 invalid naming job_id", async () => {
       const job = await call("POST", "/jobs", { json: { title: "Closed soon", status: "active" } });
       const jobId = String(job.json.data?.id);

@@ -1,7 +1,7 @@
 /**
  * The black-box HTTP suite that every framework adapter runs: a real server on a real port, called
  * with Node's `fetch` (and a raw socket for a client that walks away). It checks what a client of
- * the spec sees, whatever framework answers.
+ * the API (docs/api-reference.md) sees, whatever framework answers.
  *
  * ```ts
  * runHttpSuite({

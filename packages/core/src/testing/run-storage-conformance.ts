@@ -49,7 +49,7 @@ export function runStorageConformance(target: ConformanceTarget): void {
   describe(`storage conformance: ${target.name}`, () => {
     const ctx = new ConformanceContext();
     beforeAll(async () => {
-      ctx.attach(await target.setup());
+      ctx.attach(await target.setup(), target.name);
     }, 60_000);
     afterEach(async () => {
       await ctx.cleanUp();

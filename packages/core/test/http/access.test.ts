@@ -36,7 +36,7 @@ describe.each(TRANSPORTS)("access via %s", (transport) => {
   });
 
   describe("GET /me", () => {
-    it("answers the body of spec 2.8", async () => {
+    it("answers the GET /me body of docs/api-reference.md", async () => {
       const answer = await w.client.call("GET", "/me", { key: w.acmeKey.key });
       expect(answer.status).toBe(200);
       expect(answer.json).toEqual({
@@ -69,7 +69,7 @@ describe.each(TRANSPORTS)("access via %s", (transport) => {
       }
     });
 
-    it("shows the default limits of spec section 8", async () => {
+    it("shows the default limits (docs/api-reference.md, Rate limits)", async () => {
       const defaults = await createWorld(transport, { limits: {} });
       const answer = await defaults.client.call("GET", "/me", { key: defaults.acmeKey.key });
       expect((answer.json.data as { limits: unknown }).limits).toEqual({ per_minute: 120, per_day: 20_000 });

@@ -155,7 +155,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       expect(applicationOf(high).scores.ai_match).toBe(100);
     });
 
-    it("writes application.created with the envelope of spec 2.9", async () => {
+    it("writes application.created with the envelope of docs/api-reference.md", async () => {
       const application = await apply("d@example.com");
       const events = await eventsOf(w.storage, w.acme);
       expect(events.map((event) => event.envelope.type)).toEqual(["application.created", "job.created"]);
@@ -328,7 +328,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
   });
 
   describe("GET /applications", () => {
-    it("lists newest first with the exact fields of spec 2.3, and filters by job_id, stage and updated_since", async () => {
+    it("lists newest first with the exact fields of the Application in docs/api-reference.md, and filters by job_id, stage and updated_since", async () => {
       const other = await w.api.jobs.create(w.acme, { title: "Other", status: "active" });
       const a = await apply("a@example.com");
       w.clock.advance(DAY_MS);
@@ -408,7 +408,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
       }
     });
 
-    it("accepts every stage of spec 3.1 as a filter", async () => {
+    it("accepts every application stage (docs/api-reference.md, Application stages) as a filter", async () => {
       for (const stage of APPLICATION_STAGES) {
         const answer = await get("/applications", { stage });
         expect(answer.status, stage).toBe(200);

@@ -18,7 +18,7 @@ import {
   type World,
 } from "./harness";
 
-/** The JobInput fields beyond spec 2.1, as a job created without them returns them. */
+/** The JobInput fields beyond the Job table of docs/api-reference.md, as a job created without them returns them. */
 const EXTRAS_UNSET = {
   short_description: "",
   preferred_skills: [],
@@ -50,7 +50,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
   });
 
   describe("GET /jobs", () => {
-    it("returns exactly the fields of spec 2.1 with ISO UTC times", async () => {
+    it("returns exactly the fields of the Job in docs/api-reference.md with ISO UTC times", async () => {
       const created = await createJob({
         title: "Backend Engineer",
         status: "active",
@@ -293,7 +293,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
   });
 
   describe("POST /jobs", () => {
-    it("creates a draft by default with the defaults of DESIGN.md section 4", async () => {
+    it("creates a draft by default with the documented defaults", async () => {
       const answer = await post("/jobs", { title: "  Designer  " });
       expect(answer.status).toBe(201);
       expect(keysOf(answer.json)).toEqual(["data"]);
@@ -407,7 +407,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       expect(types).toEqual(["job.updated", "job.updated", "job.created"]);
     });
 
-    it("writes job.created with the envelope of spec 2.9", async () => {
+    it("writes job.created with the envelope of docs/api-reference.md", async () => {
       const job = await createJob({ title: "Chef", status: "active" });
       const events = await eventsOf(w.storage, w.acme);
       expect(events).toHaveLength(1);

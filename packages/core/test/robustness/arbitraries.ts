@@ -289,7 +289,7 @@ const amount = fc.oneof(
 
 const skillList = fc.array(someText(30), { maxLength: 6 });
 
-/** A valid JobInput of spec 2.2 (only title required), salary in order. */
+/** A valid JobInput (docs/api-reference.md, JobInput; only title required), salary in order. */
 export const validJobInput = fc
   .record(
     {
@@ -333,7 +333,7 @@ export const validEmail = fc
   .tuple(label, fc.array(label, { minLength: 1, maxLength: 2 }), fc.stringMatching(/^[a-z]{2,6}$/))
   .map(([local, domains, tld]) => `${local}@${domains.join(".")}.${tld}`);
 
-/** A valid Candidate of spec 2.4. */
+/** A valid candidate of an ApplicationInput (docs/api-reference.md). */
 export const validCandidate = fc.record(
   {
     name: someText(40),

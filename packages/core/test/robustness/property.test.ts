@@ -1,11 +1,11 @@
 /**
- * Property-based robustness of every endpoint of the route table (spec section 4) through
+ * Property-based robustness of every endpoint of the route table (docs/api-reference.md, Endpoints) through
  * `api.handle()` on the memory storage:
  *
  * - hostile input (random query parameters and values, arbitrary JSON bodies, valid bodies with one
  *   field broken, unknown and prototype-polluting keys, deep nesting, raw text and bytes under any
- *   content type, odd paths, methods and keys) always gets a 4xx of spec 2.7's shape whose code
- *   goes with its status (spec section 7), `fields` on 422, never a 5xx;
+ *   content type, odd paths, methods and keys) always gets a 4xx with the error body of docs/api-reference.md whose code
+ *   goes with its status (the table of its Errors section), `fields` on 422, never a 5xx;
  * - a 4xx writes nothing: jobs, applications, notes, stage history and outbox, read through the
  *   storage before and after, are the same;
  * - a success matches the route's response schema;
@@ -201,7 +201,7 @@ describe("hostile input through api.handle()", () => {
   }
 
   /**
-   * Sends the request and checks the invariants: no 5xx, spec 2.7's error shape with a code of its
+   * Sends the request and checks the invariants: no 5xx, the documented error body with a code of its
    * status, `fields` on 422, a success of the route's response schema, and nothing written on 4xx.
    */
   async function check(request: ApiRequest, route?: RouteSpec): Promise<Answer> {

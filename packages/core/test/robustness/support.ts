@@ -1,7 +1,7 @@
 /**
  * Shared set-up of the robustness suite: an API over the memory storage with a fixed clock and a
  * logger that keeps what it is given, a plain `api.handle()` caller, the checks every error answer
- * must pass (spec 2.7 and section 7), and a snapshot of a company's data read through the storage,
+ * must pass (docs/api-reference.md, Errors), and a snapshot of a company's data read through the storage,
  * so a test can prove that an answer wrote nothing.
  */
 import {
@@ -97,8 +97,8 @@ export function authed(tenant: Tenant, request: Omit<ApiRequest, "headers"> & { 
 
 /**
  * Everything wrong with an answer as an error or success of the public API, as a list of problems
- * (empty when it is fine): no 5xx; an error body of exactly spec 2.7's shape whose code maps to the
- * status (spec section 7, core's `ERROR_STATUS`); a non-empty `fields` list on 422.
+ * (empty when it is fine): no 5xx; an error body of exactly the documented shape whose code maps to the
+ * status (docs/api-reference.md, Errors; core's `ERROR_STATUS`); a non-empty `fields` list on 422.
  */
 export function answerProblems(answer: Answer): string[] {
   const problems: string[] = [];
@@ -114,7 +114,7 @@ export function answerProblems(answer: Answer): string[] {
   }
   const parsed = errorBodySchema.safeParse(answer.json);
   if (!parsed.success) {
-    problems.push(`error body not of spec 2.7's shape: ${answer.text.slice(0, 300)}`);
+    problems.push(`error body not of the documented shape: ${answer.text.slice(0, 300)}`);
     return problems;
   }
   const { code, message, fields } = parsed.data.error;

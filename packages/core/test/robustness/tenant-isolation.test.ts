@@ -1,5 +1,5 @@
 /**
- * Tenant isolation (spec 5 rule 3: "A record of another company answers 404"), through
+ * Tenant isolation ("a record of another company answers 404", docs/api-reference.md, Basics), through
  * `api.handle()` on the memory storage, with two companies that both hold full-scope keys and data:
  *
  * - every endpoint, with every job and application id of the other company (in the path, in the

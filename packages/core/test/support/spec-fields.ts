@@ -1,9 +1,9 @@
 /**
- * The fields of the records the API returns, in the spec's order: the one list each test of the
+ * The fields of the records the API returns, in the order of docs/api-reference.md: the one list each test of the
  * returned shapes compares against (the zod schemas, the HTTP answers).
  */
 
-/** The exact keys of the Job of spec 2.1, in the spec's order. */
+/** The exact keys of the Job, in the order of docs/api-reference.md. */
 export const JOB_FIELDS = [
   "id",
   "reference",
@@ -22,7 +22,7 @@ export const JOB_FIELDS = [
   "public_url",
   "created_at",
   "updated_at",
-  // Beyond the 2.1 table (DESIGN.md section 4): every JobInput field written is returned.
+  // Beyond the Job table: every JobInput field written is returned.
   "short_description",
   "preferred_skills",
   "qualifications",
@@ -32,7 +32,7 @@ export const JOB_FIELDS = [
   "positions",
 ] as const;
 
-/** The exact keys of the Application of spec 2.3, in the spec's order, then the additive ones. */
+/** The exact keys of the Application, in the order of docs/api-reference.md, then the additive ones. */
 export const APPLICATION_FIELDS = [
   "id",
   "reference",
@@ -52,7 +52,7 @@ export const APPLICATION_FIELDS = [
   "erased_at",
 ] as const;
 
-/** The exact keys of an Application's candidate (spec 2.3). */
+/** The exact keys of an Application's candidate (docs/api-reference.md, Application). */
 export const CANDIDATE_FIELDS = [
   "name",
   "email",

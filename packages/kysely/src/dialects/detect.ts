@@ -1,8 +1,8 @@
 /**
  * The one place that chooses a dialect's strategy, for the storage and the migrations alike: the
- * explicit `dialect` option when given, else the Kysely instance's adapter.
+ * explicit `dialect` option when given, else the Kysely instance's adapter (see `detectDialect`).
  */
-import { type Kysely, MysqlAdapter, PostgresAdapter, SqliteAdapter } from "kysely";
+import { type DialectAdapter, type Kysely, MysqlAdapter, PostgresAdapter, SqliteAdapter } from "kysely";
 import { mysqlStrategy } from "./mysql";
 import { postgresStrategy } from "./postgres";
 import { sqliteStrategy } from "./sqlite";
@@ -28,15 +28,50 @@ export function strategyOf(kind: DialectKind): DialectStrategy {
 }
 
 /**
- * The dialect of a Kysely instance, from its adapter: Kysely's own adapters (and adapters that
- * extend them, as most third-party dialects' do). Any other adapter is an error that names the
- * `dialect` option: a wrong guess would write dates, booleans and locks the wrong way.
+ * Kysely's own adapters by class name, with the `supportsReturning` each reports: how an adapter
+ * made by another copy of Kysely is recognised (see {@link detectDialect}).
+ */
+const KYSELY_ADAPTERS: Readonly<Record<string, { kind: DialectKind; supportsReturning: boolean }>> = {
+  PostgresAdapter: { kind: "postgres", supportsReturning: true },
+  MysqlAdapter: { kind: "mysql", supportsReturning: false },
+  SqliteAdapter: { kind: "sqlite", supportsReturning: true },
+};
+
+/**
+ * The dialect of an adapter of another copy of Kysely (a host that loads both its ES module and its
+ * CommonJS build, or two versions), where `instanceof` fails: the nearest class in its prototype
+ * chain named as one of Kysely's adapters decides, and its `supportsReturning` must be the one that
+ * adapter reports (so a class that merely shares the name is not taken for it). Undefined otherwise.
+ */
+function dialectByName(adapter: DialectAdapter): DialectKind | undefined {
+  for (
+    let prototype: unknown = Object.getPrototypeOf(adapter);
+    prototype !== null && prototype !== Object.prototype;
+    prototype = Object.getPrototypeOf(prototype)
+  ) {
+    const name: unknown = (prototype as { constructor?: { name?: unknown } }).constructor?.name;
+    if (typeof name !== "string" || !Object.hasOwn(KYSELY_ADAPTERS, name)) continue;
+    const known = KYSELY_ADAPTERS[name];
+    return known && adapter.supportsReturning === known.supportsReturning ? known.kind : undefined;
+  }
+  return undefined;
+}
+
+/**
+ * The dialect of a Kysely instance, from its adapter. First `instanceof` Kysely's own adapters (and
+ * adapters that extend them, as most third-party dialects' do); then, for an adapter made by another
+ * copy of Kysely (its ES module and CommonJS builds both loaded), the class name of one of them in
+ * its prototype chain together with its `supportsReturning`. Any other adapter (a dialect of its own,
+ * or class names a minifier changed) is an error that names the `dialect` option: a wrong guess
+ * would write dates, booleans and locks the wrong way.
  */
 export function detectDialect<DB>(db: Kysely<DB>): DialectKind {
   const adapter = db.getExecutor().adapter;
   if (adapter instanceof PostgresAdapter) return "postgres";
   if (adapter instanceof MysqlAdapter) return "mysql";
   if (adapter instanceof SqliteAdapter) return "sqlite";
+  const named = dialectByName(adapter);
+  if (named) return named;
   throw new Error(
     `@hireport/kysely cannot tell the SQL dialect of the Kysely adapter ${adapter.constructor.name}: pass the \`dialect\` option (${KINDS.join(", ")}) to kyselyStorage, migrateToLatest and installRoutines.`,
   );

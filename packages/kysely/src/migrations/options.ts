@@ -10,7 +10,8 @@ export interface MigrationOptions {
   tablePrefix?: string;
   /**
    * The SQL dialect, for third-party Kysely dialects whose adapter does not extend one of Kysely's
-   * own (`PostgresAdapter`, `MysqlAdapter`, `SqliteAdapter`). Use the same value as for `kyselyStorage`.
+   * own (`PostgresAdapter`, `MysqlAdapter`, `SqliteAdapter`, of any copy of Kysely: see `kyselyStorage`).
+   * Use the same value as for `kyselyStorage`.
    * @default found from the Kysely instance's adapter (an unknown adapter is an error)
    */
   dialect?: DialectKind;

@@ -170,7 +170,7 @@ export function definePlanTests(options: {
         expect(query?.sql.toLowerCase()).not.toContain("offset");
         expectIndexRange(await plan(query as LogEvent["query"]));
       }
-      // Polling with updated_since near now (spec 4.11 rule 3): the few changed rows are found by
+      // Polling with updated_since near now (docs/api-reference.md, Paging and sync): the few changed rows are found by
       // the (company_id, updated_at) index, not by walking the whole company.
       await storage.applications.list({ companyId: co.id, updatedSince: new Date(later + 3990 * 1000), take: 26 });
       expect(await plan(options.lastQuery() as LogEvent["query"], false)).toMatch(/application_company_updated/);

@@ -135,7 +135,7 @@ export function counterReads(
   const rateLimitCount = async (key: string): Promise<number | null> => {
     const count = await client.hget(keys.counter(key), "c");
     if (count !== null) return Number(count);
-    return inspect.rateLimitCount ? inspect.rateLimitCount(key) : null;
+    return inspect.rateLimitCount(key);
   };
   return new Proxy(inspect, {
     get(target, property) {

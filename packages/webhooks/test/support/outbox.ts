@@ -11,7 +11,7 @@ import {
 
 /**
  * Writes an event as core does in the transaction of a change: core's `newEvent` builds it (the
- * envelope of spec 2.9) and the storage's own `events.append` stores it with its fan-out. Returns
+ * envelope of docs/api-reference.md) and the storage's own `events.append` stores it with its fan-out. Returns
  * the deliveries the storage made, read back from it: for each endpoint of the company, the
  * delivery with the id the contract gives it (`deliveryId(event.id, endpoint.id)`), where one exists.
  */
@@ -55,7 +55,7 @@ export async function insertRawEndpoint(
   return record;
 }
 
-/** The body of a delivery (the event envelope of spec 2.9) of company `co_1`'s event `evt_1`, written out by hand. */
+/** The body of a delivery (the event envelope of docs/api-reference.md) of company `co_1`'s event `evt_1`, written out by hand. */
 export function samplePayload(type: EventType, data: Record<string, unknown>, now: Date): string {
   return JSON.stringify({
     id: "evt_1",
@@ -67,7 +67,7 @@ export function samplePayload(type: EventType, data: Record<string, unknown>, no
   });
 }
 
-/** A job as the wire shape of spec 2.1, with non-ASCII text. */
+/** A job in the wire shape of docs/api-reference.md, with non-ASCII text. */
 export function sampleJob(title = "Développeuse — Zoë Ångström 日本語 🎉"): Record<string, unknown> {
   return {
     id: "job_1",

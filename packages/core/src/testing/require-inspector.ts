@@ -1,0 +1,42 @@
+import type { ConformanceInspector, ConformanceInstance } from "./types";
+
+/** Every raw read of {@link ConformanceInspector}; the `Record` type keeps it complete. */
+const RAW_READS: Record<keyof ConformanceInspector, true> = {
+  jobApplicationsCount: true,
+  countApplications: true,
+  countEvents: true,
+  countKeys: true,
+  rateLimitCount: true,
+  countUsage: true,
+  usageDayCount: true,
+  countIdempotencyRecords: true,
+  countDeliveries: true,
+  countAttempts: true,
+  countNotes: true,
+  findText: true,
+};
+
+const WHY =
+  "The storage conformance suite reads the database directly through `inspect` to check counters, " +
+  "cascades, refused writes and that erasing a candidate leaves their personal data nowhere; without " +
+  "those reads the checks could not fail. Return `inspect` (a ConformanceInspector over the same " +
+  "database) from setup() next to `storage` and `teardown`.";
+
+/**
+ * Throws when `instance` has no `inspect` or an `inspect` without every raw read, so that the suite
+ * fails before its first test instead of passing the checks that need them.
+ */
+export function requireInspector(targetName: string, instance: ConformanceInstance): void {
+  const inspect = (instance as Partial<ConformanceInstance>).inspect as Partial<ConformanceInspector> | undefined;
+  if (inspect === undefined || inspect === null || typeof inspect !== "object") {
+    throw new TypeError(`Storage conformance "${targetName}": setup() returned no \`inspect\`. ${WHY}`);
+  }
+  const missing = Object.keys(RAW_READS).filter(
+    (read) => typeof inspect[read as keyof ConformanceInspector] !== "function",
+  );
+  if (missing.length > 0) {
+    throw new TypeError(
+      `Storage conformance "${targetName}": \`inspect\` lacks ${missing.join(", ")}. Every raw read is required. ${WHY}`,
+    );
+  }
+}
