@@ -5,8 +5,11 @@
  * (signature checked) gets `application.created`. A wrong e-mail first brings the form back with
  * what was typed kept.
  *
- * Where Chromium cannot start the test fails with CI=true, and is skipped with a loud warning
- * otherwise.
+ * Every kind of page the site serves then goes through the Nu HTML checker and axe-core (see
+ * ../../console/test/support/page-checks.ts): no HTML error, no accessibility violation.
+ *
+ * Where Chromium (or, for the page checks, Java) cannot start the test fails with CI=true, and is
+ * skipped with a loud warning otherwise.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
@@ -24,6 +27,7 @@ import { Kysely, SqliteDialect } from "kysely";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "../../console/test/support/browser";
+import { formatHtmlMessages, formatViolations, javaRuns, PageCollector } from "../../console/test/support/page-checks";
 import { createCareers } from "../src/index";
 import { pdfBytes } from "./support/careers-suite";
 
@@ -186,4 +190,94 @@ describe("the careers site in Chromium", () => {
     await verifySignature({ payload: delivery.body, header: delivery.signature, secret: signingSecret });
     expect(JSON.parse(delivery.body).data).toMatchObject({ id: application.id, source: "careers_site" });
   }, 60_000);
+
+  it("serves every kind of page with no Nu HTML checker error and no axe-core violation", async (context) => {
+    if (!browser) return context.skip();
+    if (!javaRuns("@hireport/careers")) return context.skip();
+    const started = Date.now();
+    const inAYear = new Date(Date.now() + 365 * 86_400_000).toISOString().slice(0, 10);
+    const plain = await api.jobs.create(COMPANY, { title: "Office Manager", status: "active" });
+    const full = await api.jobs.create(COMPANY, {
+      title: "Data Engineer",
+      short_description: "Pipelines for the whole company.",
+      description: "Build the pipelines.\n\nKeep them fast and correct.",
+      department: "Engineering",
+      location: "Remote (UK)",
+      employment_type: "full_time",
+      experience_level: "senior",
+      salary_min: 55_000,
+      salary_max: 70_000,
+      closing_date: inAYear,
+      responsibilities: ["Design pipelines", "Review code"],
+      required_skills: ["SQL", "Python"],
+      preferred_skills: ["Kafka"],
+      qualifications: ["A degree or the experience"],
+      benefits: ["Pension", "Training budget"],
+      status: "active",
+    });
+    const closed = await api.jobs.create(COMPANY, { title: "Night Porter", status: "active" });
+    await api.jobs.close(COMPANY, closed.id);
+    // More jobs than a page of the list holds (25), for its second page.
+    for (let n = 1; n <= 25; n++)
+      await api.jobs.create(COMPANY, { title: `Warehouse Operative ${n}`, status: "active" });
+
+    const pages = new PageCollector();
+    const page = pages.watch(await (await browser.newContext()).newPage());
+    page.setDefaultTimeout(5_000);
+    await page.goto(`${origin}/jobs`);
+    await pages.collect(page, "job list");
+    await page.getByRole("link", { name: "More jobs" }).click();
+    await pages.collect(page, "job list, a later page");
+    await page.goto(`${origin}/jobs/${plain.id}`);
+    await pages.collect(page, "job page: title only");
+    await page.goto(`${origin}/jobs/${full.id}`);
+    await pages.collect(page, "job page: salary, remote, closing date, every list");
+
+    const fill = async (email: string) => {
+      await page.getByLabel("Full name (required)").fill("Grace Hopper");
+      await page.getByLabel("E-mail address (required)").fill(email);
+      await page
+        .getByLabel("CV (required)")
+        .setInputFiles({ name: "hopper.pdf", mimeType: "application/pdf", buffer: Buffer.from(pdfBytes()) });
+      await page.getByRole("checkbox").check();
+    };
+    await fill("grace@example.com");
+    await page.getByRole("button", { name: "Send application" }).click();
+    await pages.collect(page, "apply form: a notice above the form (sent too quickly)", 422);
+    await page.waitForTimeout(3_100);
+    await fill("grace-at-example.com");
+    await page.getByLabel("Phone").fill("not a phone number at all, far too long to be one");
+    await page.getByRole("button", { name: "Send application" }).click();
+    await pages.collect(page, "apply form: errors beside the fields", 422);
+    await fill("grace@example.com");
+    await page.getByLabel("Phone").fill("");
+    await page.getByRole("button", { name: "Send application" }).click();
+    await pages.collect(page, "application received");
+
+    const review =
+      (await page.getByRole("link", { name: "ask for a person to review my application" }).getAttribute("href")) ?? "";
+    await page.goto(`${origin}${review}`);
+    await pages.collect(page, "human review: confirm");
+    await page.getByRole("button", { name: "Ask for a person to review my application" }).click();
+    await pages.collect(page, "human review: done");
+    await page.goto(`${origin}/review/not-a-token`);
+    await pages.collect(page, "human review: invalid link", 404);
+    await page.goto(`${origin}/jobs/${closed.id}`);
+    await pages.collect(page, "job no longer open", 410);
+    await page.goto(`${origin}/no-such-page`);
+    await pages.collect(page, "not found", 404);
+    await page.context().close();
+
+    const checking = Date.now();
+    const html = await pages.checkHtml();
+    const errors = html.filter((item) => item.type === "error");
+    const warnings = html.filter((item) => item.type === "warning");
+    if (warnings.length > 0) console.warn(`Nu HTML checker warnings (not failures):\n${formatHtmlMessages(warnings)}`);
+    console.info(
+      `careers page checks: ${pages.pages.size} pages in ${Date.now() - started} ms, the Nu HTML checker ${Date.now() - checking} ms of it`,
+    );
+    expect(pages.pages.size).toBe(12);
+    expect(formatHtmlMessages(errors), "Nu HTML checker errors").toBe("");
+    expect(formatViolations(pages.violations), "axe-core violations").toBe("");
+  }, 120_000);
 });
