@@ -8,8 +8,11 @@
  * key and endpoint ids answer 404. No form acts twice: a reload of the page that shows a new key,
  * and double clicks, create one key and one endpoint. A portal link signs a person in too.
  *
- * Where Chromium cannot start the test fails with CI=true, and is skipped with a loud warning
- * otherwise.
+ * Every kind of page the console serves goes through the Nu HTML checker and axe-core (see
+ * support/page-checks.ts): no HTML error, no accessibility violation.
+ *
+ * Where Chromium (or, for the page checks, Java) cannot start the test fails with CI=true, and is
+ * skipped with a loud warning otherwise.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -17,6 +20,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./support/browser";
 import { BASE_PATH, COMPANY_A, COMPANY_B, startHost, type TestHost } from "./support/host";
+import { formatHtmlMessages, formatViolations, javaRuns, PageCollector } from "./support/page-checks";
 
 let browser: Browser | null = null;
 let host: TestHost;
@@ -399,4 +403,143 @@ describe("the console in Chromium", () => {
     expect(await page.locator("h1").textContent()).toBe("Usage");
     await session.close();
   });
+
+  it("serves every kind of page with no Nu HTML checker error and no axe-core violation", async (context) => {
+    if (!browser) return context.skip();
+    if (!javaRuns("@hireport/console")) return context.skip();
+    const started = Date.now();
+    const pages = new PageCollector();
+    const job = await host.api.jobs.create(COMPANY_A, { title: "Page checker", status: "active" });
+    await host.api.applications.create(COMPANY_A, {
+      job_id: job.id,
+      candidate: { name: "Tim Berners-Lee", email: "tim@example.com" },
+    });
+    const signedIn = async (role: string, company = COMPANY_A) => {
+      const session = await browser?.newContext();
+      if (!session) throw new Error("no browser");
+      await session.addCookies([
+        { name: "test_user", value: encodeURIComponent(`${role}:${company}:Pat`), url: host.origin },
+      ]);
+      const tab = pages.watch(await session.newPage());
+      tab.setDefaultTimeout(5_000);
+      return tab;
+    };
+    /** Turns off the browser's own checks of the form of `button`, so the server's refusal shows. */
+    const noValidate = (tab: Page, button: string) =>
+      tab.locator("form", { has: tab.getByRole("button", { name: button }) }).evaluate((form: HTMLFormElement) => {
+        form.noValidate = true;
+      });
+
+    // Signed out.
+    const anonymous = pages.watch(await (await browser.newContext()).newPage());
+    await anonymous.goto(`${host.consoleUrl}/keys`);
+    await pages.collect(anonymous, "signed out: sign in first", 401);
+    const link = await host.console.portalLink({ companyId: COMPANY_A, role: "owner", actor: "Pat" });
+    await anonymous.goto(`${host.origin}${link.slice(0, -6)}AAAAAA`);
+    await pages.collect(anonymous, "portal link that cannot be used", 401);
+    await anonymous.context().close();
+
+    const page = await signedIn("owner");
+    // Keys.
+    await page.goto(`${host.consoleUrl}/keys`);
+    await pages.collect(page, "keys");
+    await noValidate(page, "Create key");
+    await page.getByRole("button", { name: "Create key" }).click();
+    await pages.collect(page, "keys: the form refused", 422);
+    await page.getByLabel("Name").fill("Checked key");
+    await page.getByLabel("jobs:read").check();
+    await page.getByRole("button", { name: "Create key" }).click();
+    await pages.collect(page, "keys: a new key, shown once");
+    await page.reload();
+    await pages.collect(page, "keys: the new key's page again, the key not shown");
+    await page
+      .getByRole("row", { name: /Checked key/ })
+      .getByRole("link", { name: "Revoke…" })
+      .click();
+    await pages.collect(page, "revoke a key: confirm");
+    await page.getByRole("button", { name: "Revoke the key" }).click();
+    await pages.collect(page, "keys: after a revoke");
+
+    // Usage.
+    await page.goto(`${host.consoleUrl}/usage`);
+    await pages.collect(page, "usage");
+    await page.goto(`${host.consoleUrl}/usage?status=abc&from=yesterday&to=2026-02-31`);
+    await pages.collect(page, "usage: filters refused", 400);
+
+    // Webhooks: the list, an endpoint, its deliveries, its forms.
+    await page.goto(`${host.consoleUrl}/webhooks`);
+    // An address the browser takes and the server refuses (not http or https).
+    await page.getByLabel("Address (https)").fill("ftp://example.com/hooks");
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await pages.collect(page, "webhooks: the form refused", 422);
+    await page.getByLabel("Address (https)").fill(host.receiver.url);
+    await page.getByRole("button", { name: "Add endpoint" }).click();
+    await pages.collect(page, "endpoint: just created");
+    await page.goto(`${host.consoleUrl}/webhooks`);
+    await pages.collect(page, "webhooks");
+    await page.goBack();
+    await page.getByRole("button", { name: "Reveal signing secret" }).click();
+    await pages.collect(page, "endpoint: the signing secret, shown once");
+    host.receiver.answer = { status: 500, body: "receiver is down" };
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await pages.collect(page, "endpoint: a failed delivery");
+    host.receiver.answer = { status: 200, body: "ok, thanks" };
+    await page.getByRole("button", { name: "Send test event" }).click();
+    await pages.collect(page, "endpoint: deliveries, failed and delivered");
+    await page.getByRole("link", { name: "Failed" }).click();
+    await pages.collect(page, "endpoint: deliveries, only the failed");
+    await noValidate(page, "Recover");
+    await page.getByLabel("Send again every failed delivery created since (UTC)").fill("");
+    await page.getByRole("button", { name: "Recover" }).click();
+    await pages.collect(page, "endpoint: recovery refused", 422);
+    await page.getByLabel("Address (https)").fill("ftp://example.com/hooks");
+    await page.getByRole("button", { name: "Save" }).click();
+    await pages.collect(page, "endpoint: the edit form refused", 422);
+    await page.getByRole("button", { name: "Pause" }).click();
+    await pages.collect(page, "endpoint: paused");
+    await page.getByRole("link", { name: "Delete…" }).click();
+    await pages.collect(page, "delete an endpoint: confirm");
+
+    // The audit log and candidates.
+    await page.goto(`${host.consoleUrl}/audit`);
+    await pages.collect(page, "audit log");
+    await page.goto(`${host.consoleUrl}/candidates`);
+    await pages.collect(page, "candidates");
+    await noValidate(page, "Download the export");
+    await page.locator("#export-email").fill("");
+    await page.getByRole("button", { name: "Download the export" }).click();
+    await pages.collect(page, "candidates: the export refused", 422);
+    await page.goto(`${host.consoleUrl}/candidates`);
+    await page.locator("#erase-email").fill("tim@example.com");
+    await page
+      .locator("form", { has: page.locator("#erase-email") })
+      .getByRole("button")
+      .click();
+    await pages.collect(page, "candidates: erase, review");
+    await page.getByRole("button", { name: "Erase the data" }).click();
+    await pages.collect(page, "candidates: erased");
+    await page.goto(`${host.consoleUrl}/no-such-page`);
+    await pages.collect(page, "not found", 404);
+    await page.context().close();
+
+    // A member: no forms, and no candidates page.
+    const member = await signedIn("member");
+    await member.goto(`${host.consoleUrl}/keys`);
+    await pages.collect(member, "keys, as a member");
+    await member.goto(`${host.consoleUrl}/candidates`);
+    await pages.collect(member, "candidates, as a member (refused)", 403);
+    await member.context().close();
+
+    const checking = Date.now();
+    const html = await pages.checkHtml();
+    const errors = html.filter((item) => item.type === "error");
+    const warnings = html.filter((item) => item.type === "warning");
+    if (warnings.length > 0) console.warn(`Nu HTML checker warnings (not failures):\n${formatHtmlMessages(warnings)}`);
+    console.info(
+      `console page checks: ${pages.pages.size} pages in ${Date.now() - started} ms, the Nu HTML checker ${Date.now() - checking} ms of it`,
+    );
+    expect(pages.pages.size).toBe(29);
+    expect(formatHtmlMessages(errors), "Nu HTML checker errors").toBe("");
+    expect(formatViolations(pages.violations), "axe-core violations").toBe("");
+  }, 120_000);
 });

@@ -14,6 +14,16 @@ export interface UsageFilterValues {
 
 const ROUTE_TEMPLATES = [...new Set(ROUTES.map((route) => route.path))];
 
+/**
+ * A day filter as a date input's value: a calendar day as typed, else empty (a date input holds
+ * nothing else, and its `value` attribute may not either; the message above the form says what was
+ * wrong).
+ */
+function dayValue(text: string): string {
+  const day = /^\d{4}-\d{2}-\d{2}$/.test(text) ? new Date(`${text}T00:00:00.000Z`) : null;
+  return day && !Number.isNaN(day.getTime()) && day.toISOString().startsWith(text) ? text : "";
+}
+
 export function UsagePageView(props: {
   ctx: PageContext;
   days: UsageDay[];
@@ -58,9 +68,9 @@ export function UsagePageView(props: {
               ))}
             </datalist>
             <label for="f-from">From (UTC day, inclusive)</label>
-            <input id="f-from" type="date" name="from" value={filters.from} />
+            <input id="f-from" type="date" name="from" value={dayValue(filters.from)} />
             <label for="f-to">To (UTC day, inclusive)</label>
-            <input id="f-to" type="date" name="to" value={filters.to} />
+            <input id="f-to" type="date" name="to" value={dayValue(filters.to)} />
             <p>
               <button type="submit">Show</button> <a href={href(ctx, "/usage")}>Clear</a>
             </p>
