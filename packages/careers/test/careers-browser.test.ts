@@ -279,5 +279,5 @@ describe("the careers site in Chromium", () => {
     expect(pages.pages.size).toBe(12);
     expect(formatHtmlMessages(errors), "Nu HTML checker errors").toBe("");
     expect(formatViolations(pages.violations), "axe-core violations").toBe("");
-  }, 120_000);
+  }, 180_000);
 });

@@ -541,5 +541,5 @@ describe("the console in Chromium", () => {
     expect(pages.pages.size).toBe(29);
     expect(formatHtmlMessages(errors), "Nu HTML checker errors").toBe("");
     expect(formatViolations(pages.violations), "axe-core violations").toBe("");
-  }, 120_000);
+  }, 180_000);
 });

@@ -168,13 +168,14 @@ export function formatViolations(violations: readonly AxeViolation[]): string {
 /**
  * Collects the pages a browser test shows: `watch` a tab, and after each step `collect` names the
  * page it shows; the HTML checked is the server's answer for the tab's last document (as sent, not
- * as the browser rebuilt it), and axe runs on the page as shown. `check` then runs the Nu HTML
+ * as the browser rebuilt it), and axe runs on the page as shown. `checkHtml` then runs the Nu HTML
  * checker once on them all.
  */
 export class PageCollector {
   readonly pages = new Map<string, string>();
   readonly violations: AxeViolation[] = [];
   readonly #last = new WeakMap<Page, Response>();
+  readonly #taken = new WeakSet<Response>();
 
   /** Records the tab's document answers (redirects aside). */
   watch(page: Page): Page {
@@ -193,6 +194,10 @@ export class PageCollector {
     await page.waitForLoadState();
     const answer = this.#last.get(page);
     if (!answer) throw new Error(`${name}: no page answer seen (watch the tab first)`);
+    // The step led to a new page, the one the tab shows (not the one before it).
+    if (this.#taken.has(answer) || answer.url() !== page.url())
+      throw new Error(`${name}: the tab shows ${page.url()}, and no new answer of it was seen`);
+    this.#taken.add(answer);
     if (answer.status() !== status)
       throw new Error(`${name}: ${answer.url()} answered ${answer.status()}, not ${status}`);
     this.pages.set(name, await answer.text());
