@@ -51,6 +51,7 @@ export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./p
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "./public-jobs";
 export { readBytes } from "./read-bytes";
 export { getHeader, mediaTypeOf, toSearchParams } from "./request-parts";
+export { type SpanNotes, traceRequest } from "./request-telemetry";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";
@@ -89,6 +90,8 @@ export {
   type ObservedGauge,
   type RefusalReason,
   type RequestOutcome,
+  type RequestSource,
+  type RequestSurface,
   type RequestTelemetry,
   sentPayload,
   type Telemetry,

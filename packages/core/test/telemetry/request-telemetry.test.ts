@@ -67,6 +67,7 @@ describe("the server span of an API request", () => {
     expect(read?.kind).toBe(SpanKind.SERVER);
     expect(read?.attributes).toEqual({
       "http.request.method": "GET",
+      "hireport.surface": "api",
       "http.route": "/jobs/{id}",
       "http.response.status_code": 200,
       "hireport.company.id": "co_span",
