@@ -314,7 +314,8 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       const now = clock.now();
       // The envelope of spec 2.9, built by core as every event is; no endpoint subscribes to
       // webhook.test, so appending it fans out nothing: its one delivery is inserted here, held.
-      const event = newEvent({ type: "webhook.test", companyId, data: { endpoint_id: endpointId }, now });
+      const traceparent = options.telemetry?.traceparent();
+      const event = newEvent({ type: "webhook.test", companyId, data: { endpoint_id: endpointId }, now, traceparent });
       const leaseToken = newLeaseToken();
       const leaseUntil = new Date(now.getTime() + options.leaseMs);
       const delivery: DeliveryRecord = {
