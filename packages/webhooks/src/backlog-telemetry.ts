@@ -5,6 +5,7 @@
  * is read again on the dispatcher's polls, at most once every {@link BACKLOG_READ_INTERVAL_MS} by
  * its clock and one read at a time, so that collecting metrics never queries the storage.
  */
+import { backlogCountLimit } from "./health";
 import type { ResolvedDispatcherOptions } from "./options";
 
 /** Least time, by the dispatcher's clock, between two reads of the count. */
@@ -30,7 +31,7 @@ export function startBacklogTelemetry(options: ResolvedDispatcherOptions): Backl
   const stopGauge = telemetry.observe("hireport.outbox.backlog", () => backlog);
 
   function read(now: Date): Promise<void> {
-    return storage.webhooks.dueDeliveryStats({ now, countLimit: health.maxBacklog + 1 }).then(
+    return storage.webhooks.dueDeliveryStats({ now, countLimit: backlogCountLimit(health) }).then(
       (stats) => {
         backlog = stats.due;
         failing = false;
