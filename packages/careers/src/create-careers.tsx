@@ -8,7 +8,9 @@ import {
   isHireportError,
   type JobRecord,
   newId,
+  type SpanNotes,
   toSearchParams,
+  traceRequest,
 } from "@hireport/core";
 import { handleApply } from "./apply/handle-apply";
 import { discardBody } from "./apply/read-submission";
@@ -256,8 +258,9 @@ export function createCareers(input: CareersOptions): HireportCareers {
     );
   }
 
-  async function apply(request: ApiRequest, site: Site, id: string): Promise<ApiResponse> {
+  async function apply(request: ApiRequest, site: Site, id: string, notes: SpanNotes): Promise<ApiResponse> {
     const lookup = await api.publicJobs.find(site.company.id, id);
+    if (lookup.state !== "unknown") notes.jobId = lookup.job.id;
     if (lookup.state !== "public") {
       await discardBody(request);
       if (lookup.state === "unknown") return notFound(site);
@@ -279,6 +282,9 @@ export function createCareers(input: CareersOptions): HireportCareers {
       privacyNoticeUrl: options.privacyNoticeUrl(site.company),
       reviewToken: (applicationId) =>
         tokens.reviewToken({ companyId: site.company.id, applicationId }, options.clock.now(), REVIEW_LINK_SECONDS),
+      created: (applicationId) => {
+        notes.applicationId = applicationId;
+      },
       answer: {
         form: async (status, form) =>
           htmlAnswer(options, site.theme, site.styleHash, status, jobPageOf(site, job, form), noStore),
@@ -305,7 +311,13 @@ export function createCareers(input: CareersOptions): HireportCareers {
     });
   }
 
-  async function review(request: ApiRequest, site: Site, token: string, method: string): Promise<ApiResponse> {
+  async function review(
+    request: ApiRequest,
+    site: Site,
+    token: string,
+    method: string,
+    notes: SpanNotes,
+  ): Promise<ApiResponse> {
     const action = `${site.base}/review/${token}`;
     const answer = (state: "confirm" | "done" | "invalid", status: number) =>
       htmlAnswer(
@@ -325,6 +337,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
     if (method !== "POST") return answer("confirm", 200);
     try {
       await api.applications.requestHumanReview(site.company.id, claims.applicationId, { actor: CANDIDATE_ACTOR });
+      notes.applicationId = claims.applicationId;
     } catch (error) {
       // A decoy link (given for a duplicate application) names no application: the same answer.
       if (!isHireportError(error) || error.code !== "not_found") throw error;
@@ -356,7 +369,8 @@ export function createCareers(input: CareersOptions): HireportCareers {
     return message(site, 405, "Not allowed", "This page does not take that method.", { allow });
   }
 
-  async function respond(request: ApiRequest): Promise<ApiResponse> {
+  /** Answers a request; `notes` get what its span reports (the span of a POST, when the API has telemetry). */
+  async function respond(request: ApiRequest, notes: SpanNotes): Promise<ApiResponse> {
     const method = request.method.toUpperCase();
     const read = method === "GET" || method === "HEAD";
     const full = pathBelow(request, options.basePath);
@@ -373,6 +387,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
       if (!read) await discardBody(request);
       return notFound(null);
     }
+    notes.companyId = company.id;
     const site = siteFor(options, styles, company, match.base);
     let id: string | undefined;
     try {
@@ -407,23 +422,35 @@ export function createCareers(input: CareersOptions): HireportCareers {
     if (first === "jobs" && id && segments.length === 2) return only("GET", () => jobPage(request, site, id));
     if (first === "jobs" && id && third === "apply" && segments.length === 3) {
       if (read) return redirect(`${site.base}/jobs/${encodeURIComponent(id)}`);
-      return only("POST", () => apply(request, site, id));
+      notes.route = "/jobs/{id}/apply";
+      return only("POST", () => apply(request, site, id, notes));
     }
     if (first === "feeds" && segments.length === 2 && (second === "jobs.xml" || second === "jobs.rss")) {
       return only("GET", () => feed(request, site, second === "jobs.xml" ? "indeed" : "rss"));
     }
     if (first === "sitemap.xml" && segments.length === 1) return only("GET", () => feed(request, site, "sitemap"));
-    if (first === "review" && id && segments.length === 2)
-      return only("GET, POST", () => review(request, site, id, method));
+    if (first === "review" && id && segments.length === 2) {
+      notes.route = "/review/{token}";
+      return only("GET, POST", () => review(request, site, id, method, notes));
+    }
     if (!read) await discardBody(request);
     return notFound(site);
   }
 
-  async function handle(request: ApiRequest): Promise<ApiResponse> {
+  /**
+   * Answers a request; a POST (an application, a human-review request) under a server span when the
+   * API has telemetry. The span reports ids alone, never what the candidate sent.
+   */
+  function handle(request: ApiRequest): Promise<ApiResponse> {
+    const traced = String(request?.method ?? "").toUpperCase() === "POST" ? api.telemetry : undefined;
+    return traceRequest(traced, "careers", request, (notes) => answerRequest(request, notes));
+  }
+
+  async function answerRequest(request: ApiRequest, notes: SpanNotes): Promise<ApiResponse> {
     // A body may be refused before its end (over a limit): the rest is dropped after the answer.
     const body = request.bodyStream ? watchBody(request.bodyStream) : null;
     try {
-      const answer = await respond(body ? { ...request, bodyStream: body.stream } : request);
+      const answer = await respond(body ? { ...request, bodyStream: body.stream } : request, notes);
       // Every answer of the site, the CV route's JSON errors and the redirects too.
       const headers = { ...answer.headers, "x-content-type-options": "nosniff" };
       return { ...answer, headers, ...(request.method.toUpperCase() === "HEAD" ? { body: "" } : {}) };

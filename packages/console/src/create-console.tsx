@@ -6,7 +6,9 @@ import {
   type HireportHandler,
   isHireportError,
   newId,
+  type SpanNotes,
   toSearchParams,
+  traceRequest,
 } from "@hireport/core";
 import { createCall } from "./call";
 import { checkCsrfToken, sameOrigin } from "./csrf";
@@ -15,7 +17,7 @@ import { type ConsoleOptions, type ConsolePrincipal, canChange, canSeeSecrets, r
 import { MessagePage } from "./pages/layout";
 import { formOf } from "./request";
 import { html, newNonce, redirect } from "./responses";
-import { fillPath, matchRoutes } from "./routes";
+import { fillPath, matchRoutes, routeTemplate } from "./routes";
 import { openPortalLink, type PortalLinkInput, portalLink, sessionCookie, sessionOf } from "./session";
 
 /** Largest form the console reads. */
@@ -107,7 +109,8 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
     return { form, formId };
   }
 
-  async function respond(request: ApiRequest, nonce: string): Promise<ApiResponse> {
+  /** Answers a request; `notes` get what its span reports (the span of a POST, when the API has telemetry). */
+  async function respond(request: ApiRequest, nonce: string, notes: SpanNotes): Promise<ApiResponse> {
     let path = request.path.split("?")[0] ?? "";
     if (options.basePath && (path === options.basePath || path.startsWith(`${options.basePath}/`))) {
       path = path.slice(options.basePath.length);
@@ -120,6 +123,9 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
     if (!principal) {
       return message(nonce, 401, "Sign in first", "Sign in to the application to manage its API keys and webhooks.");
     }
+    notes.companyId = principal.companyId;
+    // The user's id alone: their name is personal data.
+    notes.userId = typeof principal.actor === "object" ? (principal.actor.id ?? null) : null;
     if (path === "/" && method === "GET") return redirect(options, "/keys");
     const matches = matchRoutes(path);
     if (matches.length === 0) return message(nonce, 404, "Not found", "There is no such page here.", true);
@@ -129,6 +135,8 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
       return message(nonce, 405, "Not allowed", "This page does not take that method.", true, { allow });
     }
     const { route, params } = found;
+    notes.route = routeTemplate(route.path);
+    notes.action = route.action ?? null;
     const call = (form: URLSearchParams) =>
       createCall({ options, request, params, query: toSearchParams(request.query), form, principal, nonce });
     if (method !== "POST") return route.handle(call(new URLSearchParams()));
@@ -145,10 +153,16 @@ export function createConsole(input: ConsoleOptions): HireportConsole {
     );
   }
 
-  async function handle(request: ApiRequest): Promise<ApiResponse> {
+  /** Answers a request; a POST (a change) under a server span when the API has telemetry. */
+  function handle(request: ApiRequest): Promise<ApiResponse> {
+    const traced = String(request?.method ?? "").toUpperCase() === "POST" ? options.api.telemetry : undefined;
+    return traceRequest(traced, "console", request, (notes) => answerRequest(request, notes));
+  }
+
+  async function answerRequest(request: ApiRequest, notes: SpanNotes): Promise<ApiResponse> {
     const nonce = newNonce();
     try {
-      return await respond(request, nonce);
+      return await respond(request, nonce, notes);
     } catch (error) {
       if (isHireportError(error) && error.code === "not_found") {
         return message(nonce, 404, "Not found", "There is no such record in your company.", true);

@@ -36,29 +36,98 @@ export interface ConsoleRoute {
    * done"); the form then acts once. Unset for a POST that changes nothing (an export, a review).
    */
   repeat?: string;
+  /**
+   * For POST: the change it asks for, named as its audit entry (`key.created`), reported on the
+   * request's span as `hireport.console.action`.
+   */
+  action?: string;
 }
 
 export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { method: "GET", path: "/keys", handle: showKeys },
-  { method: "POST", path: "/keys", handle: createKey, needs: "change", repeat: "/keys" },
+  { method: "POST", path: "/keys", action: "key.created", handle: createKey, needs: "change", repeat: "/keys" },
   { method: "GET", path: "/keys/:id/revoke", handle: confirmRevoke },
-  { method: "POST", path: "/keys/:id/revoke", handle: revokeKey, needs: "change", repeat: "/keys" },
+  {
+    method: "POST",
+    path: "/keys/:id/revoke",
+    action: "key.revoked",
+    handle: revokeKey,
+    needs: "change",
+    repeat: "/keys",
+  },
   { method: "GET", path: "/usage", handle: showUsage },
   { method: "GET", path: "/usage/export.csv", handle: exportUsage },
   { method: "GET", path: "/webhooks", handle: showWebhooks },
-  { method: "POST", path: "/webhooks", handle: createEndpoint, needs: "change", repeat: "/webhooks" },
+  {
+    method: "POST",
+    path: "/webhooks",
+    action: "webhook_endpoint.created",
+    handle: createEndpoint,
+    needs: "change",
+    repeat: "/webhooks",
+  },
   { method: "GET", path: "/webhooks/:id", handle: showEndpoint },
-  { method: "POST", path: "/webhooks/:id", handle: updateEndpoint, needs: "change", repeat: "/webhooks/:id" },
+  {
+    method: "POST",
+    path: "/webhooks/:id",
+    action: "webhook_endpoint.updated",
+    handle: updateEndpoint,
+    needs: "change",
+    repeat: "/webhooks/:id",
+  },
   { method: "GET", path: "/webhooks/:id/delete", handle: confirmDelete },
-  { method: "POST", path: "/webhooks/:id/delete", handle: deleteEndpoint, needs: "change", repeat: "/webhooks" },
-  { method: "POST", path: "/webhooks/:id/pause", handle: pauseEndpoint, needs: "change", repeat: "/webhooks/:id" },
-  { method: "POST", path: "/webhooks/:id/resume", handle: resumeEndpoint, needs: "change", repeat: "/webhooks/:id" },
-  { method: "POST", path: "/webhooks/:id/reveal", handle: revealSecret, needs: "secrets", repeat: "/webhooks/:id" },
-  { method: "POST", path: "/webhooks/:id/rotate", handle: rotateSecret, needs: "change", repeat: "/webhooks/:id" },
-  { method: "POST", path: "/webhooks/:id/test", handle: sendTest, needs: "change", repeat: "/webhooks/:id" },
+  {
+    method: "POST",
+    path: "/webhooks/:id/delete",
+    action: "webhook_endpoint.deleted",
+    handle: deleteEndpoint,
+    needs: "change",
+    repeat: "/webhooks",
+  },
+  {
+    method: "POST",
+    path: "/webhooks/:id/pause",
+    action: "webhook_endpoint.paused",
+    handle: pauseEndpoint,
+    needs: "change",
+    repeat: "/webhooks/:id",
+  },
+  {
+    method: "POST",
+    path: "/webhooks/:id/resume",
+    action: "webhook_endpoint.resumed",
+    handle: resumeEndpoint,
+    needs: "change",
+    repeat: "/webhooks/:id",
+  },
+  {
+    method: "POST",
+    path: "/webhooks/:id/reveal",
+    action: "webhook_endpoint.secret_revealed",
+    handle: revealSecret,
+    needs: "secrets",
+    repeat: "/webhooks/:id",
+  },
+  {
+    method: "POST",
+    path: "/webhooks/:id/rotate",
+    action: "webhook_endpoint.secret_rotated",
+    handle: rotateSecret,
+    needs: "change",
+    repeat: "/webhooks/:id",
+  },
+  {
+    method: "POST",
+    path: "/webhooks/:id/test",
+    action: "webhook_endpoint.test_sent",
+    handle: sendTest,
+    needs: "change",
+    repeat: "/webhooks/:id",
+  },
   {
     method: "POST",
     path: "/webhooks/:id/recover",
+    action: "webhook_endpoint.deliveries_recovered",
     handle: recoverDeliveries,
     needs: "change",
     repeat: "/webhooks/:id",
@@ -66,6 +135,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   {
     method: "POST",
     path: "/webhooks/:id/deliveries/:delivery/resend",
+    action: "webhook_delivery.resent",
     handle: resendDelivery,
     needs: "change",
     repeat: "/webhooks/:id",
@@ -73,14 +143,38 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
   { method: "GET", path: "/audit", handle: showAudit },
   // Owners and admins only: the page answers 403 to other roles, and so does every POST.
   { method: "GET", path: "/candidates", handle: showCandidates },
-  { method: "POST", path: "/candidates/export", handle: exportCandidate, needs: "change" },
-  { method: "POST", path: "/candidates/erase/review", handle: reviewErasure, needs: "change" },
-  { method: "POST", path: "/candidates/erase", handle: eraseCandidate, needs: "change", repeat: "/candidates" },
+  {
+    method: "POST",
+    path: "/candidates/export",
+    action: "candidate.exported",
+    handle: exportCandidate,
+    needs: "change",
+  },
+  {
+    method: "POST",
+    path: "/candidates/erase/review",
+    action: "candidate.erasure_reviewed",
+    handle: reviewErasure,
+    needs: "change",
+  },
+  {
+    method: "POST",
+    path: "/candidates/erase",
+    action: "candidate.erased",
+    handle: eraseCandidate,
+    needs: "change",
+    repeat: "/candidates",
+  },
 ];
 
 /** A route path with its parameters put in: `/webhooks/:id` → `/webhooks/wh_1`. */
 export function fillPath(path: string, params: Readonly<Record<string, string>>): string {
   return path.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(params[name] ?? ""));
+}
+
+/** A route path as spans report it (`http.route`): `/keys/:id/revoke` → `/keys/{id}/revoke`. */
+export function routeTemplate(path: string): string {
+  return path.replace(/:(\w+)/g, "{$1}");
 }
 
 /** The routes of a path and the parameters it gave, or an empty list. */

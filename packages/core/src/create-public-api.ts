@@ -31,6 +31,7 @@ import { JobService } from "./services/jobs";
 import { KeyService } from "./services/keys";
 import { PublicListing } from "./services/public-listing";
 import { type ResolvedRetention, type RetentionCounts, RetentionService, resolveRetention } from "./services/retention";
+import type { Telemetry } from "./telemetry";
 import { type ThrottleLimits, type ThrottleResult, throttle } from "./throttle";
 import { UsageLog } from "./usage-log";
 
@@ -96,6 +97,11 @@ export interface PublicApi extends HireportHandler {
   health(): Promise<HealthReport>;
   /** Stops taking requests (503), waits for those under way and writes the pending usage log. */
   close(): Promise<void>;
+  /**
+   * The `telemetry` option (undefined without one): the careers site and the console given this
+   * API report their spans to it.
+   */
+  readonly telemetry: Telemetry | undefined;
 }
 
 /** The company id the storage check reads: no company has it. */
@@ -224,6 +230,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     candidates: hostCandidates(candidates),
     retention: Object.freeze({ purge: () => retention.purge(), settings: retentionSettings }),
     health: () => runHealthChecks(healthChecks, { timeoutMs: healthTimeoutMs, logger, now: () => clock.now() }),
+    telemetry: runtime.telemetry,
     async close() {
       closed = true;
       stopGauge?.();

@@ -52,6 +52,7 @@ export { isPublicJob, type PublicJobFields, publicJobUrl } from "./public-jobs";
 export { readBytes } from "./read-bytes";
 export type { ReadOptions } from "./read-options";
 export { getHeader, mediaTypeOf, toSearchParams } from "./request-parts";
+export { type SpanNotes, traceRequest } from "./request-telemetry";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";
@@ -90,6 +91,8 @@ export {
   type ObservedGauge,
   type RefusalReason,
   type RequestOutcome,
+  type RequestSource,
+  type RequestSurface,
   type RequestTelemetry,
   sentPayload,
   type Telemetry,

@@ -140,8 +140,9 @@ export interface CreatePublicApiOptions {
   /**
    * Traces and metrics: `openTelemetry()` of `@hireport/core/telemetry` (it needs the optional peer
    * `@opentelemetry/api`), or another implementation of `Telemetry`. Each API request then has a
-   * server span and its metrics, and events carry the trace context they were emitted under (see
-   * docs/observability.md). Null is the same as none. @default none (nothing is measured)
+   * server span and its metrics, and events carry the trace context they were emitted under; the
+   * careers site and the console given this API report their spans to it too (`api.telemetry`).
+   * See docs/observability.md. Null is the same as none. @default none (nothing is measured)
    */
   telemetry?: Telemetry | null;
   /**

@@ -1,26 +1,55 @@
 /**
  * What hireport reports to a tracing and metrics system, as an interface: `@hireport/core/telemetry`
  * implements it over `@opentelemetry/api` (`openTelemetry()`), and the host passes it as the
- * `telemetry` option of `createPublicApi` and of `createWebhookDispatcher`. Without the option
- * nothing is measured and nothing is loaded. The names it reports are listed in docs/observability.md.
+ * `telemetry` option of `createPublicApi` and of `createWebhookDispatcher` (the careers site and the
+ * console use the API's). Without the option nothing is measured and nothing is loaded. The names
+ * it reports are listed in docs/observability.md.
  */
+import type { HeaderBag } from "./http-types";
 
 /** Why the API refused a request with 429 before running it. */
 export type RefusalReason = "rate_limited" | "daily_limit";
 
-/** How one API request ended, reported on its span and its metrics. */
+/**
+ * Which handler of hireport a request went to: the public API (`createPublicApi`), the careers
+ * site (`createCareers`) or the console (`createConsole`).
+ */
+export type RequestSurface = "api" | "careers" | "console";
+
+/** Where a request came from, for its server span. */
+export interface RequestSource {
+  surface: RequestSurface;
+  /**
+   * The request's headers as the adapter gave them: a sender's trace context (W3C `traceparent`
+   * and `tracestate`) is read from them.
+   */
+  headers: HeaderBag | Headers;
+}
+
+/**
+ * How one request ended, reported on its span (and, for the API, its metrics). Ids only: personal
+ * data (a candidate's name, e-mail, CV, a console user's name) never goes into telemetry.
+ */
 export interface RequestOutcome {
   /** The route template (`/jobs/{id}`), or the path as sent when no route matched. */
   route: string;
-  /** True when `route` is a route template of the API (false for a 404 or 405 on an unknown path). */
+  /** True when `route` is a route template of the handler (false for a 404 or 405 on an unknown path). */
   routed: boolean;
   status: number;
-  /** The company of the key, once the key is known valid; else null. */
+  /** The company the request was for, once known (for the API: once the key is known valid); else null. */
   companyId: string | null;
-  /** The id of the key, once it is known valid; else null. */
+  /** The id of the API key, once it is known valid; else null. */
   keyId: string | null;
-  /** Set when the request was refused for a rate limit. */
+  /** Set when an API request was refused for a rate limit. */
   refused: RefusalReason | null;
+  /** The careers site: the job applied to. */
+  jobId?: string | null;
+  /** The careers site: the application the request made or acted on. */
+  applicationId?: string | null;
+  /** The console: the change the form asked for, named as its audit entry (`key.created`). */
+  action?: string | null;
+  /** The console: the signed-in user's id, when the host gives one (never the name). */
+  userId?: string | null;
 }
 
 /** One API request under way: its server span. */
@@ -66,14 +95,21 @@ export type ObservedGauge = "hireport.usage.pending" | "hireport.outbox.backlog"
 
 /** Where hireport reports traces and metrics: `openTelemetry()` of `@hireport/core/telemetry`. */
 export interface Telemetry {
-  /** Starts the server span of an API request (`method` as sent, upper case). */
-  startRequest(method: string): RequestTelemetry;
+  /**
+   * Starts the server span of a request (`method` as sent, upper case): every request of the API,
+   * the careers site's applications and the console's changes (`source.surface` says which). The
+   * span continues the trace of the sender's `traceparent` when the implementation trusts it.
+   */
+  startRequest(method: string, source: RequestSource): RequestTelemetry;
   /** The W3C `traceparent` of the span active now, if there is one (stored with events emitted under it). */
   traceparent(): string | undefined;
   /** Starts the client span of one webhook attempt. */
   startWebhookAttempt(attempt: WebhookAttemptStart): WebhookAttemptTelemetry;
-  /** Reports `read()` as the gauge `name` each time metrics are collected; the function returned stops it. */
-  observe(name: ObservedGauge, read: () => number): () => void;
+  /**
+   * Reports `read()` as the gauge `name` each time metrics are collected (nothing while it returns
+   * undefined: no value is known); the function returned stops it.
+   */
+  observe(name: ObservedGauge, read: () => number | undefined): () => void;
 }
 
 /** The field, last in a stored event's JSON, that carries the trace context it was emitted under. */

@@ -11,6 +11,7 @@ import {
   systemClock,
 } from "@hireport/core";
 import { createAddressPolicy } from "./address-policy";
+import { type BacklogTelemetry, startBacklogTelemetry } from "./backlog-telemetry";
 import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "./deliveries";
 import { createDeliveryRunner, type DeliveryResult, type RunResult } from "./delivery-runner";
 import { createEndpointManager, type EndpointManager } from "./endpoints";
@@ -177,6 +178,7 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
   let purgeTimer: ReturnType<typeof setInterval> | null = null;
   let retentionStart: ReturnType<typeof setTimeout> | null = null;
   let retentionRun: Promise<void> | null = null;
+  let backlog: BacklogTelemetry | null = null;
 
   const wake = (): void => {
     wakeRequested = true;
@@ -200,6 +202,7 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
     let failures = 0;
     while (running) {
       wakeRequested = false;
+      backlog?.poll();
       try {
         const { done } = await runner.claim();
         done.catch(() => undefined);
@@ -266,6 +269,7 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
     start() {
       if (running) return;
       running = true;
+      backlog = startBacklogTelemetry(options);
       loop = runLoop();
       startUpkeep();
     },
@@ -277,6 +281,8 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       if (retentionStart) clearTimeout(retentionStart);
       retentionStart = null;
       await retentionRun;
+      await backlog?.stop();
+      backlog = null;
       wake();
       await loop;
       loop = null;
@@ -308,7 +314,8 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       const now = clock.now();
       // The envelope (docs/api-reference.md, The envelope), built by core as every event is; no endpoint subscribes to
       // webhook.test, so appending it fans out nothing: its one delivery is inserted here, held.
-      const event = newEvent({ type: "webhook.test", companyId, data: { endpoint_id: endpointId }, now });
+      const traceparent = options.telemetry?.traceparent();
+      const event = newEvent({ type: "webhook.test", companyId, data: { endpoint_id: endpointId }, now, traceparent });
       const leaseToken = newLeaseToken();
       const leaseUntil = new Date(now.getTime() + options.leaseMs);
       const delivery: DeliveryRecord = {

@@ -45,6 +45,14 @@ export function resolveDispatcherHealth(input: DispatcherHealthOptions | undefin
   });
 }
 
+/**
+ * How far the backlog is counted (`countLimit` of `dueDeliveryStats`): one past `maxBacklog`, enough
+ * to tell "over the limit", cheap under any backlog. The health check and the backlog gauge use it.
+ */
+export function backlogCountLimit(health: ResolvedDispatcherHealth): number {
+  return health.maxBacklog + 1;
+}
+
 /** The company id the storage check reads: no company has it. */
 const HEALTH_PROBE_ID = "cmp_health_probe";
 
@@ -65,7 +73,7 @@ export function dispatcherHealth(options: ResolvedDispatcherOptions): () => Prom
       name: "webhook-deliveries",
       run: async () => {
         const now = clock.now();
-        const stats = await storage.webhooks.dueDeliveryStats({ now, countLimit: health.maxBacklog + 1 });
+        const stats = await storage.webhooks.dueDeliveryStats({ now, countLimit: backlogCountLimit(health) });
         const lagMs = stats.oldestDueAt === null ? 0 : Math.max(0, now.getTime() - stats.oldestDueAt.getTime());
         const details = { lagMs, backlog: stats.due, maxLagMs: health.maxLagMs, maxBacklog: health.maxBacklog };
         const problems: string[] = [];

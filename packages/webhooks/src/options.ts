@@ -99,7 +99,8 @@ export interface WebhookDispatcherOptions {
   /**
    * Traces and metrics: `openTelemetry()` of `@hireport/core/telemetry` (it needs the optional peer
    * `@opentelemetry/api`). Each attempt then has a client span linked to the span its event was
-   * emitted under, and is counted (see docs/observability.md). Null is the same as none.
+   * emitted under, and is counted; a started dispatcher reports the gauge `hireport.outbox.backlog`
+   * (see docs/observability.md). Null is the same as none.
    * @default none (nothing is measured)
    */
   telemetry?: Telemetry | null;

@@ -50,6 +50,8 @@ export interface ApplyContext {
   };
   /** The human-review token of an application (a decoy for a duplicate). */
   reviewToken(applicationId: string): Promise<string>;
+  /** Told the id of a new application (never of a duplicate), for the request's span. */
+  created?(applicationId: string): void;
 }
 
 /** The form's fields by core's paths in `error.fields` (a skill's index points at the skills field). */
@@ -338,6 +340,7 @@ async function applyWith(ctx: ApplyContext, submission: Submission, asJson: bool
         body: Readable.toWeb(createReadStream(file.path)) as ReadableStream<Uint8Array>,
       },
     });
+    ctx.created?.(application.id);
     token = await ctx.reviewToken(application.id);
     await notify(ctx, application, `${ctx.siteUrl}/review/${token}`);
   } catch (error) {

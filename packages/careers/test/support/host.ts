@@ -13,6 +13,7 @@ import { join } from "node:path";
 import {
   type ApiRequest,
   type Clock,
+  type CreatePublicApiOptions,
   createPublicApi,
   type EventRecord,
   type PublicApi,
@@ -91,6 +92,7 @@ export async function startHost(
   adapter: Adapter,
   overrides: Partial<CareersOptions> = {},
   database?: HostDatabase,
+  apiOptions: Pick<CreatePublicApiOptions, "telemetry" | "onEvent"> = {},
 ): Promise<TestHost> {
   const dir = database ? null : mkdtempSync(join(tmpdir(), "hireport-careers-"));
   const db =
@@ -112,6 +114,7 @@ export async function startHost(
     fileTokenSecret: SECRET,
     logger: { warn: () => undefined, error: (message, details) => console.error(message, details) },
     usageFlushMs: 20,
+    ...apiOptions,
   });
   await api.companies.upsert({ id: COMPANIES.acme, name: "Acme Ltd" });
   await api.companies.upsert({ id: COMPANIES.globex, name: "Globex" });

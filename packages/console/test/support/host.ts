@@ -10,7 +10,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ApiRequest, createPublicApi, getHeader, type PublicApi } from "@hireport/core";
+import { type ApiRequest, createPublicApi, getHeader, type PublicApi, type Telemetry } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
@@ -79,7 +79,11 @@ export interface TestHost {
   close(): Promise<void>;
 }
 
-export async function startHost(overrides: Partial<ConsoleOptions> = {}): Promise<TestHost> {
+/** `telemetry` goes to the API and the dispatcher (the console reports to the API's). */
+export async function startHost(
+  overrides: Partial<ConsoleOptions> = {},
+  { telemetry }: { telemetry?: Telemetry } = {},
+): Promise<TestHost> {
   const dir = mkdtempSync(join(tmpdir(), "hireport-console-"));
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, "test.sqlite")) }) });
   const migration = await migrateToLatest(db);
@@ -93,6 +97,7 @@ export async function startHost(overrides: Partial<ConsoleOptions> = {}): Promis
     leaseMs: 30_000,
     // No retries: a failed attempt fails the delivery at once (recovery and resend are what is tested).
     retrySchedule: [],
+    telemetry,
   });
   const api = createPublicApi({
     storage,
@@ -100,6 +105,7 @@ export async function startHost(overrides: Partial<ConsoleOptions> = {}): Promis
     fileTokenSecret: SECRET,
     onEvent: () => dispatcher.notify(),
     usageFlushMs: 20,
+    telemetry,
   });
   for (const [id, name] of [
     [COMPANY_A, "Acme Ltd"],

@@ -190,7 +190,9 @@ export class ApplicationService {
       };
       const stored: ApplicationRecord = { ...record, jobTitle: job.title };
       const wire = await serializer.application(stored);
-      const event = newEvent({ type: "application.created", companyId, data: wire, now });
+      // Written by the storage's own create, not through runChange: the span active now goes with it here.
+      const traceparent = this.#runtime.telemetry?.traceparent();
+      const event = newEvent({ type: "application.created", companyId, data: wire, now, traceparent });
       const result = await storage.applications.create({
         record,
         duplicateSince: new Date(now.getTime() - limits.duplicateWindowDays * DAY_MS),

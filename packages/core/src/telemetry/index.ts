@@ -7,6 +7,7 @@
  */
 import {
   type Attributes,
+  type Context,
   context,
   isSpanContextValid,
   type Link,
@@ -15,23 +16,29 @@ import {
   type ObservableResult,
   SpanKind,
   SpanStatusCode,
+  type TextMapPropagator,
   type TracerProvider,
   trace,
 } from "@opentelemetry/api";
 import type {
   ObservedGauge,
   RequestOutcome,
+  RequestSource,
+  RequestSurface,
   RequestTelemetry,
   Telemetry,
   WebhookAttemptOutcome,
   WebhookAttemptStart,
   WebhookAttemptTelemetry,
 } from "../telemetry";
+import { incomingTrace } from "./incoming-trace";
 
 export type {
   ObservedGauge,
   RefusalReason,
   RequestOutcome,
+  RequestSource,
+  RequestSurface,
   RequestTelemetry,
   Telemetry,
   WebhookAttemptOutcome,
@@ -39,6 +46,16 @@ export type {
   WebhookAttemptStart,
   WebhookAttemptTelemetry,
 } from "../telemetry";
+
+/** Which requests may continue the trace their sender started, by the handler they go to. */
+export interface TrustIncomingTrace {
+  /** Requests of the public API (callers hold a key). @default true */
+  api?: boolean;
+  /** The careers site's applications (anyone on the internet may send them). @default false */
+  careers?: boolean;
+  /** The console's changes (people the host signed in). @default true */
+  console?: boolean;
+}
 
 export interface OpenTelemetryOptions {
   /** Where spans go. @default the global tracer provider (`trace.getTracerProvider()`) */
@@ -50,6 +67,21 @@ export interface OpenTelemetryOptions {
   meterProvider?: MeterProvider;
   /** The instrumentation scope's name, on every span and metric. @default "hireport" */
   scopeName?: string;
+  /**
+   * Reads a sender's trace context from a request's headers. With no propagator registered
+   * globally, hireport reads the W3C `traceparent` and `tracestate` headers itself, strictly.
+   * @default the global propagator (`propagation`), or the W3C headers when none is registered
+   */
+  propagator?: TextMapPropagator;
+  /**
+   * Which requests continue the trace their sender's headers name (the server span's parent is the
+   * sender's span). An untrusted request starts a trace of its own instead, and its server span
+   * links to the sender's span. `true` trusts every handler, `false` none. Invalid headers are
+   * ignored, and a span already active (the host's HTTP instrumentation's) is the parent whatever
+   * the headers say.
+   * @default { api: true, careers: false, console: true }
+   */
+  trustIncomingTrace?: boolean | TrustIncomingTrace;
 }
 
 /** The methods HTTP semantic conventions name; any other is reported as `_OTHER`. */
@@ -64,6 +96,12 @@ const GAUGE_UNITS: Record<ObservedGauge, { unit: string; description: string }> 
   "hireport.usage.pending": { unit: "{entry}", description: "Usage log entries recorded and not written yet." },
   "hireport.outbox.backlog": { unit: "{delivery}", description: "Webhook deliveries waiting to be sent." },
 };
+
+/** {@link OpenTelemetryOptions.trustIncomingTrace} with its defaults applied. */
+function trustBySurface(option: OpenTelemetryOptions["trustIncomingTrace"]): Readonly<Record<RequestSurface, boolean>> {
+  if (typeof option === "boolean") return { api: option, careers: option, console: option };
+  return { api: option?.api ?? true, careers: option?.careers ?? false, console: option?.console ?? true };
+}
 
 /** A link to the span a stored `traceparent` names, if it is a valid one. */
 function linkTo(traceparent: string | undefined): Link[] | undefined {
@@ -84,6 +122,7 @@ function linkTo(traceparent: string | undefined): Link[] | undefined {
  */
 export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
   const scope = options.scopeName ?? "hireport";
+  const trusted = trustBySurface(options.trustIncomingTrace);
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(scope);
   const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(scope);
   const duration = meter.createHistogram("http.server.request.duration", {
@@ -105,13 +144,24 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
   });
 
   return {
-    startRequest(sentMethod: string): RequestTelemetry {
+    startRequest(sentMethod: string, source: RequestSource): RequestTelemetry {
       const started = performance.now();
       const method = KNOWN_METHODS.has(sentMethod) ? sentMethod : "_OTHER";
-      const attributes: Attributes = { "http.request.method": method };
+      const surface = source?.surface ?? "api";
+      const attributes: Attributes = { "http.request.method": method, "hireport.surface": surface };
       if (method !== sentMethod) attributes["http.request.method_original"] = sentMethod;
-      const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes });
-      const active = trace.setSpan(context.active(), span);
+      let parent: Context = context.active();
+      let links: Link[] | undefined;
+      const local = trace.getSpanContext(parent);
+      // A span already active (the host's HTTP instrumentation's) is the parent: it has read the
+      // headers itself. Otherwise the sender's trace context, if any, is the parent or a link.
+      if (!local || !isSpanContextValid(local)) {
+        const sender = incomingTrace(source?.headers, parent, options.propagator);
+        if (sender && trusted[surface]) parent = sender.context;
+        else if (sender) links = [{ context: sender.spanContext }];
+      }
+      const span = tracer.startSpan(method, { kind: SpanKind.SERVER, attributes, ...(links ? { links } : {}) }, parent);
+      const active = trace.setSpan(parent, span);
       return {
         run: (work) => context.with(active, work),
         end(outcome: RequestOutcome) {
@@ -128,9 +178,18 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
             span.setStatus({ code: SpanStatusCode.ERROR });
           }
           span.setAttributes(measured);
-          if (outcome.companyId !== null) span.setAttribute("hireport.company.id", outcome.companyId);
-          if (outcome.keyId !== null) span.setAttribute("hireport.key.id", outcome.keyId);
+          const ids: Attributes = {
+            "hireport.company.id": outcome.companyId ?? undefined,
+            "hireport.key.id": outcome.keyId ?? undefined,
+            "hireport.job.id": outcome.jobId ?? undefined,
+            "hireport.application.id": outcome.applicationId ?? undefined,
+            "hireport.console.action": outcome.action ?? undefined,
+            "user.id": outcome.userId ?? undefined,
+          };
+          for (const [name, value] of Object.entries(ids)) if (value !== undefined) span.setAttribute(name, value);
           span.end();
+          // The metrics are the API's: the careers site and the console have spans alone.
+          if (surface !== "api") return;
           duration.record((performance.now() - started) / 1000, measured);
           if (outcome.refused !== null) refused.add(1, { "hireport.refusal.reason": outcome.refused });
         },
@@ -172,9 +231,12 @@ export function openTelemetry(options: OpenTelemetryOptions = {}): Telemetry {
       };
     },
 
-    observe(name: ObservedGauge, read: () => number) {
+    observe(name: ObservedGauge, read: () => number | undefined) {
       const gauge = meter.createObservableGauge(name, GAUGE_UNITS[name]);
-      const callback = (result: ObservableResult) => result.observe(read());
+      const callback = (result: ObservableResult) => {
+        const value = read();
+        if (value !== undefined) result.observe(value);
+      };
       gauge.addCallback(callback);
       return () => gauge.removeCallback(callback);
     },

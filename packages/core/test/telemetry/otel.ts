@@ -63,3 +63,6 @@ export function points(metric: MetricData | undefined): { attributes: Record<str
     value: typeof point.value === "number" ? point.value : { count: point.value.count, sum: point.value.sum },
   }));
 }
+
+// For the tests of packages that do not depend on `@opentelemetry/api` themselves (careers, console).
+export { SpanKind, SpanStatusCode } from "@opentelemetry/api";

@@ -67,6 +67,7 @@ describe("the server span of an API request", () => {
     expect(read?.kind).toBe(SpanKind.SERVER);
     expect(read?.attributes).toEqual({
       "http.request.method": "GET",
+      "hireport.surface": "api",
       "http.route": "/jobs/{id}",
       "http.response.status_code": 200,
       "hireport.company.id": "co_span",
@@ -165,6 +166,27 @@ describe("events emitted under a span", () => {
       "api_version",
       "data",
     ]);
+  });
+
+  it("store it for a new application too (the storage writes its event itself)", async () => {
+    await newKey("co_applied");
+    const job = await api.jobs.create("co_applied", { title: "Engineer", status: "active" });
+    const { key: writer } = await api.keys.create({
+      companyId: "co_applied",
+      name: "Applications",
+      scopes: ["applications:write"],
+    });
+    const response = await api.handle({
+      method: "POST",
+      path: "/api/public/v1/applications",
+      headers: { authorization: `Bearer ${writer}`, "content-type": "application/json" },
+      body: { job_id: job.id, candidate: { name: "Ada", email: "ada@example.com" } },
+    });
+    expect(response.status).toBe(201);
+    const span = sdk.exporter.getFinishedSpans().find((finished) => finished.name === "POST /applications");
+    const stored = (await storage.events.get(events.at(-1) ?? ""))?.payload ?? "";
+    expect(JSON.parse(sentPayload(stored)).type).toBe("application.created");
+    expect(eventTraceparent(stored)).toBe(`00-${span?.spanContext().traceId}-${span?.spanContext().spanId}-01`);
   });
 
   it("store none when no span is active (a host change outside any request)", async () => {
