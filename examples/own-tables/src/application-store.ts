@@ -1,28 +1,32 @@
 /** `ApplicationStore` over `candidacies`, `candidates`, `pipeline_moves` and `recruiter_notes`. */
 import type { ApplicationStore, StageChangeRecord } from "@hireport/core";
 import { createApplicationInSteps } from "@hireport/core";
-import { sql, type Updateable } from "kysely";
+import { type Kysely, sql, type Updateable } from "kysely";
 import { toPipeline, toStage } from "./mapping";
 import {
   actorColumns,
   candidacyRow,
   candidateRow,
   readTime,
+  replicaFirst,
   type Scope,
   selectApplications,
   toActor,
   toApplication,
   values,
 } from "./rows";
-import type { CandidaciesTable } from "./schema";
+import type { CandidaciesTable, HostDatabase } from "./schema";
 
 export function createApplicationStore(scope: Scope): ApplicationStore {
   const { time, timeOrNull, flag } = values(scope);
-  const get: ApplicationStore["get"] = async (companyId, id, options) => {
-    const query = selectApplications(scope.db).where("c.id", "=", id).where("c.orgId", "=", companyId);
-    const row = await (options?.lock ? scope.forUpdate(query, "c") : query).executeTakeFirst();
+  const read = async (db: Kysely<HostDatabase>, companyId: string, id: string, lock = false) => {
+    const query = selectApplications(db).where("c.id", "=", id).where("c.orgId", "=", companyId);
+    const row = await (lock ? scope.forUpdate(query, "c") : query).executeTakeFirst();
     return row ? toApplication(row) : null;
   };
+  const get: ApplicationStore["get"] = async (companyId, id, options) =>
+    (replicaFirst(scope, options) ? await read(scope.readDb, companyId, id) : null) ??
+    read(scope.db, companyId, id, options?.lock === true);
   const addStageChange = async (record: StageChangeRecord) => {
     await scope.db
       .insertInto("pipeline_moves")

@@ -2,7 +2,7 @@
 import type { JobStore } from "@hireport/core";
 import type { Kysely, Updateable } from "kysely";
 import { toState } from "./mapping";
-import { type Scope, toJob, values } from "./rows";
+import { replicaFirst, type Scope, toJob, values } from "./rows";
 import type { HostDatabase, OpeningsTable } from "./schema";
 
 export function createJobStore(scope: Scope): JobStore {
@@ -36,7 +36,9 @@ export function createJobStore(scope: Scope): JobStore {
         .execute();
     },
 
-    get: (companyId, id, options) => get(scope.db, companyId, id, options?.lock === true),
+    get: async (companyId, id, options) =>
+      (replicaFirst(scope, options) ? await get(scope.readDb, companyId, id) : null) ??
+      get(scope.db, companyId, id, options?.lock === true),
 
     update: (companyId, id, patch) =>
       scope.atomic(async (tx) => {

@@ -1,6 +1,7 @@
 /** Between the host's rows and hireport's records: names, times, flags, JSON lists, the host's words. */
 import type {
   ApplicationRecord,
+  GetOptions,
   JobFields,
   JobRecord,
   NewApplication,
@@ -30,6 +31,13 @@ export function chunks<T>(items: readonly T[]): T[][] {
   for (let start = 0; start < items.length; start += CHUNK) out.push(items.slice(start, start + CHUNK));
   return out;
 }
+
+/**
+ * Whether a read by id tries the replica first (the storage's `readDb`): the caller accepts a copy
+ * that may lag, takes no lock, and the scope has a replica. A miss there is read again on `db`.
+ */
+export const replicaFirst = (scope: Scope, options: GetOptions | undefined): boolean =>
+  options?.replica === true && options.lock !== true && scope.readDb !== scope.db;
 
 /** How the dialect stores times and flags: `timestamptz` and `boolean` on Postgres, text and 0/1 on SQLite. */
 export function values(scope: Scope) {

@@ -26,8 +26,10 @@ export interface DomainScope<DB> {
   /** The storage's Kysely instance, or the transaction this scope belongs to. */
   readonly db: Kysely<DB>;
   /**
-   * Where the list reads (`jobs.list`, `applications.list`) may run: the storage's `readDb` outside
-   * a transaction, else `db`. Everything else runs on `db`.
+   * Where the reads that may lag run: the storage's `readDb` outside a transaction, else `db`
+   * itself. `jobs.list` and `applications.list` read on it, and so do `jobs.get` and
+   * `applications.get` when their options say `replica` (and no `lock`), reading a miss again on
+   * `db`. Everything else runs on `db`.
    */
   readonly readDb: Kysely<DB>;
   /** The storage's SQL dialect. */
