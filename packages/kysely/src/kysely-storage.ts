@@ -64,10 +64,10 @@ export interface KyselyStorageOptions<DB> {
    * The host's own stores for jobs, applications and candidates, over its own tables, in place of
    * hireport's: `(scope) => ({ jobs, applications, candidates })`, each keeping every MUST rule of
    * its interface (prove them with `runDomainConformance` of `@hireport/core/testing`). Called
-   * with the scope of `db` (and of `readDb` for the list reads), and again with the scope of each
-   * transaction of the storage, so that a change, an application and their outbox events commit
-   * together; the scope appends outbox events and redacts an erasure in hireport's tables (see
-   * `DomainScope`). hireport's own job and application tables are then left empty.
+   * with the scope of `db` (its `readDb` the `readDb` option, for the reads that may lag), and
+   * again with the scope of each transaction of the storage, so that a change, an application and
+   * their outbox events commit together; the scope appends outbox events and redacts an erasure in
+   * hireport's tables (see `DomainScope`). hireport's own job and application tables stay empty.
    * @default none: hireport's tables hold jobs, applications and candidates
    */
   domain?: DomainFactory<DB>;
