@@ -39,7 +39,7 @@ export function runDomainConformance(target: ConformanceTarget): void {
   describe(`domain conformance: ${target.name}`, () => {
     const ctx = new ConformanceContext();
     beforeAll(async () => {
-      ctx.attach(await target.setup());
+      ctx.attach(await target.setup(), target.name);
     }, 60_000);
     afterEach(async () => {
       await ctx.cleanUp();
