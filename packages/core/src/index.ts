@@ -1,4 +1,5 @@
 export { type ChangeOptions, hostActor } from "./actor";
+export { type ApplicationCreateSteps, createApplicationInSteps } from "./application-create-steps";
 export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./audit-log";
 export { readKey } from "./auth";
 export {

@@ -1,3 +1,4 @@
+import type { DomainStores } from "@hireport/core";
 import type { Kysely } from "kysely";
 import type { CompiledShapes } from "./compiled-queries";
 import type { DialectStrategy, Selection } from "./dialects/types";
@@ -21,6 +22,13 @@ export interface StoreContext {
   readonly inTransaction: boolean;
   /** Postgres: commit rate-limit counter statements with `synchronous_commit` off. */
   readonly asyncRateLimitCommit: boolean;
+  /**
+   * The host's domain stores on a context's handle, their list reads on `reads` (the storage's
+   * `domain` option), or null when jobs, applications and candidates are hireport's tables. The
+   * stores that must know whether an application is erased (`idempotency.complete`,
+   * `webhooks.recordAttempt`) ask them.
+   */
+  readonly domain: ((ctx: StoreContext, reads?: StoreContext) => DomainStores) | null;
   /** The prefixed name of a table, typed as its unprefixed name so queries stay typed. */
   table<T extends TableName>(name: T): T;
   /** The prefixed name of a table with an alias (`hireport_job as j`), typed as `job as j`. */
@@ -54,6 +62,8 @@ export interface ContextSettings {
   strategy: DialectStrategy;
   tablePrefix: string;
   asyncRateLimitCommit: boolean;
+  /** See {@link StoreContext.domain}. @default null */
+  domain?: ((ctx: StoreContext, reads?: StoreContext) => DomainStores) | null;
 }
 
 /** Creates the context of a storage; stores bound to a transaction get one through `withDb`. */
@@ -80,6 +90,7 @@ export function createContext(
     returning: db.getExecutor().adapter.supportsReturning === true,
     inTransaction: transactional,
     asyncRateLimitCommit,
+    domain: settings.domain ?? null,
     table: <T extends TableName>(name: T) => prefixed(name) as T,
     tableAs: <T extends TableName, A extends string>(name: T, alias: A) =>
       `${prefixed(name)} as ${alias}` as `${T} as ${A}`,

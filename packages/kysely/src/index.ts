@@ -1,4 +1,5 @@
 export type { DialectKind } from "./dialects/types";
+export type { DomainErasure, DomainFactory, DomainScope } from "./domain-scope";
 export { kyselyHealthChecks } from "./health-checks";
 export { FILE_CHUNK_BYTES, type KyselyFileStoreOptions, kyselyFileStore } from "./kysely-file-store";
 export { type KyselyStorageOptions, kyselyStorage } from "./kysely-storage";
@@ -29,3 +30,4 @@ export {
   postgresWakeUps,
 } from "./pg-wake-ups";
 export { TABLE_NAMES } from "./schema";
+export type { ErasureRedactions } from "./stores/erasure-redactions";

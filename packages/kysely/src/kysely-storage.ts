@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
 import { detectDialect, strategyFor } from "./dialects/detect";
 import type { DialectKind } from "./dialects/types";
+import { type DomainFactory, domainScope } from "./domain-scope";
 import { createApplicationStore } from "./stores/applications";
 import { createAuditStore } from "./stores/audit";
 import { createCandidateStore } from "./stores/candidates";
@@ -59,6 +60,22 @@ export interface KyselyStorageOptions<DB> {
    * @default none: every statement runs on `db`
    */
   readDb?: Kysely<DB>;
+  /**
+   * The host's own stores for jobs, applications and candidates, over its own tables, in place of
+   * hireport's: `(scope) => ({ jobs, applications, candidates })`, each keeping every MUST rule of
+   * its interface (prove them with `runDomainConformance` of `@hireport/core/testing`). Called
+   * with the scope of `db` (its `readDb` the `readDb` option, for the reads that may lag), and
+   * again with the scope of each transaction of the storage, so that a change, an application and
+   * their outbox events commit together; the scope appends outbox events and redacts an erasure in
+   * hireport's tables (see `DomainScope`). hireport's own job and application tables stay empty.
+   * @default none: hireport's tables hold jobs, applications and candidates
+   */
+  domain?: DomainFactory<DB>;
+}
+
+/** `stores` with the host's domain stores in place of hireport's, when the storage has some. */
+function withDomain<S extends StorageStores>(stores: S, ctx: StoreContext, reads: StoreContext = ctx): S {
+  return ctx.domain === null ? stores : { ...stores, ...ctx.domain(ctx, reads) };
 }
 
 /** The stores on `ctx`; the reads that may lag on `reads` (the `readDb`'s context, or `ctx` itself). */
@@ -87,20 +104,22 @@ function createStores(ctx: StoreContext, reads: StoreContext = ctx): StorageStor
  */
 export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): Storage {
   const db = options.db as unknown as Db;
+  const domain = options.domain;
   const ctx = createContext({
     db,
     strategy: strategyFor(db, options.dialect),
     tablePrefix: options.tablePrefix ?? "hireport_",
     asyncRateLimitCommit: !(options.durableRateLimits ?? false),
+    domain: domain ? (on, reads) => domain(domainScope<DB>(on, reads)) : null,
   });
   const readDb = options.readDb as unknown as Db | undefined;
   // A storage made on the host's transaction reads in it: `readDb` is for storages on a Kysely instance.
   const reads = readDb && readDb !== db && !ctx.inTransaction ? readContext(ctx, readDb, options.dialect) : ctx;
-  const stores = createStores(ctx, reads);
+  const stores = withDomain(createStores(ctx, reads), ctx, reads);
   return Object.freeze({
     ...stores,
     transaction: <T>(fn: (tx: StorageStores) => Promise<T>): Promise<T> =>
-      runTransaction(ctx, (txCtx) => fn(createStores(txCtx))),
+      runTransaction(ctx, (txCtx) => fn(withDomain(createStores(txCtx), txCtx))),
   });
 }
 

@@ -36,6 +36,7 @@ export type * from "./audit";
 export type * from "./candidates";
 export type * from "./common";
 export type * from "./companies";
+export type * from "./domain-stores";
 export type * from "./events";
 export type * from "./files";
 export type * from "./idempotency";

@@ -59,7 +59,7 @@ export function decisionTests(target: HttpSuiteTarget, call: SuiteCall, secret: 
       // 10:00:30 UTC: the minute ends in 30 s, the day in 13 h 59 min 30 s.
       const at = new Date("2026-03-02T10:00:30.000Z");
       const daily = createPublicApi({
-        storage: memoryStorage(),
+        storage: target.storage?.() ?? memoryStorage(),
         publicBaseUrl,
         fileTokenSecret: secret,
         limits: { perMinute: 100, perDay: 2 },

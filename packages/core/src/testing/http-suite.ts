@@ -22,6 +22,7 @@ import { createPublicApi, type PublicApi } from "../create-public-api";
 import type { Scope } from "../domain";
 import { memoryStorage } from "../memory";
 import type { Logger } from "../options";
+import type { Storage } from "../storage";
 import { decisionTests } from "./http-suite-decisions";
 
 /** A running server of the adapter under test. */
@@ -43,6 +44,13 @@ export interface HttpSuiteTarget {
    * more than once (the rate-limit tests use an API of their own); each call gets a new server.
    */
   start(api: PublicApi): Promise<HttpSuiteServer>;
+  /**
+   * The storage of each API the suite makes (one per `start`), for a host that checks its own
+   * storage through its server. The suite makes its own companies with random ids, so a database
+   * shared with other data works.
+   * @default a new `memoryStorage()` of `@hireport/core/memory` for each API
+   */
+  storage?(): Storage;
 }
 
 interface Answer {
@@ -105,7 +113,7 @@ export function runHttpSuite(target: HttpSuiteTarget): void {
 
     beforeAll(async () => {
       api = createPublicApi({
-        storage: memoryStorage(),
+        storage: target.storage?.() ?? memoryStorage(),
         publicBaseUrl: PUBLIC_BASE_URL,
         fileTokenSecret: SECRET,
         limits: { perMinute: 100_000, perDay: 1_000_000 },
@@ -422,7 +430,7 @@ export function runHttpSuite(target: HttpSuiteTarget): void {
         // A clock that stands still, so the minute window cannot roll over between the calls.
         const at = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
         limited = createPublicApi({
-          storage: memoryStorage(),
+          storage: target.storage?.() ?? memoryStorage(),
           publicBaseUrl: PUBLIC_BASE_URL,
           fileTokenSecret: SECRET,
           limits: { perMinute: 2 },

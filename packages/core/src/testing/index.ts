@@ -9,5 +9,6 @@ export {
 } from "./file-store-conformance";
 export { type HandlerSuiteServer, type HandlerSuiteTarget, runHandlerSuite } from "./handler-suite";
 export { type HttpSuiteServer, type HttpSuiteTarget, runHttpSuite } from "./http-suite";
+export { runDomainConformance } from "./run-domain-conformance";
 export { runStorageConformance } from "./run-storage-conformance";
 export type { ConformanceInspector, ConformanceInstance, ConformanceTarget } from "./types";

@@ -1,21 +1,7 @@
-import {
-  type CandidateErasureResult,
-  type CandidateStore,
-  emptyErasureResult,
-  REDACTED_RESPONSE_BODY,
-  redactApplications,
-} from "@hireport/core";
+import { type CandidateErasureResult, type CandidateStore, emptyErasureResult } from "@hireport/core";
 import type { StoreContext } from "../context";
 import { type ApplicationRow, selectApplications, toApplication } from "./application-rows";
-
-/** Ids per `IN (…)` list. */
-const CHUNK = 500;
-
-function chunks<T>(items: readonly T[]): T[][] {
-  const out: T[][] = [];
-  for (let start = 0; start < items.length; start += CHUNK) out.push(items.slice(start, start + CHUNK));
-  return out;
-}
+import { chunks, redactErasedApplications } from "./erasure-redactions";
 
 /**
  * One person's data: their applications by address, their erasure, and retention's choice of
@@ -86,65 +72,7 @@ export function createCandidateStore(ctx: StoreContext): CandidateStore {
           result.notes += Number(notes.numDeletedRows);
         }
 
-        const events: { id: string; payload: string }[] = [];
-        for (const part of chunks(ids)) {
-          const read = tx.db
-            .selectFrom(tx.tableAs("event", "e"))
-            .select(["e.id", "e.payload"])
-            .where("e.company_id", "=", companyId)
-            .where("e.subject_id", "in", part)
-            .orderBy("e.id", "asc");
-          events.push(...(await tx.strategy.forUpdate(read, "e").execute()));
-        }
-        for (const event of events) {
-          await tx.db
-            .updateTable(tx.table("event"))
-            .set({ payload: redactApplications(event.payload, ids, erasedAt) })
-            .where("id", "=", event.id)
-            .execute();
-        }
-        result.events = events.length;
-
-        const deliveryIds: string[] = [];
-        for (const part of chunks(events.map((event) => event.id))) {
-          const read = tx.db
-            .selectFrom(tx.tableAs("webhook_delivery", "d"))
-            .select("d.id")
-            .where("d.event_id", "in", part)
-            .orderBy("d.id", "asc");
-          deliveryIds.push(...(await tx.strategy.forUpdate(read, "d").execute()).map((row) => row.id));
-        }
-        for (const part of chunks(deliveryIds)) {
-          const emptied = await tx.db
-            .updateTable(tx.table("webhook_attempt"))
-            .set({ response_body: REDACTED_RESPONSE_BODY })
-            .where("delivery_id", "in", part)
-            .where("response_body", "<>", REDACTED_RESPONSE_BODY)
-            .executeTakeFirst();
-          result.attempts += Number(emptied.numUpdatedRows);
-        }
-
-        const keys = tx.db.selectFrom(tx.tableAs("api_key", "k")).select("k.id").where("k.company_id", "=", companyId);
-        for (const part of chunks(ids)) {
-          const answers = await tx.db
-            .selectFrom(tx.tableAs("idempotency", "i"))
-            .select(["i.key_id", "i.idempotency_key", "i.response_body"])
-            .where("i.key_id", "in", keys)
-            .where("i.response_body", "is not", null)
-            .where((eb) => eb.or(part.map((id) => tx.strategy.textContains("i.response_body", id))))
-            .execute();
-          for (const answer of answers) {
-            const body = redactApplications(answer.response_body ?? "", ids, erasedAt);
-            if (body === answer.response_body) continue;
-            await tx.db
-              .updateTable(tx.table("idempotency"))
-              .set({ response_body: body })
-              .where("key_id", "=", answer.key_id)
-              .where("idempotency_key", "=", answer.idempotency_key)
-              .execute();
-            result.idempotencyRecords += 1;
-          }
-        }
+        Object.assign(result, await redactErasedApplications(tx, companyId, ids, erasedAt));
 
         for (const part of chunks(ids)) {
           const rows = await selectApplications(tx)

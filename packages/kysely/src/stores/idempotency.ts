@@ -1,6 +1,7 @@
 import { type IdempotencyClaim, type IdempotencyStore, redactApplications, type StoredResponse } from "@hireport/core";
 import type { StoreContext } from "../context";
 import { fromDb, readJson } from "../values";
+import { lockedErasedAt } from "./domain-erasures";
 import { findRow } from "./rows";
 
 /**
@@ -93,6 +94,11 @@ export function createIdempotencyStore(ctx: StoreContext): IdempotencyStore {
       // The application's row locked first: an erasure holding it has committed (and is seen)
       // by the time this reads it, and one that comes later finds this answer stored.
       await ctx.atomic(async (tx) => {
+        if (tx.domain) {
+          const erasedAt = await lockedErasedAt(tx, tx.domain, keyId, subjectId);
+          await store(tx, erasedAt ? redactApplications(response.body, [subjectId], erasedAt) : response.body);
+          return;
+        }
         const row = await tx.strategy
           .forUpdate(
             tx.db

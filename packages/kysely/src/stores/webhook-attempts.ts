@@ -13,6 +13,7 @@ import { type RawBuilder, sql, type Updateable } from "kysely";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookEndpointTable } from "../schema";
 import { fromDb, readNumber } from "../values";
+import { erasedSubjectEvents } from "./domain-erasures";
 import { endpointsById } from "./webhook-rows";
 
 export type AttemptMethods = Pick<WebhookStore, "recordAttempt" | "recordAttempts">;
@@ -133,6 +134,7 @@ async function heldAttempts(tx: StoreContext, items: readonly AttemptToRecord[])
  */
 async function erasedEvents(tx: StoreContext, held: readonly HeldAttempt[]): Promise<Set<string>> {
   const ids = [...new Set(held.filter((entry) => entry.eventType.startsWith("application.")).map((e) => e.eventId))];
+  if (tx.domain) return erasedSubjectEvents(tx, tx.domain, ids);
   const erased = new Set<string>();
   for (let start = 0; start < ids.length; start += RECORD_CHUNK) {
     const rows = await tx.db

@@ -1,0 +1,60 @@
+import { afterAll, afterEach, beforeAll, describe } from "vitest";
+import { ConformanceContext } from "./context";
+import { applicationCreateTests } from "./suites/application-create";
+import { applicationTests } from "./suites/applications";
+import { candidateTests } from "./suites/candidates";
+import { jobTests } from "./suites/jobs";
+import { publicJobTests } from "./suites/public-jobs";
+import { retentionTests } from "./suites/retention";
+import { roundTripTests } from "./suites/round-trips";
+import { transactionTests } from "./suites/transactions";
+import type { ConformanceTarget } from "./types";
+
+/**
+ * Registers the conformance suites of the domain stores (`jobs`, `applications`, `candidates`;
+ * see `DomainStores`) and of what they share with the storage's own stores: round trips, the
+ * transaction (a job, an application and their events commit or roll back together), erasure with
+ * its redaction of events, attempts and stored answers, retention. For a storage whose domain
+ * stores are the host's own tables (`kyselyStorage({ domain })` of `@hireport/kysely`) while
+ * hireport's stores are already proven by `runStorageConformance`. Call it at the top level of a
+ * test file, as `runStorageConformance`:
+ *
+ * ```ts
+ * runDomainConformance({
+ *   name: "our tables on Postgres",
+ *   async setup() {
+ *     const db = createDb();
+ *     await migrateOurTables(db);
+ *     await migrateToLatest(db);
+ *     return { storage: kyselyStorage({ db, domain: ourStores }), inspect: ourRawReads(db), teardown: () => db.destroy() };
+ *   },
+ * });
+ * ```
+ *
+ * The raw reads of `inspect` count the host's rows (an application, a note, a job's stored count)
+ * and hireport's (events, keys, usage…), and `findText` scans the host's tables as well as
+ * hireport's, so the erasure checks see a candidate's data wherever it is stored.
+ */
+export function runDomainConformance(target: ConformanceTarget): void {
+  describe(`domain conformance: ${target.name}`, () => {
+    const ctx = new ConformanceContext();
+    beforeAll(async () => {
+      ctx.attach(await target.setup(), target.name);
+    }, 60_000);
+    afterEach(async () => {
+      await ctx.cleanUp();
+    });
+    afterAll(async () => {
+      await ctx.detach();
+    }, 60_000);
+
+    roundTripTests(ctx);
+    jobTests(ctx);
+    publicJobTests(ctx);
+    applicationCreateTests(ctx);
+    applicationTests(ctx);
+    transactionTests(ctx);
+    candidateTests(ctx);
+    retentionTests(ctx);
+  });
+}
