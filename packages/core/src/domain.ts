@@ -3,6 +3,7 @@
  * (camelCase, `Date` objects); the wire shapes of the spec (snake_case, ISO strings) are produced
  * by `serialize.ts`.
  */
+import type { JobFields } from "./fields/job";
 
 /** The 14 application stages of spec section 3.1, in the order the spec lists them. */
 export const APPLICATION_STAGES = [
@@ -81,32 +82,12 @@ export interface ApiKeyWithCompany {
   company: CompanyRecord;
 }
 
-/** Every JobInput field of spec 2.2, stored whether or not the Job wire shape returns it. */
-export interface JobFields {
-  title: string;
-  description: string;
-  shortDescription: string;
-  department: string;
-  location: string;
-  employmentType: string;
-  experienceLevel: string;
-  salaryMin: number | null;
-  salaryMax: number | null;
-  /** @default "GBP" */
-  salaryCurrency: string;
-  /** @default "year" */
-  salaryPeriod: string;
-  requiredSkills: string[];
-  preferredSkills: string[];
-  qualifications: string[];
-  responsibilities: string[];
-  benefits: string[];
-  /** YYYY-MM-DD or null. */
-  closingDate: string | null;
-  /** YYYY-MM-DD or null. */
-  startDate: string | null;
-  positions: number | null;
-}
+/**
+ * Every JobInput field, stored whether or not the Job wire shape returns it: derived from their
+ * declaration in `fields/job.ts` (salaryCurrency defaults to "GBP", salaryPeriod to "year",
+ * closingDate and startDate are YYYY-MM-DD or null).
+ */
+export type { JobFields };
 
 export interface JobRecord extends JobFields {
   id: string;

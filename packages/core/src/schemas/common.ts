@@ -29,7 +29,9 @@ export const fieldErrorSchema = z
 
 /** The `error` object inside an error body. */
 export const errorObjectSchema = z.strictObject({
-  code: z.enum(ERROR_CODES).meta({ description: "Stable, machine-readable error code (spec section 7)." }),
+  code: z
+    .enum(ERROR_CODES)
+    .meta({ description: "Stable, machine-readable error code (see Errors in the API reference)." }),
   message: z.string().meta({ description: "What went wrong and what to do, in plain English." }),
   fields: z
     .array(fieldErrorSchema)
