@@ -113,7 +113,7 @@ describe("POST /jobs body (jobCreateBodySchema)", () => {
     expect(parseBody(jobCreateBodySchema, job).required_skills).toEqual([]);
   });
 
-  it("accepts every JobInput field of spec 2.2", () => {
+  it("accepts every JobInput field", () => {
     const body = {
       title: "  Backend Engineer  ",
       description: "Long text\n\n  with indentation  ",
@@ -369,7 +369,7 @@ describe("POST /applications body (applicationCreateBodySchema)", () => {
     });
   });
 
-  it("accepts every field of spec 4.8", () => {
+  it("accepts every field of the application body", () => {
     const body = {
       job_id: "job_1",
       candidate: {
@@ -590,7 +590,7 @@ const applicationWire = {
 };
 
 describe("returned shapes", () => {
-  it("jobSchema is exactly the Job of spec 2.1, then the other JobInput fields", () => {
+  it("jobSchema is exactly the documented Job: its first fields, then the other JobInput fields", () => {
     expect(jobSchema.parse(jobWire)).toEqual(jobWire);
     expect(Object.keys(jobSchema.shape)).toEqual(JOB_FIELDS);
     expect(jobSchema.safeParse({ ...jobWire, hidden: false }).success).toBe(false);
@@ -602,7 +602,7 @@ describe("returned shapes", () => {
     expect(jobSchema.safeParse({ ...jobWire, salary: { min: 1, max: 2, currency: "GBP" } }).success).toBe(false);
   });
 
-  it("applicationSchema is exactly the Application of spec 2.3, plus human_review_requested and erased_at", () => {
+  it("applicationSchema is exactly the documented Application, plus human_review_requested and erased_at", () => {
     expect(applicationSchema.parse(applicationWire)).toEqual(applicationWire);
     expect(Object.keys(applicationSchema.shape)).toEqual(APPLICATION_FIELDS);
     expect(Object.keys(candidateSchema.shape)).toEqual(CANDIDATE_FIELDS);
@@ -647,7 +647,7 @@ describe("returned shapes", () => {
     expect(errorBodySchema.safeParse({ error: { code: "nope", message: "x" } }).success).toBe(false);
   });
 
-  it("meSchema is the GET /me body of spec 2.8", () => {
+  it("meSchema is the documented GET /me body", () => {
     const me = {
       data: {
         company: { id: "co_1", name: "Acme" },

@@ -64,7 +64,7 @@ export function testClock(start: Date = START): TestClock {
   };
 }
 
-/** The body of an error answer (spec 2.7 plus the fields DESIGN.md section 4 adds). */
+/** The body of an error answer (docs/api-reference.md#errors). */
 export interface ErrorBody {
   code: string;
   message: string;
@@ -316,7 +316,7 @@ export function errorOf(answer: Answer): ErrorBody {
   return error;
 }
 
-/** A parsed event envelope of spec 2.9. */
+/** A parsed event envelope (docs/api-reference.md#the-envelope). */
 export interface Envelope {
   id: string;
   type: string;

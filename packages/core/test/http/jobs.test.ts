@@ -40,7 +40,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
   });
 
   describe("GET /jobs", () => {
-    it("returns exactly the fields of spec 2.1 with ISO UTC times", async () => {
+    it("returns exactly the documented Job fields with ISO UTC times", async () => {
       const created = await createJob({
         title: "Backend Engineer",
         status: "active",
@@ -283,7 +283,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
   });
 
   describe("POST /jobs", () => {
-    it("creates a draft by default with the defaults of DESIGN.md section 4", async () => {
+    it("creates a draft by default with the documented defaults", async () => {
       const answer = await post("/jobs", { title: "  Designer  " });
       expect(answer.status).toBe(201);
       expect(keysOf(answer.json)).toEqual(["data"]);
@@ -397,7 +397,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       expect(types).toEqual(["job.updated", "job.updated", "job.created"]);
     });
 
-    it("writes job.created with the envelope of spec 2.9", async () => {
+    it("writes job.created with the documented envelope", async () => {
       const job = await createJob({ title: "Chef", status: "active" });
       const events = await eventsOf(w.storage, w.acme);
       expect(events).toHaveLength(1);
