@@ -4,7 +4,7 @@
  * tags of answers.
  */
 import { createHash } from "node:crypto";
-import { createPublicApi, type JobRecord } from "@hireport/core";
+import { createPublicApi, type JobRecord, jobFieldDefaults } from "@hireport/core";
 import { memoryFileStore, memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
 import { cvFilename } from "../src/apply/cv-type";
@@ -181,6 +181,7 @@ describe("pay in words", () => {
 
 describe("pay in JobPosting data", () => {
   const record = (overrides: Partial<JobRecord>): JobRecord => ({
+    ...jobFieldDefaults(),
     id: "job_1",
     companyId: "co_a",
     reference: "JOB-1",

@@ -1,10 +1,11 @@
 /**
  * Domain records: what the storage contract stores and returns. These are internal shapes
- * (camelCase, `Date` objects); the wire shapes of the spec (snake_case, ISO strings) are produced
+ * (camelCase, `Date` objects); the wire shapes of the API (snake_case, ISO strings) are produced
  * by `serialize.ts`.
  */
+import type { JobFields } from "./fields/job";
 
-/** The 14 application stages of spec section 3.1, in the order the spec lists them. */
+/** The 14 application stages, in the order docs/api-reference.md#application-stages lists them. */
 export const APPLICATION_STAGES = [
   "new",
   "applied",
@@ -23,23 +24,23 @@ export const APPLICATION_STAGES = [
 ] as const;
 export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
 
-/** Job status values stored and returned (DESIGN.md section 4). `open` on the wire is `status === "active"`. */
+/** Job status values stored and returned. `open` on the wire is `status === "active"`. */
 export const JOB_STATUSES = ["active", "draft", "paused", "closed"] as const;
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-/** Job status values a client may send on create and change (spec 2.2). */
+/** Job status values a client may send on create and change (closing is POST /jobs/{id}/close). */
 export const JOB_INPUT_STATUSES = ["active", "draft", "paused"] as const;
 export type JobInputStatus = (typeof JOB_INPUT_STATUSES)[number];
 
-/** Values of the `status` filter of GET /jobs (spec 4.2). */
+/** Values of the `status` filter of GET /jobs. */
 export const JOB_LIST_FILTERS = ["open", "closed", "draft", "all"] as const;
 export type JobListFilter = (typeof JOB_LIST_FILTERS)[number];
 
-/** The four permissions of spec section 5. A `write` scope implies the matching `read` scope. */
+/** The four permissions of a key. A `write` scope implies the matching `read` scope. */
 export const SCOPES = ["jobs:read", "jobs:write", "applications:read", "applications:write"] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** Event kinds of spec section 6, plus the test event of DESIGN.md section 4. */
+/** Event kinds (docs/api-reference.md#events); `webhook.test` is the test event. */
 export const EVENT_TYPES = [
   "application.created",
   "application.updated",
@@ -81,32 +82,12 @@ export interface ApiKeyWithCompany {
   company: CompanyRecord;
 }
 
-/** Every JobInput field of spec 2.2, stored whether or not the Job wire shape returns it. */
-export interface JobFields {
-  title: string;
-  description: string;
-  shortDescription: string;
-  department: string;
-  location: string;
-  employmentType: string;
-  experienceLevel: string;
-  salaryMin: number | null;
-  salaryMax: number | null;
-  /** @default "GBP" */
-  salaryCurrency: string;
-  /** @default "year" */
-  salaryPeriod: string;
-  requiredSkills: string[];
-  preferredSkills: string[];
-  qualifications: string[];
-  responsibilities: string[];
-  benefits: string[];
-  /** YYYY-MM-DD or null. */
-  closingDate: string | null;
-  /** YYYY-MM-DD or null. */
-  startDate: string | null;
-  positions: number | null;
-}
+/**
+ * Every JobInput field, stored whether or not the Job wire shape returns it: derived from their
+ * declaration in `fields/job.ts` (salaryCurrency defaults to "GBP", salaryPeriod to "year",
+ * closingDate and startDate are YYYY-MM-DD or null).
+ */
+export type { JobFields };
 
 export interface JobRecord extends JobFields {
   id: string;
@@ -168,7 +149,7 @@ export interface ApplicationRecord {
   overallScore: number | null;
   tags: string[];
   starred: boolean;
-  /** When the candidate asked for a person to review the application (spec section 1), or null. */
+  /** When the candidate asked for a person to review the application (a link the careers site gives them), or null. */
   humanReviewRequestedAt: Date | null;
   appliedAt: Date;
   updatedAt: Date;
@@ -212,7 +193,7 @@ export interface EventRecord {
   id: string;
   companyId: string;
   type: AnyEventType;
-  /** The exact JSON text of the envelope of spec 2.9, as it will be signed and sent. */
+  /** The exact JSON text of the envelope (docs/api-reference.md#the-envelope), as it will be signed and sent. */
   payload: string;
   createdAt: Date;
   /**

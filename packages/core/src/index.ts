@@ -25,6 +25,20 @@ export {
 export * from "./errors";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
+export {
+  type ColumnValueOf,
+  type FieldKind,
+  type FieldPlacement,
+  type FieldSpec,
+  field,
+  type PublicOf,
+  type RecordOf,
+  type RecordValueOf,
+  type RowOf,
+} from "./fields/field";
+export { publicJobFields } from "./fields/generated/job-wire";
+export { JOB_FIELDS, type JobFieldColumns, type JobFieldSet, jobFieldDefaults } from "./fields/job";
+export type { PublicJobFieldsJson } from "./fields/public-job";
 export { frameOptionsHeader } from "./frame-options";
 export {
   answerHealth,

@@ -48,7 +48,7 @@ export const OPENAPI_PATH = "/openapi.json";
 /** Path of the HTML reference rendered from the document, below the API root; served without a key. */
 export const REFERENCE_PATH = "/reference";
 
-/** Largest request body in bytes (DESIGN.md section 4); more answers 413. */
+/** Largest request body in bytes (docs/api-reference.md#limits-at-a-glance); more answers 413. */
 const MAX_BODY_BYTES = 1_048_576;
 
 /** Returned schemas (converted as output) under their component names. */

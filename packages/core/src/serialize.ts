@@ -1,14 +1,15 @@
 import type * as z from "zod";
 import type { ApplicationRecord, JobRecord } from "./domain";
+import { jobWire } from "./fields/generated/job-wire";
 import type { FileTokens } from "./file-tokens";
 import type { PublicJobRules } from "./public-jobs";
 import type { applicationSchema } from "./schemas/application";
 import type { jobSchema } from "./schemas/job";
 
-/** The Job of spec 2.1, exactly its fields: the output type of the schema that documents it. */
+/** The Job as returned, exactly its fields: the output type of the schema that documents it. */
 export type JobWire = z.output<typeof jobSchema>;
 
-/** The Application of spec 2.3, exactly its fields: the output type of the schema that documents it. */
+/** The Application as returned, exactly its fields: the output type of the schema that documents it. */
 export type ApplicationWire = z.output<typeof applicationSchema>;
 
 export interface SerializerOptions {
@@ -21,7 +22,7 @@ export interface SerializerOptions {
   hostServesResumes: boolean;
 }
 
-/** Turns domain records into the wire shapes of the spec (snake_case, ISO 8601 UTC). */
+/** Turns domain records into the wire shapes of the API (snake_case, ISO 8601 UTC). */
 export class Serializer {
   readonly #options: SerializerOptions;
 
@@ -35,32 +36,7 @@ export class Serializer {
   }
 
   job(job: JobRecord): JobWire {
-    return {
-      id: job.id,
-      reference: job.reference,
-      title: job.title,
-      status: job.status,
-      open: job.status === "active",
-      description: job.description,
-      department: job.department,
-      location: job.location,
-      employment_type: job.employmentType,
-      experience_level: job.experienceLevel,
-      salary: { min: job.salaryMin, max: job.salaryMax, currency: job.salaryCurrency, period: job.salaryPeriod },
-      required_skills: job.requiredSkills,
-      closing_date: job.closingDate,
-      applications_count: job.applicationsCount,
-      public_url: this.publicUrl(job),
-      created_at: job.createdAt.toISOString(),
-      updated_at: job.updatedAt.toISOString(),
-      short_description: job.shortDescription,
-      preferred_skills: job.preferredSkills,
-      qualifications: job.qualifications,
-      responsibilities: job.responsibilities,
-      benefits: job.benefits,
-      start_date: job.startDate,
-      positions: job.positions,
-    };
+    return jobWire(job, this.publicUrl(job));
   }
 
   async application(application: ApplicationRecord): Promise<ApplicationWire> {

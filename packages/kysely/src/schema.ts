@@ -8,6 +8,7 @@
  * and 0/1 elsewhere. Arrays and objects are JSON text.
  */
 
+import { JOB_FIELDS, type JobFieldColumns } from "@hireport/core";
 import type { Generated } from "kysely";
 
 /** A stored date as the drivers return it. */
@@ -43,29 +44,11 @@ export interface ApiKeyTable {
   last_used_at: DbDate | null;
 }
 
-export interface JobTable {
+/** A job row: the columns of the declared Job fields (`JOB_FIELDS` of core) and the ones the service keeps. */
+export type JobTable = JobFieldColumns & {
   id: string;
   company_id: string;
   reference: string;
-  title: string;
-  description: string;
-  short_description: string;
-  department: string;
-  location: string;
-  employment_type: string;
-  experience_level: string;
-  salary_min: number | null;
-  salary_max: number | null;
-  salary_currency: string;
-  salary_period: string;
-  required_skills: string;
-  preferred_skills: string;
-  qualifications: string;
-  responsibilities: string;
-  benefits: string;
-  closing_date: string | null;
-  start_date: string | null;
-  positions: number | null;
   status: string;
   hidden: DbBool;
   applications_count: DbNumber;
@@ -73,7 +56,7 @@ export interface JobTable {
   updated_at: DbDate;
   closed_at: DbDate | null;
   published_at: DbDate | null;
-}
+};
 
 export interface ApplicationTable {
   id: string;
@@ -324,7 +307,7 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   file_chunk: [],
 };
 
-/** Every column, per table, in migration order. */
+/** Every column, per table, in migration order (a job's declared fields in their declaration order). */
 export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatabase[T] & string)[] } = {
   company: ["id", "name", "created_at"],
   sequence: ["company_id", "kind", "value"],
@@ -345,25 +328,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "id",
     "company_id",
     "reference",
-    "title",
-    "description",
-    "short_description",
-    "department",
-    "location",
-    "employment_type",
-    "experience_level",
-    "salary_min",
-    "salary_max",
-    "salary_currency",
-    "salary_period",
-    "required_skills",
-    "preferred_skills",
-    "qualifications",
-    "responsibilities",
-    "benefits",
-    "closing_date",
-    "start_date",
-    "positions",
+    ...Object.values(JOB_FIELDS).map((spec) => spec.column as keyof JobFieldColumns),
     "status",
     "hidden",
     "applications_count",

@@ -304,7 +304,7 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
-        /** @description A job: the fields of spec 2.1, then the other JobInput fields (short_description to positions), so what a caller writes it can read back. Text fields that were never set are empty strings. */
+        /** @description A job: every JobInput field is returned (short_description to positions after updated_at), so what a caller writes it can read back. Text fields that were never set are empty strings. */
         Job: {
             /** @example job_01j9x2k3m4n5p6q7r8s9t0v1w2 */
             id: string;
@@ -341,7 +341,7 @@ export interface components {
              * @example 2026-03-31T09:30:00.000Z
              */
             updated_at: string;
-            /** @description Not in the 2.1 table: every JobInput field written is returned. */
+            /** @description One or two lines for listings. */
             short_description: string;
             preferred_skills: string[];
             qualifications: string[];
@@ -471,7 +471,7 @@ export interface components {
         Error: {
             error: {
                 /**
-                 * @description Stable, machine-readable error code (spec section 7).
+                 * @description Stable, machine-readable error code (see Errors in the API reference).
                  * @enum {string}
                  */
                 code: "bad_request" | "missing_key" | "invalid_key" | "expired_key" | "missing_scope" | "not_found" | "method_not_allowed" | "duplicate" | "idempotency_in_progress" | "key_limit" | "payload_too_large" | "invalid" | "rate_limited" | "daily_limit" | "server_error" | "service_unavailable";

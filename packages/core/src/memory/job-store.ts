@@ -1,4 +1,5 @@
-import type { JobRecord } from "../domain";
+import type { JobFields, JobRecord } from "../domain";
+import { JOB_FIELDS } from "../fields/job";
 import { isPublicJob } from "../public-jobs";
 import type { JobPatch, JobStore } from "../storage";
 import type { StateAccess } from "./access";
@@ -6,33 +7,15 @@ import { copy } from "./copy";
 import { createdPage } from "./keyset";
 import { insertNew, ownRow, patchOwnRow } from "./rows";
 
-/** The columns a job patch may write; `applicationsCount` is never among them. */
-const JOB_PATCH_KEYS = [
-  "title",
-  "description",
-  "shortDescription",
-  "department",
-  "location",
-  "employmentType",
-  "experienceLevel",
-  "salaryMin",
-  "salaryMax",
-  "salaryCurrency",
-  "salaryPeriod",
-  "requiredSkills",
-  "preferredSkills",
-  "qualifications",
-  "responsibilities",
-  "benefits",
-  "closingDate",
-  "startDate",
-  "positions",
+/** The fields a job patch may write: the declared Job fields and the ones the service sets; never `applicationsCount`. */
+const JOB_PATCH_KEYS: readonly (keyof JobPatch)[] = [
+  ...(Object.keys(JOB_FIELDS) as (keyof JobFields)[]),
   "status",
   "hidden",
   "closedAt",
   "publishedAt",
   "updatedAt",
-] as const satisfies readonly (keyof JobPatch)[];
+];
 
 export function createJobStore(access: StateAccess): JobStore {
   return {

@@ -1,5 +1,5 @@
 /**
- * Shapes shared by every endpoint: the error body (spec 2.7), pages (2.5), single records (2.6),
+ * Shapes shared by every endpoint: the error body, pages, single records,
  * GET /me (2.8), the webhook event envelope (2.9), and the path and header parameters.
  */
 import * as z from "zod";
@@ -29,7 +29,9 @@ export const fieldErrorSchema = z
 
 /** The `error` object inside an error body. */
 export const errorObjectSchema = z.strictObject({
-  code: z.enum(ERROR_CODES).meta({ description: "Stable, machine-readable error code (spec section 7)." }),
+  code: z
+    .enum(ERROR_CODES)
+    .meta({ description: "Stable, machine-readable error code (see Errors in the API reference)." }),
   message: z.string().meta({ description: "What went wrong and what to do, in plain English." }),
   fields: z
     .array(fieldErrorSchema)
@@ -45,7 +47,7 @@ export const errorObjectSchema = z.strictObject({
     .meta({ description: "409 duplicate only: id of the earlier application of the same e-mail to the same job." }),
 });
 
-/** The error body of spec 2.7: `{ error: { code, message, ... } }`. */
+/** The error body (docs/api-reference.md#errors): `{ error: { code, message, ... } }`. */
 export const errorBodySchema = z
   .strictObject({ error: errorObjectSchema })
   .meta({ description: "Every error answer has this shape." });
@@ -72,7 +74,7 @@ export const missingScopeErrorBodySchema = z
   })
   .meta({ description: "The key is valid but lacks the permission in error.required_scope." });
 
-/** A page of results (spec 2.5), newest first, with an opaque cursor to the next page. */
+/** A page of results, newest first, with an opaque cursor to the next page. */
 export function pageSchema<T extends z.ZodType>(item: T) {
   return z.strictObject({
     data: z.array(item).meta({ description: "Newest first." }),
@@ -83,7 +85,7 @@ export function pageSchema<T extends z.ZodType>(item: T) {
   });
 }
 
-/** A single-record answer (spec 2.6): `{ data: item }`. */
+/** A single-record answer: `{ data: item }`. */
 export function singleSchema<T extends z.ZodType>(item: T) {
   return z.strictObject({ data: item });
 }
@@ -99,7 +101,7 @@ export const jobResponseSchema = singleSchema(jobSchema);
 /** `{ data: Application }`. */
 export const applicationResponseSchema = singleSchema(applicationSchema);
 
-/** The body of GET /me (spec 2.8): `{ data: { company, key, limits } }`. */
+/** The body of GET /me: `{ data: { company, key, limits } }`. */
 export const meSchema = z
   .strictObject({
     data: z.strictObject({
@@ -135,7 +137,7 @@ const envelopeFields = {
   api_version: z.literal("1.0"),
 } as const;
 
-/** The webhook event envelope (spec 2.9): job events carry a Job, application events an Application. */
+/** The webhook event envelope (docs/api-reference.md#the-envelope): job events carry a Job, application events an Application. */
 export const eventEnvelopeSchema = z
   .discriminatedUnion("type", [
     z.strictObject({

@@ -1,11 +1,11 @@
 /**
- * Building blocks of the request and response schemas: the limits of DESIGN.md section 4 and the
- * field types that enforce them. Every limit lives here once; the zod schemas enforce it and the
+ * Building blocks of the request and response schemas: the input limits
+ * (docs/api-reference.md#limits-at-a-glance) and the field types that enforce them. Every limit lives here once; the zod schemas enforce it and the
  * OpenAPI document (generated from the same schemas) publishes it.
  */
 import * as z from "zod";
 
-/** Text lengths, list sizes and number ranges enforced on input (DESIGN.md section 4). */
+/** Text lengths, list sizes and number ranges enforced on input. */
 export const LIMITS = {
   /** Job title. */
   title: 200,

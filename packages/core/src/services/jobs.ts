@@ -1,6 +1,7 @@
 import { cursorScope } from "../cursor";
 import type { JobFields, JobListFilter, JobRecord, JobStatus } from "../domain";
 import { HireportError, notFound, unknownCompany } from "../errors";
+import { JOB_FIELDS, jobFieldDefaults } from "../fields/job";
 import { newId } from "../ids";
 import { type Page, pageRequest, toPage } from "../paging";
 import { REPLICA, type ReadOptions } from "../read-options";
@@ -9,7 +10,7 @@ import type { JobCreateBody, JobPatchBody } from "../schemas/job";
 import type { JobWire } from "../serialize";
 import type { JobPatch } from "../storage";
 
-/** Storage statuses behind each value of the `status` filter of GET /jobs (DESIGN.md section 4). */
+/** Storage statuses behind each value of the `status` filter of GET /jobs (paused jobs show only under `all`). */
 const STATUS_FILTER: Record<JobListFilter, readonly JobStatus[] | undefined> = {
   open: ["active"],
   closed: ["closed"],
@@ -17,58 +18,15 @@ const STATUS_FILTER: Record<JobListFilter, readonly JobStatus[] | undefined> = {
   all: undefined,
 };
 
-/** Wire field -> record field of the JobInput of spec 2.2. */
-const JOB_FIELDS = {
-  title: "title",
-  description: "description",
-  short_description: "shortDescription",
-  department: "department",
-  location: "location",
-  employment_type: "employmentType",
-  experience_level: "experienceLevel",
-  salary_min: "salaryMin",
-  salary_max: "salaryMax",
-  salary_currency: "salaryCurrency",
-  salary_period: "salaryPeriod",
-  required_skills: "requiredSkills",
-  preferred_skills: "preferredSkills",
-  qualifications: "qualifications",
-  responsibilities: "responsibilities",
-  benefits: "benefits",
-  closing_date: "closingDate",
-  start_date: "startDate",
-  positions: "positions",
-} as const satisfies Record<string, keyof JobFields>;
+/** Each declared Job field as [wire name, record name], for reading a request body. */
+const WIRE_TO_RECORD = Object.entries(JOB_FIELDS).map(([name, spec]) => [spec.wire, name] as const);
 
-type WireJobField = keyof typeof JOB_FIELDS;
-
-const EMPTY_JOB: JobFields = {
-  title: "",
-  description: "",
-  shortDescription: "",
-  department: "",
-  location: "",
-  employmentType: "",
-  experienceLevel: "",
-  salaryMin: null,
-  salaryMax: null,
-  salaryCurrency: "GBP",
-  salaryPeriod: "year",
-  requiredSkills: [],
-  preferredSkills: [],
-  qualifications: [],
-  responsibilities: [],
-  benefits: [],
-  closingDate: null,
-  startDate: null,
-  positions: null,
-};
-
+/** The declared fields present in a parsed body, by record name. */
 function toFields(body: JobPatchBody): Partial<JobFields> {
   const fields: Record<string, unknown> = {};
-  for (const [wire, field] of Object.entries(JOB_FIELDS) as [WireJobField, keyof JobFields][]) {
+  for (const [wire, name] of WIRE_TO_RECORD) {
     const value = (body as Record<string, unknown>)[wire];
-    if (value !== undefined) fields[field] = value;
+    if (value !== undefined) fields[name] = value;
   }
   return fields as Partial<JobFields>;
 }
@@ -115,7 +73,7 @@ export class JobService {
   async create(companyId: string, body: JobCreateBody): Promise<Written<JobRecord, JobWire>> {
     const { storage } = this.#runtime;
     if (!(await storage.companies.get(companyId))) throw unknownCompany(companyId);
-    const fields: JobFields = { ...EMPTY_JOB, ...toFields(body) };
+    const fields: JobFields = { ...jobFieldDefaults(), ...toFields(body) };
     checkSalary(fields);
     // Numbered before the transaction, so the company's counter row is not held until commit
     // (every job of the company would queue on it); a job that fails to be created leaves a gap.

@@ -9,6 +9,7 @@ import type {
   UsageRecord,
   WebhookEndpointRecord,
 } from "../domain";
+import { jobFieldDefaults } from "../fields/job";
 import type { NewApplication, NewApplicationWrite } from "../storage";
 
 /** Random lower-case hex, `length` characters (at most 32). */
@@ -101,6 +102,7 @@ export function withTitle(application: NewApplication, job: Pick<JobRecord, "tit
 export function makeJob(companyId: string, overrides: Partial<JobRecord> = {}): JobRecord {
   const at = overrides.createdAt ?? now();
   return {
+    ...jobFieldDefaults(),
     id: newId("job"),
     companyId,
     reference: `JOB-${randomHex(12)}`,

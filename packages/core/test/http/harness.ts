@@ -32,7 +32,7 @@ import { type MemoryLogger, memoryLogger } from "../support/memory-logger";
 import { closeTestStorage, createTestStorage, openTestStorage, type StoredCounts, type TestStorage } from "./storage";
 
 export { type MemoryLogger, memoryLogger } from "../support/memory-logger";
-export { APPLICATION_FIELDS, CANDIDATE_FIELDS, JOB_FIELDS } from "../support/spec-fields";
+export { APPLICATION_FIELDS, CANDIDATE_FIELDS, JOB_EXTRAS_UNSET, JOB_FIELDS } from "../support/spec-fields";
 
 export const BASE_URL = "https://careers.example.com";
 export const API_ORIGIN = "https://api.example.com";
@@ -64,7 +64,7 @@ export function testClock(start: Date = START): TestClock {
   };
 }
 
-/** The body of an error answer (docs/api-reference.md, Errors). */
+/** The body of an error answer (docs/api-reference.md#errors). */
 export interface ErrorBody {
   code: string;
   message: string;
@@ -316,7 +316,7 @@ export function errorOf(answer: Answer): ErrorBody {
   return error;
 }
 
-/** A parsed event envelope (docs/api-reference.md, The envelope). */
+/** A parsed event envelope (docs/api-reference.md#the-envelope). */
 export interface Envelope {
   id: string;
   type: string;

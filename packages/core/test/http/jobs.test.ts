@@ -7,6 +7,7 @@ import {
   errorOf,
   eventsOf,
   ISO_UTC,
+  JOB_EXTRAS_UNSET,
   JOB_FIELDS,
   jobOf,
   jobsOf,
@@ -17,17 +18,6 @@ import {
   TRANSPORTS,
   type World,
 } from "./harness";
-
-/** The JobInput fields beyond the Job table of docs/api-reference.md, as a job created without them returns them. */
-const EXTRAS_UNSET = {
-  short_description: "",
-  preferred_skills: [],
-  qualifications: [],
-  responsibilities: [],
-  benefits: [],
-  start_date: null,
-  positions: null,
-};
 
 describe.each(TRANSPORTS)("jobs via %s", (transport) => {
   let w: World;
@@ -50,7 +40,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
   });
 
   describe("GET /jobs", () => {
-    it("returns exactly the fields of the Job in docs/api-reference.md with ISO UTC times", async () => {
+    it("returns exactly the documented Job fields with ISO UTC times", async () => {
       const created = await createJob({
         title: "Backend Engineer",
         status: "active",
@@ -88,7 +78,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
         public_url: `${BASE_URL}/jobs/${created.id}`,
         created_at: "2026-03-02T10:00:30.000Z",
         updated_at: "2026-03-02T10:00:30.000Z",
-        ...EXTRAS_UNSET,
+        ...JOB_EXTRAS_UNSET,
       });
       expect(job?.created_at).toMatch(ISO_UTC);
       expect(answer.json.has_more).toBe(false);
@@ -317,7 +307,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
         public_url: null,
         created_at: START.toISOString(),
         updated_at: START.toISOString(),
-        ...EXTRAS_UNSET,
+        ...JOB_EXTRAS_UNSET,
       });
       const second = jobOf(await post("/jobs", { title: "Second" }));
       expect(second.reference).toBe("JOB-1002");
@@ -407,7 +397,7 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       expect(types).toEqual(["job.updated", "job.updated", "job.created"]);
     });
 
-    it("writes job.created with the envelope of docs/api-reference.md", async () => {
+    it("writes job.created with the documented envelope", async () => {
       const job = await createJob({ title: "Chef", status: "active" });
       const events = await eventsOf(w.storage, w.acme);
       expect(events).toHaveLength(1);

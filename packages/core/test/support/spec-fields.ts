@@ -1,9 +1,11 @@
 /**
- * The fields of the records the API returns, in the order of docs/api-reference.md: the one list each test of the
- * returned shapes compares against (the zod schemas, the HTTP answers).
+ * The fields of the records the API returns, in the documented order (docs/api-reference.md,
+ * "Objects and fields"), and the values the tests of the Job's shape expect: the one place each
+ * test of the returned shapes and of the create defaults compares against (the zod schemas, the
+ * HTTP answers). A new Job field is added here, by hand, in each of the Job lists below.
  */
 
-/** The exact keys of the Job, in the order of docs/api-reference.md. */
+/** The exact keys of the Job, in the documented order. */
 export const JOB_FIELDS = [
   "id",
   "reference",
@@ -22,7 +24,7 @@ export const JOB_FIELDS = [
   "public_url",
   "created_at",
   "updated_at",
-  // Beyond the Job table: every JobInput field written is returned.
+  // The other JobInput fields: every JobInput field written is returned.
   "short_description",
   "preferred_skills",
   "qualifications",
@@ -32,7 +34,7 @@ export const JOB_FIELDS = [
   "positions",
 ] as const;
 
-/** The exact keys of the Application, in the order of docs/api-reference.md, then the additive ones. */
+/** The exact keys of the Application, in the documented order, then the additive ones. */
 export const APPLICATION_FIELDS = [
   "id",
   "reference",
@@ -52,7 +54,7 @@ export const APPLICATION_FIELDS = [
   "erased_at",
 ] as const;
 
-/** The exact keys of an Application's candidate (docs/api-reference.md, Application). */
+/** The exact keys of an Application's candidate. */
 export const CANDIDATE_FIELDS = [
   "name",
   "email",
@@ -62,3 +64,65 @@ export const CANDIDATE_FIELDS = [
   "current_title",
   "skills",
 ] as const;
+
+/** The Job fields after `updated_at` as a job created without them returns them. */
+export const JOB_EXTRAS_UNSET = {
+  short_description: "",
+  preferred_skills: [],
+  qualifications: [],
+  responsibilities: [],
+  benefits: [],
+  start_date: null,
+  positions: null,
+};
+
+/** What POST /jobs stores for every JobInput field but `title` when the body leaves it out. */
+export const JOB_CREATE_DEFAULTS = {
+  description: "",
+  short_description: "",
+  department: "",
+  location: "",
+  employment_type: "",
+  experience_level: "",
+  salary_min: null,
+  salary_max: null,
+  salary_currency: "GBP",
+  salary_period: "year",
+  required_skills: [],
+  preferred_skills: [],
+  qualifications: [],
+  responsibilities: [],
+  benefits: [],
+  closing_date: null,
+  start_date: null,
+  positions: null,
+  status: "draft",
+};
+
+/** A valid Job as returned, every field set (the schema tests parse it and vary it). */
+export const SAMPLE_JOB_WIRE = {
+  id: "job_1",
+  reference: "JOB-1001",
+  title: "Backend Engineer",
+  status: "active",
+  open: true,
+  description: "",
+  department: "",
+  location: "London",
+  employment_type: "full_time",
+  experience_level: "",
+  salary: { min: null, max: 70000, currency: "GBP", period: "year" },
+  required_skills: ["TypeScript"],
+  closing_date: null,
+  applications_count: 0,
+  public_url: "https://careers.example.com/jobs/job_1",
+  created_at: "2026-03-31T09:30:00.000Z",
+  updated_at: "2026-03-31T09:30:00.000Z",
+  short_description: "",
+  preferred_skills: [],
+  qualifications: ["BSc"],
+  responsibilities: [],
+  benefits: ["Pension"],
+  start_date: "2026-06-01",
+  positions: null,
+};

@@ -12,6 +12,7 @@ import type {
   StorageStores,
   WebhookEndpointRecord,
 } from "@hireport/core";
+import { jobFieldDefaults } from "@hireport/core";
 
 /**
  * A new id of core's length (`evt_` and 26 characters): a delivery's id, `dlv_` and the bodies of
@@ -35,6 +36,7 @@ export async function addCompany(
 
 export function job(companyId: string, overrides: Partial<JobRecord> = {}): JobRecord {
   return {
+    ...jobFieldDefaults(),
     id: id("job"),
     companyId,
     reference: "JOB-1001",
