@@ -47,3 +47,16 @@ export {
 } from "./secret-encryption";
 export { RESPONSE_BODY_LIMIT } from "./sender";
 export { BlockedAddressError, type HostResolver } from "./ssrf-guard";
+export type { WebhookStorage, WebhookStorageStores } from "./store/webhook-storage";
+export type {
+  AttemptOutcome,
+  AttemptToRecord,
+  ClaimOptions,
+  DeliveryListQuery,
+  DueDeliveryStats,
+  DueDeliveryStatsQuery,
+  EndpointPatch,
+  RecordAttemptResult,
+  RecoverQuery,
+  WebhookStore,
+} from "./store/webhook-store";

@@ -1,4 +1,5 @@
-import type { AttemptOutcome, DeliveryAttemptRecord, DeliveryRecord } from "@hireport/core";
+import type { DeliveryAttemptRecord, DeliveryRecord } from "@hireport/core";
+import type { AttemptOutcome } from "./store/webhook-store";
 
 /** The longest wait a receiver's `Retry-After` can ask for: the schedule's longest step. */
 export const MAX_RETRY_AFTER_MS = 12 * 3_600_000;

@@ -2,13 +2,8 @@
  * The attempt state machine, stated once: `recordAttempts` records a batch of attempts, and
  * `recordAttempt` is `recordAttempts` of one item.
  */
-import {
-  type AttemptToRecord,
-  REDACTED_RESPONSE_BODY,
-  type RecordAttemptResult,
-  type WebhookEndpointRecord,
-  type WebhookStore,
-} from "@hireport/core";
+import { REDACTED_RESPONSE_BODY, type WebhookEndpointRecord } from "@hireport/core";
+import type { AttemptToRecord, RecordAttemptResult, WebhookStore } from "@hireport/webhooks";
 import { type RawBuilder, sql, type Updateable } from "kysely";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookEndpointTable } from "../schema";

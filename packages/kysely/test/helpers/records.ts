@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type {
   ApiKeyRecord,
-  AttemptOutcome,
   CompanyRecord,
   CreateApplicationResult,
   DeliveryRecord,
@@ -12,6 +11,7 @@ import type {
   StorageStores,
   WebhookEndpointRecord,
 } from "@hireport/core";
+import type { AttemptOutcome } from "@hireport/webhooks";
 
 /**
  * A new id of core's length (`evt_` and 26 characters): a delivery's id, `dlv_` and the bodies of

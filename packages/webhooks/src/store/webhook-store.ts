@@ -1,15 +1,25 @@
+/**
+ * The webhook store: endpoints, deliveries, attempts, the dispatcher's claims and leases, recovery,
+ * purge and stats. `@hireport/kysely` implements it on its tables, `@hireport/webhooks/memory` in
+ * memory; a host may implement it over its own tables and prove it with the conformance suite of
+ * `@hireport/webhooks/testing`. It extends core's `EventDeliveryStore` (the outbox's fan-out and
+ * retention's purge), which a storage implements over the same tables. The rules of core's storage
+ * contract (`Storage` of `@hireport/core`: company scoping, binary id order, times as instants,
+ * `Date` round trips) hold here too.
+ */
 import type {
   ClaimedDelivery,
   DeliveryAttemptRecord,
   DeliveryRecord,
   DeliveryStatus,
+  EventDeliveryStore,
   EventType,
+  KeysetPosition,
   WebhookEndpointRecord,
   WebhookEndpointStatus,
   WebhookSecret,
   WebhookStopReason,
-} from "../domain";
-import type { KeysetPosition } from "./common";
+} from "@hireport/core";
 
 export interface EndpointPatch {
   url?: string;
@@ -123,7 +133,7 @@ export interface RecordAttemptResult {
   disabled: boolean;
 }
 
-export interface WebhookStore {
+export interface WebhookStore extends EventDeliveryStore {
   insertEndpoint(record: WebhookEndpointRecord): Promise<void>;
   getEndpoint(companyId: string, id: string): Promise<WebhookEndpointRecord | null>;
   /** Newest first. */
@@ -149,18 +159,6 @@ export interface WebhookStore {
   ): Promise<boolean>;
   /** MUST delete the endpoint with its deliveries and attempts. */
   deleteEndpoint(companyId: string, id: string): Promise<boolean>;
-  /**
-   * Active and paused endpoints of the company subscribed to `type` (paused ones queue events),
-   * newest first: core's `subscribesTo`. Disabled endpoints MUST NOT be returned.
-   */
-  listSubscribedEndpoints(companyId: string, type: EventType): Promise<WebhookEndpointRecord[]>;
-  /**
-   * Called in the transaction of the event: one pending delivery per subscribed endpoint. MUST
-   * store every field as given, the lease fields included: a delivery inserted with a
-   * `leaseToken` and a `leaseExpiresAt` is held under that token (no claim returns it before the
-   * lease passes, and `recordAttempt` and `releaseDeliveries` accept the token), as `sendTest` needs.
-   */
-  insertDeliveries(records: readonly DeliveryRecord[]): Promise<void>;
   /**
    * MUST return pending deliveries due at `now` (`nextAttemptAt <= now`) of active endpoints whose
    * lease is empty or has passed, by `nextAttemptAt` then `createdAt` ascending, and set their
@@ -255,10 +253,4 @@ export interface WebhookStore {
    * touch nothing of another company or endpoint.
    */
   recoverFailedDeliveries(query: RecoverQuery): Promise<DeliveryRecord[]>;
-  /**
-   * Deletes finished deliveries and their attempts created before `before`. With `limit`, MUST
-   * delete at most that many deliveries (a batch of retention; the oldest first). Returns how many
-   * deliveries went.
-   */
-  purgeDeliveries(before: Date, limit?: number): Promise<number>;
 }

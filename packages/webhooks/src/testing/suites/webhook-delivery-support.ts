@@ -1,6 +1,4 @@
-import type { DeliveryAttemptRecord, DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../../domain";
-import type { AttemptOutcome, ClaimOptions } from "../../storage";
-import type { ConformanceContext } from "../context";
+import type { DeliveryAttemptRecord, DeliveryRecord, EventRecord, WebhookEndpointRecord } from "@hireport/core";
 import {
   HOUR,
   MINUTE,
@@ -12,13 +10,15 @@ import {
   now,
   SECOND,
   shift,
-} from "../fixtures";
+} from "@hireport/core/testing";
+import type { AttemptOutcome, ClaimOptions } from "../../store/webhook-store";
+import type { WebhookConformanceContext } from "../context";
 
 /** A lease that no claim of the delivery suites reaches, for deliveries leased at insert time. */
 export const FAR_LEASE = new Date("2037-01-01T00:00:00.000Z");
 
 /** Helpers the webhook delivery suites share: endpoints, events, claims and leased deliveries. */
-export function deliveryHelpers(ctx: ConformanceContext) {
+export function deliveryHelpers(ctx: WebhookConformanceContext) {
   async function endpointOf(companyId: string, overrides: Partial<WebhookEndpointRecord> = {}) {
     const endpoint = makeEndpoint(companyId, overrides);
     await ctx.storage.webhooks.insertEndpoint(endpoint);

@@ -1,12 +1,23 @@
+import {
+  farPast,
+  HOUR,
+  MINUTE,
+  makeAttempt,
+  makeDelivery,
+  makeEvent,
+  newId,
+  now,
+  SECOND,
+  shift,
+} from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
-import type { AttemptOutcome } from "../../storage";
-import type { ConformanceContext } from "../context";
-import { farPast, HOUR, MINUTE, makeAttempt, makeDelivery, makeEvent, newId, now, SECOND, shift } from "../fixtures";
+import type { AttemptOutcome } from "../../store/webhook-store";
+import type { WebhookConformanceContext } from "../context";
 
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Recording attempts, one by one and in batches: the delivery state machine and failure counts. */
-export function webhookAttemptTests(ctx: ConformanceContext): void {
+export function webhookAttemptTests(ctx: WebhookConformanceContext): void {
   const { endpointOf, claim, failure, success, leasedDelivery, dueDelivery } = deliveryHelpers(ctx);
 
   describe("webhooks: recording attempts", () => {
