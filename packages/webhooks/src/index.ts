@@ -22,6 +22,7 @@ export {
   type TestSendResult,
   type WebhookDispatcher,
 } from "./dispatcher";
+export { type EndpointStopInput, endpointUpdate } from "./endpoint-stops";
 export type { WebhookEndpoint } from "./endpoint-view";
 export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
 export type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./health";
@@ -56,6 +57,8 @@ export type {
   DueDeliveryStats,
   DueDeliveryStatsQuery,
   EndpointPatch,
+  EndpointStatusChange,
+  EndpointUpdate,
   RecordAttemptResult,
   RecoverQuery,
   WebhookStore,

@@ -24,7 +24,7 @@ export interface WebhookDispatcherOptions {
   storage: WebhookStorage;
   /**
    * Called once when an endpoint is paused after `pauseAfterFailures` failed attempts in a row, so the
-   * host can tell the company's owners (spec section 6 rule 5). Errors it throws are logged.
+   * host can tell the company's owners. Errors it throws are logged.
    * @default none
    */
   onEndpointPaused?: (endpoint: WebhookEndpoint) => void | Promise<void>;

@@ -1,6 +1,6 @@
 import { deliveryId } from "@hireport/core";
 import { describe, expect, it } from "vitest";
-import { createWebhookDispatcher } from "../src/index";
+import { createWebhookDispatcher, endpointUpdate } from "../src/index";
 import type { WebhookStorage } from "../src/store/webhook-storage";
 import { parseEvent, verifySignature } from "../src/verify";
 import { COMPANY, type DeliveryFixture } from "./support/fixture";
@@ -616,8 +616,7 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
       },
       status: "pending",
       nextAttemptAt: f.clock.now(),
-      failureCount: "increment",
-      pauseAfter: 50,
+      endpoint: endpointUpdate({ succeeded: false, test: false, gone: false, pauseAfter: 50 }),
     });
     expect(late.recorded).toBe(false);
     expect(await f.dispatcher.deliveries.get(COMPANY, deliveryIds[0] ?? "")).toMatchObject({

@@ -175,8 +175,7 @@ async function scene(): Promise<Scene> {
         },
         status: "pending" as const,
         nextAttemptAt: new Date(test.clock.now().getTime() + 60_000),
-        failureCount: "increment" as const,
-        pauseAfter: 50,
+        endpoint: { failureCount: "increment" as const, statusChanges: [] },
       },
     })),
   );

@@ -189,8 +189,7 @@ export function succeeded(delivery: Pick<DeliveryRecord, "id" | "endpointId">, a
     },
     status: "succeeded",
     nextAttemptAt: null,
-    failureCount: "reset",
-    pauseAfter: 50,
+    endpoint: { failureCount: "reset", statusChanges: [] },
   };
 }
 

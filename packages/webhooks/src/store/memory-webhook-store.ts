@@ -20,6 +20,7 @@ import {
   type StateAccess,
   toStored,
 } from "@hireport/core/memory";
+import { applyEndpointUpdate } from "./endpoint-update";
 import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "./webhook-store";
 
 /** The columns an endpoint patch may write. */
@@ -87,24 +88,7 @@ function recordOne(
   );
   const endpoint = state.read("endpoints").get(delivery.endpointId);
   if (!endpoint) return { recorded: true, endpoint: null, paused: false, disabled: false };
-  let next: WebhookEndpointRecord = endpoint;
-  let paused = false;
-  let disabled = false;
-  if (outcome.failureCount === "increment") {
-    const failures = endpoint.consecutiveFailures + 1;
-    next = { ...endpoint, consecutiveFailures: failures, updatedAt: at };
-    if (failures >= outcome.pauseAfter && endpoint.status === "active") {
-      next = { ...next, status: "paused", pausedReason: "failures" };
-      paused = true;
-    }
-  } else if (outcome.failureCount === "reset" && endpoint.consecutiveFailures !== 0) {
-    next = { ...endpoint, consecutiveFailures: 0, updatedAt: at };
-  }
-  if (outcome.disable && endpoint.status !== "disabled") {
-    next = { ...next, status: "disabled", pausedReason: "gone", updatedAt: at };
-    disabled = true;
-    paused = false;
-  }
+  const { state: next, paused, disabled } = applyEndpointUpdate(endpoint, outcome.endpoint, at);
   if (next !== endpoint) state.write("endpoints").set(endpoint.id, toStored(next));
   return { recorded: true, endpoint: copy(next), paused, disabled };
 }

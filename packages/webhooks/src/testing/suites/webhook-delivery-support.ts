@@ -11,6 +11,7 @@ import {
   SECOND,
   shift,
 } from "@hireport/core/testing";
+import { endpointUpdate } from "../../endpoint-stops";
 import type { AttemptOutcome, ClaimOptions } from "../../store/webhook-store";
 import type { WebhookConformanceContext } from "../context";
 
@@ -42,13 +43,21 @@ export function deliveryHelpers(ctx: WebhookConformanceContext) {
     });
   }
 
-  function failure(delivery: Pick<DeliveryRecord, "id" | "endpointId">, at: Date): AttemptOutcome {
+  /**
+   * What a dispatcher records for a failed attempt (`endpointUpdate` of this package decides what it
+   * does to the endpoint): a retry a minute later, the endpoint paused at `pauseAfter` failures in a
+   * row (50 unless given), disabled when `gone` (a 410 Gone).
+   */
+  function failure(
+    delivery: Pick<DeliveryRecord, "id" | "endpointId">,
+    at: Date,
+    { pauseAfter = 50, gone = false }: { pauseAfter?: number; gone?: boolean } = {},
+  ): AttemptOutcome {
     return {
-      attempt: makeAttempt(delivery, { attemptedAt: at }),
+      attempt: makeAttempt(delivery, { attemptedAt: at, ...(gone ? { statusCode: 410 } : {}) }),
       status: "pending",
       nextAttemptAt: shift(at, MINUTE),
-      failureCount: "increment",
-      pauseAfter: 50,
+      endpoint: endpointUpdate({ succeeded: false, test: false, gone, pauseAfter }),
     };
   }
 
@@ -61,8 +70,7 @@ export function deliveryHelpers(ctx: WebhookConformanceContext) {
       attempt: makeAttempt(delivery, { statusCode: 200, error: null, succeeded: true, ...attempt }),
       status: "succeeded",
       nextAttemptAt: null,
-      failureCount: "reset",
-      pauseAfter: 50,
+      endpoint: endpointUpdate({ succeeded: true, test: false, gone: false, pauseAfter: 50 }),
     };
   }
 

@@ -230,8 +230,7 @@ export function webhookEndpointTests(ctx: WebhookConformanceContext): void {
         attempt,
         status: "failed",
         nextAttemptAt: null,
-        failureCount: "none",
-        pauseAfter: 50,
+        endpoint: { failureCount: "none", statusChanges: [] },
       });
       expect(recorded.recorded).toBe(true);
 

@@ -47,8 +47,7 @@ export function webhookLogTests(ctx: WebhookConformanceContext): void {
               }),
               status: "pending",
               nextAttemptAt: shift(at, MINUTE),
-              failureCount: "none",
-              pauseAfter: 50,
+              endpoint: { failureCount: "none", statusChanges: [] },
             },
           })),
         );
