@@ -15,6 +15,8 @@ export const hireportAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@hireport\/core$/, replacement: src("core/src/index.ts") },
   { find: /^@hireport\/kysely$/, replacement: src("kysely/src/index.ts") },
   { find: /^@hireport\/webhooks\/verify$/, replacement: src("webhooks/src/verify.ts") },
+  { find: /^@hireport\/webhooks\/memory$/, replacement: src("webhooks/src/memory.ts") },
+  { find: /^@hireport\/webhooks\/testing$/, replacement: src("webhooks/src/testing/index.ts") },
   { find: /^@hireport\/webhooks$/, replacement: src("webhooks/src/index.ts") },
   { find: /^@hireport\/express$/, replacement: src("express/src/index.ts") },
   { find: /^@hireport\/fastify$/, replacement: src("fastify/src/index.ts") },

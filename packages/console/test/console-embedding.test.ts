@@ -5,9 +5,9 @@
  * reaches the page, and a form from the embedding page's origin is accepted when it is listed.
  */
 import { createPublicApi } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
 import { hireportFastify } from "@hireport/fastify";
 import { createWebhookDispatcher } from "@hireport/webhooks";
+import { memoryWebhookStorage } from "@hireport/webhooks/memory";
 import Fastify, { type FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createConsole, type HireportConsole } from "../src/index";
@@ -19,7 +19,7 @@ let origin: string;
 let handler: HireportConsole;
 
 beforeAll(async () => {
-  const storage = memoryStorage();
+  const storage = memoryWebhookStorage();
   const dispatcher = createWebhookDispatcher({ storage });
   const api = createPublicApi({ storage, publicBaseUrl: "https://careers.example.com", fileTokenSecret: SECRET });
   await api.companies.upsert({ id: "co_embed", name: "Embed Ltd" });

@@ -58,13 +58,13 @@ export function fanOut(event: EventRecord, endpoints: readonly WebhookEndpointRe
  * inside the storage's own transaction, so that the event and its deliveries commit together.
  */
 export async function appendInSteps(
-  stores: Pick<StorageStores, "webhooks">,
+  stores: Pick<StorageStores, "eventDeliveries">,
   event: EventRecord,
   insertEvent: (event: EventRecord) => Promise<void>,
 ): Promise<void> {
   await insertEvent(event);
   if (event.type === "webhook.test") return;
-  const endpoints = await stores.webhooks.listSubscribedEndpoints(event.companyId, event.type);
+  const endpoints = await stores.eventDeliveries.listSubscribedEndpoints(event.companyId, event.type);
   const deliveries = fanOut(event, endpoints);
-  if (deliveries.length > 0) await stores.webhooks.insertDeliveries(deliveries);
+  if (deliveries.length > 0) await stores.eventDeliveries.insertDeliveries(deliveries);
 }

@@ -1,4 +1,5 @@
-import type { Storage, StorageStores } from "@hireport/core";
+import type { StorageStores } from "@hireport/core";
+import type { WebhookStorage, WebhookStorageStores } from "@hireport/webhooks";
 import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
 import { detectDialect, strategyFor } from "./dialects/detect";
@@ -79,8 +80,9 @@ function withDomain<S extends StorageStores>(stores: S, ctx: StoreContext, reads
 }
 
 /** The stores on `ctx`; the reads that may lag on `reads` (the `readDb`'s context, or `ctx` itself). */
-function createStores(ctx: StoreContext, reads: StoreContext = ctx): StorageStores {
+function createStores(ctx: StoreContext, reads: StoreContext = ctx): WebhookStorageStores {
   const rateLimits = createRateLimitStore(ctx);
+  const webhooks = createWebhookStore(ctx);
   return {
     companies: createCompanyStore(ctx),
     keys: createKeyStore(ctx, rateLimits),
@@ -90,19 +92,23 @@ function createStores(ctx: StoreContext, reads: StoreContext = ctx): StorageStor
     rateLimits,
     usage: createUsageStore(ctx),
     idempotency: createIdempotencyStore(ctx),
-    webhooks: createWebhookStore(ctx),
+    eventDeliveries: webhooks,
+    webhooks,
     audit: createAuditStore(ctx),
     candidates: createCandidateStore(ctx),
   };
 }
 
 /**
- * The storage contract of `@hireport/core` on a Kysely database. Every method runs on the given
- * instance (but the reads that may lag on `readDb` when it is given); `transaction(fn)` runs `fn` with stores bound to one database transaction (on SQLite a
+ * The storage contract of `@hireport/core` on a Kysely database, with the webhook store of
+ * `@hireport/webhooks` (`webhooks`, on the same tables as core's `eventDeliveries`): what
+ * `createPublicApi` and `createWebhookDispatcher` both take. Every method runs on the given
+ * instance (but the reads that may lag on `readDb` when it is given); `transaction(fn)` runs `fn`
+ * with stores bound to one database transaction (on SQLite a
  * `BEGIN IMMEDIATE` transaction), committed when `fn` resolves and rolled back when it rejects.
  * The dialect's strategy is chosen once, here: the `dialect` option, else the adapter's dialect.
  */
-export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): Storage {
+export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): WebhookStorage {
   const db = options.db as unknown as Db;
   const domain = options.domain;
   const ctx = createContext({
@@ -118,7 +124,7 @@ export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): Storage {
   const stores = withDomain(createStores(ctx, reads), ctx, reads);
   return Object.freeze({
     ...stores,
-    transaction: <T>(fn: (tx: StorageStores) => Promise<T>): Promise<T> =>
+    transaction: <T>(fn: (tx: WebhookStorageStores) => Promise<T>): Promise<T> =>
       runTransaction(ctx, (txCtx) => fn(withDomain(createStores(txCtx), txCtx))),
   });
 }

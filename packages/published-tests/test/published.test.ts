@@ -47,7 +47,7 @@ const nodeCache = join(root, "node_modules", ".cache", "hireport-node");
 const STANDALONE = new Set(["@hireport/client"]);
 
 /** Entry points that only load inside a vitest worker: checked by fixtures/testing-entry.mjs. */
-const VITEST_ONLY = new Set(["@hireport/core/testing"]);
+const VITEST_ONLY = new Set(["@hireport/core/testing", "@hireport/webhooks/testing"]);
 
 interface ProbeEntry {
   specifier: string;
@@ -287,7 +287,7 @@ for (const node of nodes) {
       });
     });
 
-    it("@hireport/core/testing: require() and import() give one module; the conformance suite passes on the memory storage of both formats", (context) => {
+    it("@hireport/core/testing and @hireport/webhooks/testing: require() and import() give one module; the conformance suites pass on the memory storages of both formats", (context) => {
       requireNode(context);
       expect(vitest, vitestOutput).toBeDefined();
       if (!vitest) return;
@@ -300,6 +300,9 @@ for (const node of nodes) {
       expect(passed).toContain("require() and import() of @hireport/core/testing give one module");
       expect(passed.filter((test) => test.includes("memory storage, CommonJS")).length).toBeGreaterThan(50);
       expect(passed.filter((test) => test.includes("memory storage, ES module")).length).toBeGreaterThan(50);
+      expect(passed).toContain("require() and import() of @hireport/webhooks/testing give one module");
+      expect(passed.filter((test) => test.includes("memory webhook storage, CommonJS")).length).toBeGreaterThan(40);
+      expect(passed.filter((test) => test.includes("memory webhook storage, ES module")).length).toBeGreaterThan(40);
       expect(vitest.numPassedTests).toBe(vitest.numTotalTests);
     });
   });

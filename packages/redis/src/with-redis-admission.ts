@@ -21,18 +21,19 @@ export interface RedisAdmissionInternals {
  * of `transaction`) writes a revocation tombstone to Redis before it resolves, `keys.touch` updates
  * the cached last use, and `rateLimits.consume` counts on Redis when its buckets share one key (as
  * every call of core does). Everything else is `storage`'s, unchanged. While Redis fails, admissions
- * use `storage.keys.admit` (see `fallbackSeconds`).
+ * use `storage.keys.admit` (see `fallbackSeconds`). The result has the type of `storage`: a
+ * `kyselyStorage()` stays a storage the webhook dispatcher takes.
  */
-export function withRedisAdmission(storage: Storage, options: RedisAdmissionOptions): Storage {
+export function withRedisAdmission<S extends Storage>(storage: S, options: RedisAdmissionOptions): S {
   return decorate(storage, options, {});
 }
 
 /** {@link withRedisAdmission} with test hooks. @internal */
-export function decorate(
-  storage: Storage,
+export function decorate<S extends Storage>(
+  storage: S,
   options: RedisAdmissionOptions,
   internals: RedisAdmissionInternals,
-): Storage {
+): S {
   const resolved = resolveOptions(options);
   const keys = new RedisKeys(resolved.prefix);
   const scripts = defineScripts(resolved.redis);
@@ -59,26 +60,21 @@ export function decorate(
   };
   const tombstones = new Tombstones(deps);
 
-  /** The stores over `inner`, with the decorated keys and rate limits. */
-  function stores(inner: StorageStores, revoked?: ApiKeyRecord[]): StorageStores {
-    const innerRateLimits = inner === storage ? rateLimits : rateLimitsOf(inner);
+  /**
+   * The stores over `inner`, with the decorated keys and rate limits; every other store of `inner`
+   * (the webhook store of `@hireport/webhooks` included) as it is.
+   */
+  function stores<T extends StorageStores>(inner: T, revoked?: ApiKeyRecord[]): T {
+    const innerRateLimits = inner === (storage as StorageStores) ? rateLimits : rateLimitsOf(inner);
     return {
-      companies: inner.companies,
+      ...inner,
       keys: redisKeyStore(inner.keys, { ...deps, rateLimits: innerRateLimits }, tombstones, revoked),
-      jobs: inner.jobs,
-      applications: inner.applications,
-      events: inner.events,
       rateLimits: innerRateLimits,
-      usage: inner.usage,
-      idempotency: inner.idempotency,
-      webhooks: inner.webhooks,
-      audit: inner.audit,
-      candidates: inner.candidates,
     };
   }
 
-  return {
-    ...stores(storage),
+  const decorated: Storage = {
+    ...stores<StorageStores>(storage),
     async transaction(fn) {
       const revoked: ApiKeyRecord[] = [];
       const result = await storage.transaction((tx) => fn(stores(tx, revoked)));
@@ -89,4 +85,6 @@ export function decorate(
       return result;
     },
   };
+  // `stores` keeps every store of `storage` and of its `tx` (spread), so this is an `S` at run time.
+  return decorated as S;
 }

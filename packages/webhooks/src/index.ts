@@ -22,6 +22,7 @@ export {
   type TestSendResult,
   type WebhookDispatcher,
 } from "./dispatcher";
+export { type EndpointStopInput, endpointUpdate } from "./endpoint-stops";
 export type { WebhookEndpoint } from "./endpoint-view";
 export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
 export type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./health";
@@ -47,3 +48,18 @@ export {
 } from "./secret-encryption";
 export { RESPONSE_BODY_LIMIT } from "./sender";
 export { BlockedAddressError, type HostResolver } from "./ssrf-guard";
+export type { WebhookStorage, WebhookStorageStores } from "./store/webhook-storage";
+export type {
+  AttemptOutcome,
+  AttemptToRecord,
+  ClaimOptions,
+  DeliveryListQuery,
+  DueDeliveryStats,
+  DueDeliveryStatsQuery,
+  EndpointPatch,
+  EndpointStatusChange,
+  EndpointUpdate,
+  RecordAttemptResult,
+  RecoverQuery,
+  WebhookStore,
+} from "./store/webhook-store";

@@ -1,8 +1,9 @@
-import type { Clock, Logger, Storage, Telemetry } from "@hireport/core";
+import type { Clock, Logger, Telemetry } from "@hireport/core";
 import type { WebhookEndpoint } from "./endpoint-view";
 import type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./health";
 import type { ResolvedSecretKey, SecretEncryptionKey } from "./secret-encryption";
 import type { HostResolver } from "./ssrf-guard";
+import type { WebhookStorage } from "./store/webhook-storage";
 
 /** The retry delays (docs/api-reference.md, Delivery, retries and pausing): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
@@ -15,8 +16,12 @@ export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
 ];
 
 export interface WebhookDispatcherOptions {
-  /** The storage: `kyselyStorage(...)` from `@hireport/kysely`, or another implementation of the contract. */
-  storage: Storage;
+  /**
+   * The storage, with the webhook store: `kyselyStorage(...)` from `@hireport/kysely`,
+   * `memoryWebhookStorage()` from `@hireport/webhooks/memory`, or another implementation of
+   * {@link WebhookStorage}.
+   */
+  storage: WebhookStorage;
   /**
    * Called once when an endpoint is paused after `pauseAfterFailures` failed attempts in a row, so the
    * host can tell the company's owners (docs/api-reference.md, Delivery, retries and pausing). Errors it throws are logged.

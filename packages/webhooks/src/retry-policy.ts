@@ -1,4 +1,6 @@
-import type { AttemptOutcome, DeliveryAttemptRecord, DeliveryRecord } from "@hireport/core";
+import type { DeliveryAttemptRecord, DeliveryRecord } from "@hireport/core";
+import { endpointUpdate } from "./endpoint-stops";
+import type { AttemptOutcome } from "./store/webhook-store";
 
 /** The longest wait a receiver's `Retry-After` can ask for: the schedule's longest step. */
 export const MAX_RETRY_AFTER_MS = 12 * 3_600_000;
@@ -45,24 +47,23 @@ export function retryAfterDelay(value: string | null | undefined, now: Date): nu
  */
 export function attemptOutcome(input: OutcomeInput): AttemptOutcome {
   const { delivery, attempt, now, retrySchedule, pauseAfter } = input;
-  const isTest = delivery.eventType === "webhook.test";
-  if (attempt.succeeded) {
-    return { attempt, status: "succeeded", nextAttemptAt: null, failureCount: isTest ? "none" : "reset", pauseAfter };
-  }
-  if (isTest) return { attempt, status: "failed", nextAttemptAt: null, failureCount: "none", pauseAfter };
-  const disable = attempt.statusCode === GONE;
+  const test = delivery.eventType === "webhook.test";
+  const endpoint = endpointUpdate({
+    succeeded: attempt.succeeded,
+    test,
+    gone: attempt.statusCode === GONE,
+    pauseAfter,
+  });
+  if (attempt.succeeded) return { attempt, status: "succeeded", nextAttemptAt: null, endpoint };
+  if (test) return { attempt, status: "failed", nextAttemptAt: null, endpoint };
   const scheduled = retrySchedule[delivery.attempts];
-  if (scheduled === undefined) {
-    return { attempt, status: "failed", nextAttemptAt: null, failureCount: "increment", pauseAfter, disable };
-  }
+  if (scheduled === undefined) return { attempt, status: "failed", nextAttemptAt: null, endpoint };
   const asked = RETRY_AFTER_STATUSES.has(attempt.statusCode ?? 0) ? retryAfterDelay(input.retryAfter, now) : null;
   const delay = Math.max(scheduled, asked ?? 0);
   return {
     attempt,
     status: "pending",
     nextAttemptAt: new Date(now.getTime() + delay),
-    failureCount: "increment",
-    pauseAfter,
-    disable,
+    endpoint,
   };
 }

@@ -9,7 +9,8 @@
  * stored before keys were given (plain `whsec_…`) still opens as it is.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import type { Storage, WebhookEndpointRecord, WebhookSecret } from "@hireport/core";
+import type { WebhookEndpointRecord, WebhookSecret } from "@hireport/core";
+import type { WebhookStorage } from "./store/webhook-storage";
 
 /** One key for sealing secrets: an id (stored with what it sealed) and 32 bytes. */
 export interface SecretEncryptionKey {
@@ -163,7 +164,7 @@ const CAS_ATTEMPTS = 5;
  * finds nothing to do.
  */
 export async function reencryptSecrets(
-  storage: Storage,
+  storage: WebhookStorage,
   box: SecretBox,
   options: ReencryptOptions = {},
 ): Promise<ReencryptResult> {

@@ -1,7 +1,8 @@
-import type { AuditRecord, ChangeOptions, Storage, WebhookStore } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
+import type { AuditRecord, ChangeOptions } from "@hireport/core";
 import { afterEach, describe, expect, it } from "vitest";
+import type { WebhookStorage, WebhookStore } from "../src/index";
 import { createWebhookDispatcher, type EndpointWithSecret, type WebhookDispatcher } from "../src/index";
+import { memoryWebhookStorage } from "../src/memory";
 import { type ManualClock, manualClock } from "./support/clock";
 import { emitEvent, sampleJob } from "./support/outbox";
 import { type Receiver, startReceiver } from "./support/receiver";
@@ -11,7 +12,7 @@ const OTHER = "co_other";
 const owner = { type: "host" as const, id: "user_1", name: "Olivia (owner)" };
 
 interface Setup {
-  storage: Storage;
+  storage: WebhookStorage;
   clock: ManualClock;
   dispatcher: WebhookDispatcher;
   receiver: Receiver;
@@ -21,7 +22,7 @@ let running: Setup | null = null;
 
 /** A dispatcher on a memory storage with one attempt per delivery (no retries), and a local receiver. */
 async function setup(): Promise<Setup> {
-  const storage = memoryStorage();
+  const storage = memoryWebhookStorage();
   const clock = manualClock();
   for (const id of [COMPANY, OTHER]) await storage.companies.upsert({ id, name: id, createdAt: clock.now() });
   const dispatcher = createWebhookDispatcher({
@@ -43,7 +44,7 @@ afterEach(async () => {
   running = null;
 });
 
-async function auditOf(storage: Storage, companyId = COMPANY): Promise<AuditRecord[]> {
+async function auditOf(storage: WebhookStorage, companyId = COMPANY): Promise<AuditRecord[]> {
   return (await storage.audit.list(companyId, { take: 100 })).reverse();
 }
 

@@ -1,6 +1,7 @@
-import { deliveryId, type Storage } from "@hireport/core";
+import { deliveryId } from "@hireport/core";
 import { describe, expect, it } from "vitest";
-import { createWebhookDispatcher } from "../src/index";
+import { createWebhookDispatcher, endpointUpdate } from "../src/index";
+import type { WebhookStorage } from "../src/store/webhook-storage";
 import { parseEvent, verifySignature } from "../src/verify";
 import { COMPANY, type DeliveryFixture } from "./support/fixture";
 import { closedPort, type Receiver } from "./support/receiver";
@@ -615,8 +616,7 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
       },
       status: "pending",
       nextAttemptAt: f.clock.now(),
-      failureCount: "increment",
-      pauseAfter: 50,
+      endpoint: endpointUpdate({ succeeded: false, test: false, gone: false, pauseAfter: 50 }),
     });
     expect(late.recorded).toBe(false);
     expect(await f.dispatcher.deliveries.get(COMPANY, deliveryIds[0] ?? "")).toMatchObject({
@@ -661,7 +661,7 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
   }
 
   /** A second dispatcher on the same clock and storage (or `storage` over it), as another process would run. */
-  function secondDispatcher(f: DeliveryFixture, storage: Storage = f.storage) {
+  function secondDispatcher(f: DeliveryFixture, storage: WebhookStorage = f.storage) {
     const other = createWebhookDispatcher({
       storage,
       clock: f.clock,

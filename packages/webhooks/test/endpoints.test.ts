@@ -1,13 +1,13 @@
 import { HireportError, isHireportError, newId, unknownCompany } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../src/index";
+import { memoryWebhookStorage } from "../src/memory";
 import { manualClock } from "./support/clock";
 import { rejectionOf } from "./support/rejection";
 
 /** A dispatcher on a fresh memory storage where the companies co_1 and co_2 are registered. */
 async function setup(overrides: Partial<WebhookDispatcherOptions> = {}) {
-  const storage = memoryStorage();
+  const storage = memoryWebhookStorage();
   const clock = manualClock();
   for (const id of ["co_1", "co_2"]) await storage.companies.upsert({ id, name: id, createdAt: clock.now() });
   const dispatcher = createWebhookDispatcher({
@@ -263,7 +263,7 @@ describe("endpoint management", () => {
   });
 
   it("defaults to the documented figures", () => {
-    const { options } = createWebhookDispatcher({ storage: memoryStorage() });
+    const { options } = createWebhookDispatcher({ storage: memoryWebhookStorage() });
     expect(options).toMatchObject({
       pollIntervalMs: 1000,
       concurrency: 32,
@@ -280,7 +280,7 @@ describe("endpoint management", () => {
   });
 
   it("refuses options that cannot work", () => {
-    const storage = memoryStorage();
+    const storage = memoryWebhookStorage();
     expect(() => createWebhookDispatcher({ storage, timeoutMs: 10_000, leaseMs: 10_000 })).toThrow(/leaseMs/);
     expect(() => createWebhookDispatcher({ storage, concurrency: 0 })).toThrow(/concurrency/);
     expect(() => createWebhookDispatcher({ storage, headerPrefix: "Bad Prefix" })).toThrow(/headerPrefix/);

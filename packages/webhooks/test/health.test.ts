@@ -2,10 +2,11 @@
  * `dispatcher.health()` on every storage: the storage check, and the lag and backlog of the due
  * deliveries against the `health` limits; a failing storage makes the report unhealthy (503).
  */
-import { answerHealth, type HealthReport, healthResponse, type Storage } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
+import { answerHealth, type HealthReport, healthResponse } from "@hireport/core";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
+import { memoryWebhookStorage } from "../src/memory";
+import type { WebhookStorage } from "../src/store/webhook-storage";
 import { delegate } from "./support/storage-proxy";
 import { storageSuite } from "./support/storage-suite";
 import { storageFactories } from "./support/storages";
@@ -78,9 +79,9 @@ describe.each(storageFactories())("dispatcher health on $name", (factory) => {
 
 describe("dispatcher health on a failing storage", () => {
   it("fails both checks, answers 503 and shows no connection string", async () => {
-    const base = memoryStorage();
+    const base = memoryWebhookStorage();
     const lost = () => Promise.reject(new Error("Connection terminated: postgres://hook:pw123@db:5432/app"));
-    const storage: Storage = delegate(base, {
+    const storage: WebhookStorage = delegate(base, {
       companies: delegate(base.companies, { get: lost }),
       webhooks: delegate(base.webhooks, { dueDeliveryStats: lost }),
     });
@@ -94,7 +95,7 @@ describe("dispatcher health on a failing storage", () => {
   });
 
   it("refuses a negative limit", () => {
-    expect(() => createWebhookDispatcher({ storage: memoryStorage(), health: { maxLagMs: -1 } })).toThrow(
+    expect(() => createWebhookDispatcher({ storage: memoryWebhookStorage(), health: { maxLagMs: -1 } })).toThrow(
       "health.maxLagMs must be a number of 0 or more",
     );
   });

@@ -5,9 +5,9 @@
  * the dispatcher's loop runs the host's retention.
  */
 import { createPublicApi, type PublicApi, REDACTED_RESPONSE_BODY } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
+import { memoryWebhookStorage } from "../src/memory";
 import { storageSuite } from "./support/storage-suite";
 import { storageFactories } from "./support/storages";
 
@@ -119,7 +119,7 @@ describe("the dispatcher's loop runs the host's retention", () => {
   });
 
   it("runs api.retention soon after start, then every retentionIntervalMs, and stops with the dispatcher", async () => {
-    const storage = memoryStorage();
+    const storage = memoryWebhookStorage();
     let now = new Date("2026-01-01T00:00:00.000Z");
     const api = createPublicApi({
       storage,
@@ -168,7 +168,7 @@ describe("the dispatcher's loop runs the host's retention", () => {
     const errors: string[] = [];
     let runs = 0;
     const dispatcher = createWebhookDispatcher({
-      storage: memoryStorage(),
+      storage: memoryWebhookStorage(),
       retention: async () => {
         runs += 1;
         throw new Error("database away");
@@ -185,10 +185,15 @@ describe("the dispatcher's loop runs the host's retention", () => {
     );
     expect(errors).toContain("hireport webhooks: retention failed");
     expect(() =>
-      createWebhookDispatcher({ storage: memoryStorage(), retention: async () => 0, retentionDays: 7, logger: QUIET }),
+      createWebhookDispatcher({
+        storage: memoryWebhookStorage(),
+        retention: async () => 0,
+        retentionDays: 7,
+        logger: QUIET,
+      }),
     ).toThrow(/retentionDays and retention/);
-    expect(() => createWebhookDispatcher({ storage: memoryStorage(), retention: {} as never, logger: QUIET })).toThrow(
-      /retention must be/,
-    );
+    expect(() =>
+      createWebhookDispatcher({ storage: memoryWebhookStorage(), retention: {} as never, logger: QUIET }),
+    ).toThrow(/retention must be/);
   });
 });

@@ -1,7 +1,7 @@
 import { createPublicApi } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
+import { memoryWebhookStorage } from "../src/memory";
 import { parseEvent, verifySignature } from "../src/verify";
 import { createTestCertificate } from "./support/certificate";
 import { type Receiver, startReceiver } from "./support/receiver";
@@ -18,7 +18,7 @@ describe("with core's createPublicApi", () => {
     const certificate = createTestCertificate();
     const receiver: Receiver = await startReceiver({ tls: certificate });
     open.push(receiver);
-    const storage = memoryStorage();
+    const storage = memoryWebhookStorage();
     const dispatcher = createWebhookDispatcher({
       storage,
       allowPrivateAddresses: true,

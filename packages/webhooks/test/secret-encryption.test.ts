@@ -4,10 +4,10 @@
  * the errors of a missing or wrong key.
  */
 import { randomBytes } from "node:crypto";
-import type { Storage } from "@hireport/core";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, SecretKeyError, type WebhookDispatcherOptions } from "../src/index";
 import { createSecretBox, resolveSecretKeys } from "../src/secret-encryption";
+import type { WebhookStorage } from "../src/store/webhook-storage";
 import { verifySignature } from "../src/verify";
 import { COMPANY, type DeliveryFixture } from "./support/fixture";
 import type { SqlStorageFactory } from "./support/kysely-factories";
@@ -38,7 +38,7 @@ describe.each(storageFactories())("signing secrets at rest on $name", (factory: 
    * The `secrets` text of every endpoint as the database holds it: a raw SQL read past the storage
    * where there is a database, the stored record otherwise (the memory storage keeps what it got).
    */
-  async function storedSecrets(storage: Storage, ids: readonly string[]): Promise<string[]> {
+  async function storedSecrets(storage: WebhookStorage, ids: readonly string[]): Promise<string[]> {
     const db = (factory as Partial<SqlStorageFactory>).db?.();
     const location = (factory as Partial<SqlStorageFactory>).location?.();
     if (db && location) {

@@ -1,7 +1,7 @@
-import { memoryStorage } from "@hireport/core/memory";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type AddressPolicy, createAddressPolicy } from "../src/address-policy";
 import { createWebhookDispatcher, type HostResolver, type WebhookDispatcherOptions } from "../src/index";
+import { memoryWebhookStorage } from "../src/memory";
 import { createSender } from "../src/sender";
 import { createTestCertificate, type TestCertificate } from "./support/certificate";
 import { manualClock } from "./support/clock";
@@ -30,7 +30,7 @@ const SECRET = "whsec_c3NyZi10ZXN0LXNlY3JldC0xMjM0NTY3ODkwMTIzNDU2Nzg5MA";
  * allowPrivateAddresses false) unless `overrides` turn the guard off.
  */
 async function dispatcherWith(overrides: Partial<WebhookDispatcherOptions> = {}) {
-  const storage = memoryStorage();
+  const storage = memoryWebhookStorage();
   const clock = manualClock();
   await registerCompany(storage, COMPANY, clock.now());
   const dispatcher = createWebhookDispatcher({

@@ -5,13 +5,13 @@
  * the trace context stored with the event.
  */
 import { createPublicApi, type PublicApi } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
 import { openTelemetry } from "@hireport/core/telemetry";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type MemorySdk, memorySdk, points } from "../../core/test/telemetry/otel";
 import { telemetryUrl } from "../src/attempt-telemetry";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
+import { memoryWebhookStorage } from "../src/memory";
 import { verifySignature } from "../src/verify";
 import { createTestCertificate } from "./support/certificate";
 import { type Receiver, startReceiver } from "./support/receiver";
@@ -28,7 +28,7 @@ beforeEach(async () => {
   sdk = memorySdk();
   const telemetry = openTelemetry({ tracerProvider: sdk.tracerProvider, meterProvider: sdk.meterProvider });
   receiver = await startReceiver({ tls: certificate });
-  const storage = memoryStorage();
+  const storage = memoryWebhookStorage();
   dispatcher = createWebhookDispatcher({
     storage,
     allowPrivateAddresses: true,

@@ -4,6 +4,7 @@ import { createApplicationStore } from "./application-store";
 import { createAuditStore } from "./audit-store";
 import { createCandidateStore } from "./candidate-store";
 import { createCompanyStore } from "./company-store";
+import { createEventDeliveryStore } from "./event-delivery-store";
 import { createEventStore } from "./event-store";
 import { createIdempotencyStore } from "./idempotency-store";
 import { createJobStore } from "./job-store";
@@ -13,7 +14,6 @@ import { createRateLimitStore } from "./rate-limit-store";
 import { createRawReads, type MemoryRawReads } from "./raw-reads";
 import { MemoryState } from "./state";
 import { createUsageStore } from "./usage-store";
-import { createWebhookStore } from "./webhook-store";
 
 /** A {@link Storage} that keeps everything in memory, with raw reads for tests. */
 export interface MemoryStorage extends Storage {
@@ -31,7 +31,7 @@ function createStores(access: StateAccess): StorageStores {
     rateLimits: createRateLimitStore(access),
     usage: createUsageStore(access),
     idempotency: createIdempotencyStore(access),
-    webhooks: createWebhookStore(access),
+    eventDeliveries: createEventDeliveryStore(access),
     audit: createAuditStore(access),
     candidates: createCandidateStore(access),
   };
@@ -51,9 +51,27 @@ function createStores(access: StateAccess): StorageStores {
  *   itself (not `tx`) from inside a transaction's `fn` waits for the transaction, which waits
  *   for `fn`: it never settles, as with a single-connection database.
  *
- * Each call returns a new, empty storage; nothing is shared between storages.
+ * Each call returns a new, empty storage; nothing is shared between storages. For webhooks
+ * (endpoints, the dispatcher), use `memoryWebhookStorage()` of `@hireport/webhooks/memory`: the
+ * same storage with the webhook store added.
  */
 export function memoryStorage(): MemoryStorage {
+  return extendMemoryStorage(() => ({}));
+}
+
+/** A {@link MemoryStorage} with the stores `X` added, outside and inside its transactions. */
+export type ExtendedMemoryStorage<X extends object> = Omit<MemoryStorage, "transaction"> &
+  X & {
+    transaction<T>(fn: (tx: StorageStores & X) => Promise<T>): Promise<T>;
+  };
+
+/**
+ * {@link memoryStorage} with more stores over the same data: `extra` makes them on a
+ * {@link StateAccess} (the committed data, or a transaction's working copy), so they read and
+ * write with the core stores and commit or roll back with them. For packages that add a store to
+ * the memory storage, as `@hireport/webhooks/memory` adds the webhook store.
+ */
+export function extendMemoryStorage<X extends object>(extra: (access: StateAccess) => X): ExtendedMemoryStorage<X> {
   let committed = MemoryState.empty();
   const mutex = new Mutex();
 
@@ -67,11 +85,12 @@ export function memoryStorage(): MemoryStorage {
         return result;
       }),
   };
+  const storesOn = (on: StateAccess): StorageStores & X => ({ ...createStores(on), ...extra(on) });
 
-  const storage: MemoryStorage = {
-    ...createStores(access),
+  return {
+    ...storesOn(access),
     raw: createRawReads(() => committed),
-    transaction: <T>(fn: (tx: StorageStores) => Promise<T>): Promise<T> =>
+    transaction: <T>(fn: (tx: StorageStores & X) => Promise<T>): Promise<T> =>
       mutex.run(async () => {
         let working = committed.fork();
         let open = true;
@@ -90,7 +109,7 @@ export function memoryStorage(): MemoryStorage {
         };
         const txAccess: StateAccess = { read: (op) => run(op, false), write: (op) => run(op, true) };
         try {
-          const result = await fn(createStores(txAccess));
+          const result = await fn(storesOn(txAccess));
           committed = working;
           return result;
         } finally {
@@ -98,5 +117,4 @@ export function memoryStorage(): MemoryStorage {
         }
       }),
   };
-  return storage;
 }

@@ -160,7 +160,9 @@ export class RetentionService {
       unfinishedUploads: 0,
     };
     if (eventDays !== null) {
-      counts.deliveries = await drain(batchSize, (limit) => storage.webhooks.purgeDeliveries(before(eventDays), limit));
+      counts.deliveries = await drain(batchSize, (limit) =>
+        storage.eventDeliveries.purgeDeliveries(before(eventDays), limit),
+      );
       counts.events = await drain(batchSize, (limit) => storage.events.purge(before(eventDays), limit));
     }
     if (usageDays !== null) {

@@ -63,7 +63,7 @@ export interface CandidateStore {
    *   `redactApplications(payload, ids, erasedAt)`;
    * - lock the deliveries of those events (so that an attempt being recorded for one of them is
    *   either written before and redacted here, or written after and redacted by
-   *   `webhooks.recordAttempt`), then set to `REDACTED_RESPONSE_BODY` the `responseBody` of each of
+   *   recording the attempt, `recordAttempt` of the `WebhookStore` in `@hireport/webhooks`), then set to `REDACTED_RESPONSE_BODY` the `responseBody` of each of
    *   their attempts (the receiver may have echoed the payload);
    * - replace the stored answer of every `Idempotency-Key` record of the company's keys that holds
    *   one of their ids by `redactApplications(body, ids, erasedAt)`.

@@ -10,7 +10,7 @@ export interface EventStore {
    * the `tx` of the change it reports, or on the storage for an event of its own.
    *
    * `appendInSteps` from `@hireport/core` builds it from an insert of the event's row,
-   * `webhooks.listSubscribedEndpoints` and `webhooks.insertDeliveries`.
+   * `eventDeliveries.listSubscribedEndpoints` and `eventDeliveries.insertDeliveries`.
    */
   append(event: EventRecord): Promise<void>;
   get(id: string): Promise<EventRecord | null>;

@@ -4,17 +4,21 @@
  * implements them in memory for tests; a host may implement them over its own tables and prove it
  * with the conformance suite of `@hireport/core/testing`.
  *
+ * Webhook endpoints, deliveries and attempts are the `WebhookStore` of `@hireport/webhooks` (with
+ * its own conformance suite, `@hireport/webhooks/testing`): core reaches only the narrow part it
+ * needs, `eventDeliveries` (the outbox's fan-out and retention's purge).
+ *
  * Rules written MUST are checked by that suite. Unless a method says otherwise:
  * - one method per business write (`applications.create`, `keys.admit`, `events.append`): a
  *   storage that can do one in fewer statements does so inside its implementation; core's
  *   portable versions (`admitInSteps`, `appendInSteps`) serve storages with nothing faster;
  * - every method that takes a `companyId` MUST scope reads and writes to it: a record of another
  *   company is treated exactly like a missing one (methods keyed by a globally unique id alone,
- *   such as `events.get`, `keys.touch` or `webhooks.recordAttempt`, serve the dispatcher and hosts);
+ *   such as `events.get` or `keys.touch`, serve the dispatcher and hosts);
  * - ids compare in binary (code-unit) order wherever they break ties, whatever the collation;
  * - times compare as instants: a key is expired when `expiresAt <= now`, a window has ended when
  *   `resetAt <= now`, a lock or a record has passed when its time `<= now`;
- * - batch methods (`appendMany`, `insertDeliveries`) MUST accept an empty list;
+ * - batch methods (`appendMany`, `eventDeliveries.insertDeliveries`) MUST accept an empty list;
  * - `Date` values MUST round-trip with millisecond precision, in UTC, on every database;
  * - arrays of strings MUST round-trip exactly (order, duplicates, non-ASCII text);
  * - methods called on the `tx` of {@link Storage.transaction} MUST run inside that transaction.
@@ -23,13 +27,13 @@ import type { ApplicationStore } from "./applications";
 import type { AuditStore } from "./audit";
 import type { CandidateStore } from "./candidates";
 import type { CompanyStore } from "./companies";
+import type { EventDeliveryStore } from "./event-deliveries";
 import type { EventStore } from "./events";
 import type { IdempotencyStore } from "./idempotency";
 import type { JobStore } from "./jobs";
 import type { KeyStore } from "./keys";
 import type { RateLimitStore } from "./rate-limits";
 import type { UsageStore } from "./usage";
-import type { WebhookStore } from "./webhooks";
 
 export type * from "./applications";
 export type * from "./audit";
@@ -37,6 +41,7 @@ export type * from "./candidates";
 export type * from "./common";
 export type * from "./companies";
 export type * from "./domain-stores";
+export type * from "./event-deliveries";
 export type * from "./events";
 export type * from "./files";
 export type * from "./idempotency";
@@ -44,7 +49,6 @@ export type * from "./jobs";
 export type * from "./keys";
 export type * from "./rate-limits";
 export type * from "./usage";
-export type * from "./webhooks";
 
 /** The stores, as seen outside and inside a transaction. */
 export interface StorageStores {
@@ -56,7 +60,7 @@ export interface StorageStores {
   rateLimits: RateLimitStore;
   usage: UsageStore;
   idempotency: IdempotencyStore;
-  webhooks: WebhookStore;
+  eventDeliveries: EventDeliveryStore;
   audit: AuditStore;
   candidates: CandidateStore;
 }

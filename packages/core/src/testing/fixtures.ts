@@ -320,3 +320,31 @@ export function makeAttempt(
 export function parallel<T>(count: number, fn: (index: number) => Promise<T>): Promise<T[]> {
   return Promise.all(Array.from({ length: count }, (_, index) => fn(index)));
 }
+
+/** An application event of `application` as core writes it: the Application in `data`, its id as the subject. */
+export function applicationEvent(application: NewApplication, jobTitle: string, at = now()): EventRecord {
+  const id = newId("evt");
+  const data = {
+    id: application.id,
+    job_title: jobTitle,
+    candidate: {
+      name: application.candidate.name,
+      email: application.candidate.email,
+      phone: application.candidate.phone,
+      location: application.candidate.location,
+      linkedin_url: application.candidate.linkedinUrl,
+      current_title: application.candidate.currentTitle,
+      skills: application.candidate.skills,
+    },
+    cover_letter: application.coverLetter,
+    resume_url: "https://careers.example.com/files/cv/token",
+    stage: application.stage,
+  };
+  return makeEvent(application.companyId, {
+    id,
+    type: "application.updated",
+    payload: JSON.stringify({ id, type: "application.updated", company_id: application.companyId, data }),
+    createdAt: at,
+    subjectId: application.id,
+  });
+}

@@ -16,16 +16,12 @@ import { retentionTests } from "./suites/retention";
 import { roundTripTests } from "./suites/round-trips";
 import { transactionTests } from "./suites/transactions";
 import { usageTests } from "./suites/usage";
-import { webhookAttemptTests } from "./suites/webhook-attempts";
-import { webhookClaimTests } from "./suites/webhook-claims";
-import { webhookDeliveryTests } from "./suites/webhook-deliveries";
-import { webhookEndpointTests } from "./suites/webhook-endpoints";
-import { webhookLogTests } from "./suites/webhook-log";
 import type { ConformanceTarget } from "./types";
 
 /**
  * Registers the storage conformance suite: vitest `describe` and `it` blocks that check every
- * MUST rule of the storage contract (`storage.ts`) against `target`. Call it at the top level of a
+ * MUST rule of the storage contract (`storage.ts`) against `target`; the webhook store has its own
+ * suite, `runWebhookStoreConformance` of `@hireport/webhooks/testing`. Call it at the top level of a
  * test file:
  *
  * ```ts
@@ -71,11 +67,6 @@ export function runStorageConformance(target: ConformanceTarget): void {
     rateLimitTests(ctx);
     usageTests(ctx);
     idempotencyTests(ctx);
-    webhookEndpointTests(ctx);
-    webhookClaimTests(ctx);
-    webhookAttemptTests(ctx);
-    webhookDeliveryTests(ctx);
-    webhookLogTests(ctx);
     auditTests(ctx);
     candidateTests(ctx);
     retentionTests(ctx);

@@ -27,6 +27,7 @@ import {
   type Scope,
   type Storage,
 } from "@hireport/core";
+import type { WebhookStore } from "@hireport/webhooks";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type MemoryLogger, memoryLogger } from "../support/memory-logger";
 import { closeTestStorage, createTestStorage, openTestStorage, type StoredCounts, type TestStorage } from "./storage";
@@ -210,6 +211,8 @@ export interface TestApi {
   api: PublicApi;
   /** The storage the API runs on (wrapped, when `wrapStorage` was given). */
   storage: Storage;
+  /** The webhook store of the test storage (never wrapped): the privacy test records attempts with it. */
+  webhooks: WebhookStore;
   /** Stored counts, read past the storage's own read methods. */
   inspect: StoredCounts;
   clock: TestClock;
@@ -271,6 +274,7 @@ export async function createTestApi(options: TestApiOptions = {}): Promise<TestA
   return {
     api,
     storage,
+    webhooks: testStorage.storage.webhooks,
     inspect: testStorage.inspect,
     clock,
     logger,

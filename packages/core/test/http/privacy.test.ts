@@ -60,7 +60,7 @@ async function scene(): Promise<Scene> {
   const key = await test.key(acme, undefined, { name: "ATS sync" });
   const client = createClient(test.api, "handle");
   const endpoint = makeEndpoint(acme, { events: ["application.created", "application.updated"] });
-  await test.storage.webhooks.insertEndpoint(endpoint);
+  await test.webhooks.insertEndpoint(endpoint);
 
   test.clock.set(new Date(START.getTime() - 3_600_000));
   const jobs = [
@@ -150,14 +150,14 @@ async function scene(): Promise<Scene> {
 
   // The dispatcher's part: claim what is due and record attempts whose receiver echoed the body.
   const leaseToken = "lease-test";
-  const claimed = await test.storage.webhooks.claimDueDeliveries({
+  const claimed = await test.webhooks.claimDueDeliveries({
     now: test.clock.now(),
     limit: 100,
     leaseUntil: new Date(test.clock.now().getTime() + 60_000),
     leaseToken,
   });
   expect(claimed.length).toBeGreaterThanOrEqual(4);
-  const results = await test.storage.webhooks.recordAttempts(
+  const results = await test.webhooks.recordAttempts(
     claimed.map(({ delivery, payload }) => ({
       deliveryId: delivery.id,
       leaseToken,
@@ -175,8 +175,7 @@ async function scene(): Promise<Scene> {
         },
         status: "pending" as const,
         nextAttemptAt: new Date(test.clock.now().getTime() + 60_000),
-        failureCount: "increment" as const,
-        pauseAfter: 50,
+        endpoint: { failureCount: "increment" as const, statusChanges: [] },
       },
     })),
   );

@@ -25,11 +25,11 @@ function countingPurges(storage: Storage, calls: { kind: string; limit: number |
         return storage.events.purge(before, limit);
       },
     },
-    webhooks: {
-      ...storage.webhooks,
+    eventDeliveries: {
+      ...storage.eventDeliveries,
       purgeDeliveries: (before, limit) => {
         calls.push({ kind: "deliveries", limit });
-        return storage.webhooks.purgeDeliveries(before, limit);
+        return storage.eventDeliveries.purgeDeliveries(before, limit);
       },
     },
     candidates: {

@@ -1,5 +1,7 @@
 /**
- * The storage the HTTP suite runs on: the in-memory storage of `@hireport/core/memory`.
+ * The storage the HTTP suite runs on: the in-memory storage of `@hireport/core/memory`, with the
+ * webhook store of `@hireport/webhooks/memory` (a test-only link: the privacy test records webhook
+ * attempts).
  *
  * This module is the suite's only link to a storage. Other packages run the same suite on their
  * storage by resolving this module to one of their own with the same exports (see
@@ -10,9 +12,11 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Clock, type FileStore, newId, type Storage } from "@hireport/core";
-import { memoryFileStore, memoryStorage } from "@hireport/core/memory";
+import { type Clock, type FileStore, newId } from "@hireport/core";
+import { memoryFileStore } from "@hireport/core/memory";
 import { diskFileStore } from "@hireport/core/node";
+import type { WebhookStorage } from "@hireport/webhooks";
+import { memoryWebhookStorage } from "@hireport/webhooks/memory";
 
 /**
  * Reads of what is stored, past the storage's own read methods (a raw read of the state or of the
@@ -42,7 +46,8 @@ export interface StoredCounts {
 
 /** One storage for one test API. */
 export interface TestStorage {
-  storage: Storage;
+  /** With the webhook store of `@hireport/webhooks`: the privacy test records webhook attempts. */
+  storage: WebhookStorage;
   inspect: StoredCounts;
   /** Forgets what the test stored; called after the test, when its APIs are closed. */
   dispose(): Promise<void>;
@@ -98,7 +103,7 @@ export async function openTestStorage(): Promise<boolean> {
 
 /** A storage with nothing in it for the current test. */
 export async function createTestStorage(): Promise<TestStorage> {
-  const storage = memoryStorage();
+  const storage = memoryWebhookStorage();
   return { storage, inspect: storage.raw, dispose: async () => undefined };
 }
 

@@ -11,7 +11,7 @@ import { createWebhookStore } from "./webhooks";
  */
 export function appendEventInSteps(ctx: StoreContext, event: EventRecord): Promise<void> {
   return ctx.atomic((tx) =>
-    appendInSteps({ webhooks: createWebhookStore(tx) }, event, async (row) => {
+    appendInSteps({ eventDeliveries: createWebhookStore(tx) }, event, async (row) => {
       await tx.db.insertInto(tx.table("event")).values(eventRow(tx, row)).execute();
     }),
   );

@@ -2,13 +2,8 @@
  * The attempt state machine, stated once: `recordAttempts` records a batch of attempts, and
  * `recordAttempt` is `recordAttempts` of one item.
  */
-import {
-  type AttemptToRecord,
-  REDACTED_RESPONSE_BODY,
-  type RecordAttemptResult,
-  type WebhookEndpointRecord,
-  type WebhookStore,
-} from "@hireport/core";
+import { REDACTED_RESPONSE_BODY, type WebhookEndpointRecord } from "@hireport/core";
+import type { AttemptToRecord, RecordAttemptResult, WebhookStore } from "@hireport/webhooks";
 import { type RawBuilder, sql, type Updateable } from "kysely";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookEndpointTable } from "../schema";
@@ -53,11 +48,12 @@ interface Stops {
 }
 
 /**
- * The failure counts of one endpoint after the attempts of a batch, in order, as if recorded one
- * after another: the state each attempt left (`states`), which one paused or disabled it
- * (`stops`), and what to write (null: nothing changes). An `increment` adds one, pausing an active
- * endpoint that reaches `pauseAfter`; a `reset` sets a count that is not 0 to 0; `none` leaves it.
- * Then `disable` (a 410 Gone) disables an endpoint not disabled yet.
+ * One endpoint after the attempts of a batch, in order, as if recorded one after another: the
+ * state each attempt left (`states`), which one moved it to `paused` or `disabled` (`stops`), and
+ * what to write (null: nothing changes). Each attempt's `outcome.endpoint` is applied as it comes:
+ * the failure count (`increment`: + 1, `reset`: a count that is not 0 to 0, `none`: left), then its
+ * status changes in order, each where its conditions hold. When to pause or disable is the
+ * dispatcher's decision, carried by the update: no rule of it lives here.
  */
 function endpointAfter(
   current: FailureState,
@@ -69,25 +65,23 @@ function endpointAfter(
   let state = current;
   let changed = false;
   for (const { index, item } of held) {
-    const { outcome } = item;
-    const at = outcome.attempt.attemptedAt;
-    if (outcome.failureCount === "increment") {
+    const update = item.outcome.endpoint;
+    const at = item.outcome.attempt.attemptedAt;
+    const before = state;
+    if (update.failureCount === "increment") {
       state = { ...state, failures: state.failures + 1, updatedAt: at };
-      changed = true;
-      if (state.status === "active" && state.failures >= outcome.pauseAfter) {
-        state = { ...state, status: "paused", pausedReason: "failures" };
-        stops.paused.add(index);
-      }
-    } else if (outcome.failureCount === "reset" && state.failures !== 0) {
+    } else if (update.failureCount === "reset" && state.failures !== 0) {
       state = { ...state, failures: 0, updatedAt: at };
-      changed = true;
     }
-    if (outcome.disable && state.status !== "disabled") {
-      state = { ...state, status: "disabled", pausedReason: "gone", updatedAt: at };
-      changed = true;
-      stops.paused.delete(index);
-      stops.disabled.add(index);
+    for (const change of update.statusChanges) {
+      if (!change.whenStatusIn.includes(state.status as WebhookEndpointRecord["status"])) continue;
+      if (change.whenFailuresAtLeast !== undefined && state.failures < change.whenFailuresAtLeast) continue;
+      if (state.status === change.status && state.pausedReason === change.pausedReason) continue;
+      state = { ...state, status: change.status, pausedReason: change.pausedReason, updatedAt: at };
     }
+    if (state !== before) changed = true;
+    if (state.status !== before.status && state.status === "paused") stops.paused.add(index);
+    if (state.status !== before.status && state.status === "disabled") stops.disabled.add(index);
     states.set(index, state);
   }
   if (!changed) return null;
@@ -203,28 +197,28 @@ async function writeAttempts(
 }
 
 /**
- * The endpoints' failure counts after the held attempts, in the order of the items. Endpoints with
- * only successes get one conditional reset for all of them (where the count is 0 already nothing
- * is written, nor locked). Endpoints with a failure or a disabling attempt have their rows locked
+ * The endpoints after the held attempts, in the order of the items. Endpoints with only resets
+ * and no status change get one conditional reset for all of them (where the count is 0 already nothing
+ * is written, nor locked). Endpoints with an increment or a status change have their rows locked
  * (after the delivery rows, like every writer of both, in id order) and are decided here:
  * concurrent batches of one endpoint queue on the lock, so exactly one attempt sees the count
- * reach the threshold and reports the pause (or the disabling). Returns the state each attempt of
- * a locked endpoint left and the pausing and disabling ones.
+ * see a status change apply and reports it. Returns the state each attempt of
+ * a locked endpoint left and the attempts that paused or disabled one.
  */
 async function countFailures(tx: StoreContext, held: readonly HeldAttempt[]) {
   const perEndpoint = new Map<string, HeldAttempt[]>();
   for (const entry of held) perEndpoint.set(entry.endpointId, [...(perEndpoint.get(entry.endpointId) ?? []), entry]);
   const counts = (list: readonly HeldAttempt[], kind: string) =>
-    list.some(({ item }) => item.outcome.failureCount === kind);
+    list.some(({ item }) => item.outcome.endpoint.failureCount === kind);
   const locks = (list: readonly HeldAttempt[]) =>
-    counts(list, "increment") || list.some(({ item }) => item.outcome.disable === true);
+    counts(list, "increment") || list.some(({ item }) => item.outcome.endpoint.statusChanges.length > 0);
   const failing = [...perEndpoint].filter(([, list]) => locks(list));
   const resetting = [...perEndpoint].filter(([, list]) => !locks(list) && counts(list, "reset"));
   const stops: Stops = { paused: new Set(), disabled: new Set() };
   const states = new Map<number, FailureState>();
   if (resetting.length > 0) {
     const firstReset = (list: readonly HeldAttempt[]) =>
-      list.find(({ item }) => item.outcome.failureCount === "reset")?.item.outcome.attempt.attemptedAt ?? null;
+      list.find(({ item }) => item.outcome.endpoint.failureCount === "reset")?.item.outcome.attempt.attemptedAt ?? null;
     await tx.db
       .updateTable(tx.table("webhook_endpoint"))
       .set({

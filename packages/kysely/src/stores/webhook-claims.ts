@@ -1,4 +1,5 @@
-import type { ClaimedDelivery, ClaimOptions, DeliveryRecord, WebhookStore } from "@hireport/core";
+import type { ClaimedDelivery, DeliveryRecord } from "@hireport/core";
+import type { ClaimOptions, WebhookStore } from "@hireport/webhooks";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookDeliveryTable } from "../schema";
 import { fromDb } from "../values";

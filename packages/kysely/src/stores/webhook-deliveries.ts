@@ -1,4 +1,5 @@
-import type { DeliveryAttemptRecord, WebhookStore } from "@hireport/core";
+import type { DeliveryAttemptRecord } from "@hireport/core";
+import type { WebhookStore } from "@hireport/webhooks";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable } from "../schema";
 import { afterPosition } from "./keyset";

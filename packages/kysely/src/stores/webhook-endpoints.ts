@@ -1,4 +1,5 @@
-import { type EndpointPatch, subscribesTo, type WebhookStore } from "@hireport/core";
+import { subscribesTo } from "@hireport/core";
+import type { EndpointPatch, WebhookStore } from "@hireport/webhooks";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../context";
 import type { WebhookEndpointTable } from "../schema";

@@ -1,4 +1,4 @@
-import type { WebhookStore } from "@hireport/core";
+import type { WebhookStore } from "@hireport/webhooks";
 import type { StoreContext } from "../context";
 import { createAttemptMethods } from "./webhook-attempts";
 import { createClaimMethods } from "./webhook-claims";

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type {
   ApiKeyRecord,
-  AttemptOutcome,
   CompanyRecord,
   CreateApplicationResult,
   DeliveryRecord,
@@ -13,6 +12,7 @@ import type {
   WebhookEndpointRecord,
 } from "@hireport/core";
 import { jobFieldDefaults } from "@hireport/core";
+import type { AttemptOutcome } from "@hireport/webhooks";
 
 /**
  * A new id of core's length (`evt_` and 26 characters): a delivery's id, `dlv_` and the bodies of
@@ -191,8 +191,7 @@ export function succeeded(delivery: Pick<DeliveryRecord, "id" | "endpointId">, a
     },
     status: "succeeded",
     nextAttemptAt: null,
-    failureCount: "reset",
-    pauseAfter: 50,
+    endpoint: { failureCount: "reset", statusChanges: [] },
   };
 }
 

@@ -1,11 +1,14 @@
 /**
- * The tests of @hireport/kysely on one dialect: the conformance suite of @hireport/core, then this
+ * The tests of @hireport/kysely on one dialect: the conformance suites of @hireport/core and of the
+ * webhook store (@hireport/webhooks), then this
  * package's own tests (schema and routines, raw-SQL checks of what is stored, keyset paging and
  * statement counts, transactions and races with several connections and two OS processes, webhook
  * claims beside outbox writes, query plans, and the v1 API through `api.handle()`).
  */
-import type { Storage } from "@hireport/core";
+
 import { runStorageConformance } from "@hireport/core/testing";
+import type { WebhookStorage } from "@hireport/webhooks";
+import { runWebhookStoreConformance } from "@hireport/webhooks/testing";
 import type { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { kyselyStorage, migrateToLatest } from "../../src/index";
@@ -56,6 +59,20 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         };
       },
     });
+    const webhookPrefix = randomPrefix();
+    runWebhookStoreConformance({
+      name: `kysely on ${dialect}`,
+      async setup() {
+        const conformanceDb = db as AnyDb;
+        const result = await migrateToLatest(conformanceDb, { tablePrefix: webhookPrefix });
+        if (result.error) throw result.error;
+        return {
+          storage: kyselyStorage({ db: conformanceDb, tablePrefix: webhookPrefix }),
+          inspect: rawReads(conformanceDb, webhookPrefix),
+          teardown: () => dropTables(conformanceDb, webhookPrefix),
+        };
+      },
+    });
   });
 
   describe.skipIf(!db)(`@hireport/kysely on ${dialect}`, () => {
@@ -66,10 +83,10 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
       queries,
       database: db as AnyDb,
       // None when the suite is skipped (no database): its tests never run.
-      storage: db ? kyselyStorage({ db, tablePrefix: prefix }) : (undefined as unknown as Storage),
+      storage: db ? kyselyStorage({ db, tablePrefix: prefix }) : (undefined as unknown as WebhookStorage),
       racers: [],
       extra: [],
-      racer: (i) => suite.racers[i % suite.racers.length] as Storage,
+      racer: (i) => suite.racers[i % suite.racers.length] as WebhookStorage,
       t: (name) => `${prefix}${name}`,
       async countQueries(fn) {
         const start = queries.length;

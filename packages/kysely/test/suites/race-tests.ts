@@ -1,7 +1,8 @@
 /** Races of the storage contract with several connections, and two OS processes, at once. */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createPublicApi, type RateLimitBucket, type Storage } from "@hireport/core";
+import { createPublicApi, type RateLimitBucket } from "@hireport/core";
+import type { WebhookStorage } from "@hireport/webhooks";
 import { type CompiledQuery, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { routinesOf } from "../../src/dialects/postgres/routines";
@@ -328,7 +329,7 @@ export function defineRaceTests(suite: SuiteContext): void {
       );
       await storage.webhooks.insertDeliveries(deliveries);
       const now = new Date(due.getTime() + 60_000);
-      const claimWith = (store: Storage, token: string) =>
+      const claimWith = (store: WebhookStorage, token: string) =>
         store.webhooks.claimDueDeliveries({
           now,
           limit: 7,

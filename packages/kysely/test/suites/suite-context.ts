@@ -1,4 +1,4 @@
-import type { Storage } from "@hireport/core";
+import type { WebhookStorage } from "@hireport/webhooks";
 import type { CompiledQuery } from "kysely";
 import type { AnyDb, TestDialect } from "../helpers/databases";
 
@@ -17,13 +17,13 @@ export interface SuiteContext {
   /** The main Kysely instance, whose queries are logged. */
   database: AnyDb;
   /** The storage on `database` under `prefix`. */
-  storage: Storage;
+  storage: WebhookStorage;
   /** Storages on their own Kysely instances (own pools) for the races; SQLite shares one connection. */
-  racers: Storage[];
+  racers: WebhookStorage[];
   /** The Kysely instances of `racers` (none on SQLite). */
   extra: AnyDb[];
   /** The racer of the `i`-th of several concurrent calls: `racers` in turn. */
-  racer(i: number): Storage;
+  racer(i: number): WebhookStorage;
   /** The prefixed name of a table. */
   t(name: string): string;
   /** The queries `fn` ran on the main instance. */

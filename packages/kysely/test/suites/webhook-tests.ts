@@ -1,5 +1,6 @@
 /** Webhook claims beside outbox writes (no deadlock, no delivery given twice), attempts, resends and purges. */
 import { deliveryId } from "@hireport/core";
+import { endpointUpdate } from "@hireport/webhooks";
 import type { CompiledQuery } from "kysely";
 import { describe, expect, it } from "vitest";
 import { kyselyStorage, migrateToLatest } from "../../src/index";
@@ -251,8 +252,7 @@ export function defineWebhookTests(suite: SuiteContext): void {
           },
           status: succeeded ? "succeeded" : "pending",
           nextAttemptAt: succeeded ? null : new Date(base.getTime() + n * 1000),
-          failureCount: succeeded ? "reset" : "increment",
-          pauseAfter: 3,
+          endpoint: endpointUpdate({ succeeded, test: false, gone: false, pauseAfter: 3 }),
         });
       const claim = async (n: number) => {
         const now = new Date(base.getTime() + n * 1000 + 1);

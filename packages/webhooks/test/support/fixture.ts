@@ -1,12 +1,13 @@
-import type { EventType, Storage } from "@hireport/core";
+import type { EventType } from "@hireport/core";
 import { createWebhookDispatcher, type WebhookDispatcher, type WebhookDispatcherOptions } from "../../src/index";
+import type { WebhookStorage } from "../../src/store/webhook-storage";
 import type { TestCertificate } from "./certificate";
 import { type ManualClock, manualClock } from "./clock";
 import { emitEvent, sampleJob } from "./outbox";
 import type { StorageFactory } from "./storages";
 
 export interface DeliveryFixture {
-  storage: Storage;
+  storage: WebhookStorage;
   clock: ManualClock;
   dispatcher: WebhookDispatcher;
   /** Creates an endpoint through the dispatcher (guard off) and returns it with its secret. */
@@ -19,7 +20,7 @@ export interface DeliveryFixture {
 export const COMPANY = "co_test";
 
 /** Registers a company, as a host does before it makes endpoints for it (`api.companies.upsert`). */
-export async function registerCompany(storage: Storage, id = COMPANY, now = new Date()): Promise<void> {
+export async function registerCompany(storage: WebhookStorage, id = COMPANY, now = new Date()): Promise<void> {
   await storage.companies.upsert({ id, name: `Company ${id}`, createdAt: now });
 }
 

@@ -5,18 +5,18 @@ import {
   type EventType,
   newEvent,
   newId,
-  type Storage,
   type WebhookEndpointRecord,
 } from "@hireport/core";
+import type { WebhookStorage } from "../../src/store/webhook-storage";
 
 /**
  * Writes an event as core does in the transaction of a change: core's `newEvent` builds it (the
- * envelope of docs/api-reference.md) and the storage's own `events.append` stores it with its fan-out. Returns
+ * envelope of docs/api-reference.md#webhooks) and the storage's own `events.append` stores it with its fan-out. Returns
  * the deliveries the storage made, read back from it: for each endpoint of the company, the
  * delivery with the id the contract gives it (`deliveryId(event.id, endpoint.id)`), where one exists.
  */
 export async function emitEvent(
-  storage: Storage,
+  storage: WebhookStorage,
   input: { companyId: string; type: EventType; data: Record<string, unknown>; now: Date },
 ): Promise<{ event: EventRecord; deliveries: DeliveryRecord[] }> {
   const event = newEvent(input);
@@ -34,7 +34,7 @@ export async function emitEvent(
  * tests.
  */
 export async function insertRawEndpoint(
-  storage: Storage,
+  storage: WebhookStorage,
   input: { companyId: string; url: string; secret: string; now: Date; events?: EventType[] },
 ): Promise<WebhookEndpointRecord> {
   const record: WebhookEndpointRecord = {
@@ -55,7 +55,7 @@ export async function insertRawEndpoint(
   return record;
 }
 
-/** The body of a delivery (the event envelope of docs/api-reference.md) of company `co_1`'s event `evt_1`, written out by hand. */
+/** The body of a delivery (the event envelope of docs/api-reference.md#webhooks) of company `co_1`'s event `evt_1`, written out by hand. */
 export function samplePayload(type: EventType, data: Record<string, unknown>, now: Date): string {
   return JSON.stringify({
     id: "evt_1",

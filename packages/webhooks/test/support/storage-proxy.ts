@@ -1,4 +1,4 @@
-import type { ClaimOptions, Storage } from "@hireport/core";
+import type { ClaimOptions, WebhookStorage } from "../../src/index";
 
 /** Storages are frozen: a proxy over an empty target, delegating all but some members to `target`. */
 export function delegate<T extends object>(target: T, overrides: Record<string, unknown>): T {
@@ -15,7 +15,7 @@ export function delegate<T extends object>(target: T, overrides: Record<string, 
  * The storage as a host's own implementation written before `maxPerEndpoint` would be: its claim
  * ignores it, so one claim brings a whole queue for one endpoint.
  */
-export function ignoringMaxPerEndpoint(storage: Storage): Storage {
+export function ignoringMaxPerEndpoint(storage: WebhookStorage): WebhookStorage {
   const base = storage.webhooks;
   const webhooks = delegate(base, {
     claimDueDeliveries: ({ maxPerEndpoint: _ignored, ...options }: ClaimOptions) => base.claimDueDeliveries(options),

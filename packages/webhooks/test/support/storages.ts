@@ -1,9 +1,9 @@
-import type { Storage } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
+import { memoryWebhookStorage } from "../../src/memory";
+import type { WebhookStorage } from "../../src/store/webhook-storage";
 
 /** A storage under test and how to dispose of it. */
 export interface StorageHandle {
-  storage: Storage;
+  storage: WebhookStorage;
   close(): Promise<void>;
 }
 
@@ -22,7 +22,7 @@ export interface StorageFactory {
 
 export const memoryFactory: StorageFactory = {
   name: "memory",
-  create: async () => ({ storage: memoryStorage(), close: async () => {} }),
+  create: async () => ({ storage: memoryWebhookStorage(), close: async () => {} }),
 };
 
 const STORAGE_NAMES = ["memory", "sqlite", "postgres", "mysql"] as const;

@@ -1,13 +1,10 @@
 import { describe, expect, it } from "vitest";
-import type { WebhookEndpointRecord } from "../../domain";
-import { deliveryId } from "../../outbox";
 import type { NewApplication, NewApplicationWrite } from "../../storage";
 import type { ConformanceContext } from "../context";
 import {
   DAY,
   makeApplication,
   makeApplicationWrite,
-  makeEndpoint,
   newId,
   now,
   parallel,
@@ -26,13 +23,6 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
     if (!job) throw new Error(`No job ${application.jobId}`);
     const write = makeApplicationWrite(job, application);
     return ctx.storage.applications.create({ ...write, record: application, duplicateSince });
-  }
-
-  async function endpointOf(companyId: string, overrides: Partial<WebhookEndpointRecord>) {
-    const record = makeEndpoint(companyId, overrides);
-    ctx.defer(() => ctx.storage.webhooks.deleteEndpoint(companyId, record.id));
-    await ctx.storage.webhooks.insertEndpoint(record);
-    return record;
   }
 
   /** Nothing of a refused write is stored: no application, no stage change, no event. */
@@ -86,44 +76,6 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
       await ctx.expectRaw("countEvents", [companyId], 1);
     });
 
-    it("fans the event out as events.append does: one delivery per subscribed endpoint, active or paused, none elsewhere", async () => {
-      const companyId = await ctx.company();
-      const other = await ctx.company();
-      const job = await ctx.job(companyId);
-      const active = await endpointOf(companyId, { events: ["job.created", "application.created"] });
-      const paused = await endpointOf(companyId, {
-        events: ["application.created"],
-        status: "paused",
-        pausedReason: "failures",
-      });
-      const unsubscribed = await endpointOf(companyId, { events: ["application.updated"] });
-      const foreign = await endpointOf(other, { events: ["application.created"] });
-      const write = makeApplicationWrite(job);
-      expect(await ctx.storage.applications.create(write)).toEqual({ outcome: "created" });
-      const deliveriesOf = (owner: string, endpointId: string) =>
-        ctx.storage.webhooks.listDeliveries({ companyId: owner, endpointId, take: 10 });
-      for (const subscribed of [active, paused]) {
-        expect(await deliveriesOf(companyId, subscribed.id)).toEqual([
-          {
-            id: deliveryId(write.event.id, subscribed.id),
-            endpointId: subscribed.id,
-            companyId,
-            eventId: write.event.id,
-            eventType: "application.created",
-            status: "pending",
-            attempts: 0,
-            nextAttemptAt: write.event.createdAt,
-            leaseExpiresAt: null,
-            leaseToken: null,
-            createdAt: write.event.createdAt,
-            updatedAt: write.event.createdAt,
-          },
-        ]);
-      }
-      expect(await deliveriesOf(companyId, unsubscribed.id)).toEqual([]);
-      expect(await deliveriesOf(other, foreign.id)).toEqual([]);
-    });
-
     it("answers job_changed and writes nothing when the job was renamed, is gone, or belongs to another company", async () => {
       const companyId = await ctx.company();
       const other = await ctx.company();
@@ -145,7 +97,6 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
     it("refuses the same job and e-mail within the window with existingId, writing nothing", async () => {
       const companyId = await ctx.company();
       const job = await ctx.job(companyId);
-      await endpointOf(companyId, { events: ["application.created"] });
       const first = makeApplicationWrite(job);
       expect(await ctx.storage.applications.create(first)).toEqual({ outcome: "created" });
       const again = makeApplicationWrite(job, {

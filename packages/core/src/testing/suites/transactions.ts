@@ -1,17 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ConformanceContext } from "../context";
-import {
-  makeApplication,
-  makeCompany,
-  makeDelivery,
-  makeEndpoint,
-  makeEvent,
-  makeJob,
-  makeKey,
-  makeUsage,
-  newId,
-  now,
-} from "../fixtures";
+import { makeApplication, makeCompany, makeEvent, makeJob, makeKey, makeUsage, newId, now } from "../fixtures";
 
 class Rollback extends Error {}
 
@@ -50,16 +39,12 @@ export function transactionTests(ctx: ConformanceContext): void {
       const job = await ctx.job(companyId, { title: "Before" });
       const existing = makeApplication(companyId, job.id);
       await ctx.createApplication(existing);
-      // Subscribed to nothing this test emits: its deliveries are the transaction's alone.
-      const endpoint = makeEndpoint(companyId, { events: ["job.closed"] });
-      await ctx.storage.webhooks.insertEndpoint(endpoint);
       const key = makeKey(companyId);
 
       const newCompany = makeCompany();
       const newJob = makeJob(companyId);
       const application = makeApplication(companyId, job.id);
       const event = makeEvent(companyId);
-      const delivery = makeDelivery(endpoint, event, { nextAttemptAt: null });
       const usage = makeUsage(companyId);
       const error = new Rollback("boom");
 
@@ -88,11 +73,6 @@ export function transactionTests(ctx: ConformanceContext): void {
           createdAt: now(),
         });
         await tx.events.append(event);
-        await tx.webhooks.insertDeliveries([delivery]);
-        await tx.webhooks.updateEndpoint(companyId, endpoint.id, {
-          url: "https://changed.example.com",
-          updatedAt: now(),
-        });
         await tx.usage.appendMany([usage]);
         throw error;
       });
@@ -113,15 +93,12 @@ export function transactionTests(ctx: ConformanceContext): void {
       expect((await ctx.storage.events.list(companyId, { take: 10 })).map((e) => e.type)).toEqual([
         "application.created",
       ]);
-      expect(await ctx.storage.webhooks.getDelivery(companyId, delivery.id)).toBeNull();
-      expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toEqual(endpoint);
       expect(await ctx.storage.usage.list({ companyId, take: 10 })).toEqual([]);
       // The event of the application created before the transaction stays; the transaction's are gone.
       await ctx.expectRaw("countEvents", [companyId], 1);
       await ctx.expectRaw("countKeys", [companyId], 0);
       await ctx.expectRaw("countApplications", [companyId], 1);
       await ctx.expectRaw("jobApplicationsCount", [companyId, job.id], 1);
-      await ctx.expectRaw("countDeliveries", [endpoint.id], 0);
       await ctx.expectRaw("countUsage", [companyId], 0);
 
       // The rolled-back application left no trace for the duplicate rule either.

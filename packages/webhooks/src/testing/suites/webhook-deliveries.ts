@@ -1,11 +1,11 @@
+import { farPast, HOUR, MINUTE, makeDelivery, newId, now, orderedIds, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
-import type { ConformanceContext } from "../context";
-import { farPast, HOUR, MINUTE, makeDelivery, newId, now, orderedIds, shift } from "../fixtures";
+import type { WebhookConformanceContext } from "../context";
 
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Listing, resending and purging deliveries. */
-export function webhookDeliveryTests(ctx: ConformanceContext): void {
+export function webhookDeliveryTests(ctx: WebhookConformanceContext): void {
   const { endpointOf, eventOf, claim, failure, success, leasedDelivery } = deliveryHelpers(ctx);
 
   describe("webhooks: listing, resending, purging deliveries", () => {

@@ -1,11 +1,22 @@
+import type { DeliveryRecord } from "@hireport/core";
+import {
+  farPast,
+  HOUR,
+  MINUTE,
+  makeAttempt,
+  makeDelivery,
+  newId,
+  now,
+  orderedIds,
+  SECOND,
+  shift,
+} from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
-import type { DeliveryRecord } from "../../domain";
-import type { ConformanceContext } from "../context";
-import { farPast, HOUR, MINUTE, makeAttempt, makeDelivery, newId, now, orderedIds, SECOND, shift } from "../fixtures";
+import type { WebhookConformanceContext } from "../context";
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** The delivery log as the console reads it (attempts of a page at once) and the recovery of failed deliveries. */
-export function webhookLogTests(ctx: ConformanceContext): void {
+export function webhookLogTests(ctx: WebhookConformanceContext): void {
   const { endpointOf, eventOf, claim } = deliveryHelpers(ctx);
 
   describe("webhooks: the delivery log and recovery", () => {
@@ -36,8 +47,7 @@ export function webhookLogTests(ctx: ConformanceContext): void {
               }),
               status: "pending",
               nextAttemptAt: shift(at, MINUTE),
-              failureCount: "none",
-              pauseAfter: 50,
+              endpoint: { failureCount: "none", statusChanges: [] },
             },
           })),
         );

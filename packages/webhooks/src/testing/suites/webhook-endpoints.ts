@@ -1,10 +1,10 @@
+import type { WebhookEndpointRecord } from "@hireport/core";
+import { deliveryId } from "@hireport/core";
+import { makeAttempt, makeDelivery, makeEndpoint, makeEvent, newId, now, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
-import type { WebhookEndpointRecord } from "../../domain";
-import { deliveryId } from "../../outbox";
-import type { ConformanceContext } from "../context";
-import { makeAttempt, makeDelivery, makeEndpoint, makeEvent, newId, now, shift } from "../fixtures";
+import type { WebhookConformanceContext } from "../context";
 
-export function webhookEndpointTests(ctx: ConformanceContext): void {
+export function webhookEndpointTests(ctx: WebhookConformanceContext): void {
   async function endpointOf(companyId: string, overrides: Partial<WebhookEndpointRecord> = {}) {
     const endpoint = makeEndpoint(companyId, overrides);
     await ctx.storage.webhooks.insertEndpoint(endpoint);
@@ -230,8 +230,7 @@ export function webhookEndpointTests(ctx: ConformanceContext): void {
         attempt,
         status: "failed",
         nextAttemptAt: null,
-        failureCount: "none",
-        pauseAfter: 50,
+        endpoint: { failureCount: "none", statusChanges: [] },
       });
       expect(recorded.recorded).toBe(true);
 

@@ -1,12 +1,12 @@
+import type { DeliveryRecord, WebhookEndpointRecord } from "@hireport/core";
+import { farPast, HOUR, MINUTE, makeDelivery, newId, SECOND, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
-import type { DeliveryRecord, WebhookEndpointRecord } from "../../domain";
-import type { ConformanceContext } from "../context";
-import { farPast, HOUR, MINUTE, makeDelivery, newId, SECOND, shift } from "../fixtures";
+import type { WebhookConformanceContext } from "../context";
 
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Claiming and releasing deliveries: leases, limits per endpoint, parallel claims. */
-export function webhookClaimTests(ctx: ConformanceContext): void {
+export function webhookClaimTests(ctx: WebhookConformanceContext): void {
   const { endpointOf, eventOf, claim, failure, dueDelivery } = deliveryHelpers(ctx);
 
   /**

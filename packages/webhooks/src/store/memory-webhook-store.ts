@@ -1,12 +1,27 @@
-import type { ClaimedDelivery, DeliveryRecord, WebhookEndpointRecord, WebhookSecret } from "../domain";
-import { REDACTED_RESPONSE_BODY } from "../erasure";
-import { subscribesTo } from "../outbox";
-import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "../storage";
-import type { StateAccess } from "./access";
-import { copy, toStored } from "./copy";
-import { createdList, createdPage, newestCreatedFirst, oldestFirst } from "./keyset";
-import { deleteMatching, insertNew, ownRow, patchOwnRow } from "./rows";
-import type { MemoryState } from "./state";
+import {
+  type ClaimedDelivery,
+  type DeliveryRecord,
+  REDACTED_RESPONSE_BODY,
+  type WebhookEndpointRecord,
+  type WebhookSecret,
+} from "@hireport/core";
+import {
+  copy,
+  createdList,
+  createdPage,
+  createEventDeliveryStore,
+  deleteDeliveries,
+  insertNew,
+  type MemoryState,
+  newestCreatedFirst,
+  oldestFirst,
+  ownRow,
+  patchOwnRow,
+  type StateAccess,
+  toStored,
+} from "@hireport/core/memory";
+import { applyEndpointUpdate } from "./endpoint-update";
+import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "./webhook-store";
 
 /** The columns an endpoint patch may write. */
 const ENDPOINT_PATCH_KEYS = [
@@ -73,24 +88,7 @@ function recordOne(
   );
   const endpoint = state.read("endpoints").get(delivery.endpointId);
   if (!endpoint) return { recorded: true, endpoint: null, paused: false, disabled: false };
-  let next: WebhookEndpointRecord = endpoint;
-  let paused = false;
-  let disabled = false;
-  if (outcome.failureCount === "increment") {
-    const failures = endpoint.consecutiveFailures + 1;
-    next = { ...endpoint, consecutiveFailures: failures, updatedAt: at };
-    if (failures >= outcome.pauseAfter && endpoint.status === "active") {
-      next = { ...next, status: "paused", pausedReason: "failures" };
-      paused = true;
-    }
-  } else if (outcome.failureCount === "reset" && endpoint.consecutiveFailures !== 0) {
-    next = { ...endpoint, consecutiveFailures: 0, updatedAt: at };
-  }
-  if (outcome.disable && endpoint.status !== "disabled") {
-    next = { ...next, status: "disabled", pausedReason: "gone", updatedAt: at };
-    disabled = true;
-    paused = false;
-  }
+  const { state: next, paused, disabled } = applyEndpointUpdate(endpoint, outcome.endpoint, at);
   if (next !== endpoint) state.write("endpoints").set(endpoint.id, toStored(next));
   return { recorded: true, endpoint: copy(next), paused, disabled };
 }
@@ -113,22 +111,6 @@ function concernsErased(state: MemoryState, delivery: DeliveryRecord): boolean {
   return (state.read("applications").get(subject)?.erasedAt ?? null) !== null;
 }
 
-/**
- * Deletes deliveries matching `test` (the oldest `limit` of them when given) with their attempts;
- * returns how many deliveries went.
- */
-function deleteDeliveries(state: MemoryState, test: (delivery: DeliveryRecord) => boolean, limit?: number): number {
-  const deleted = deleteMatching(state.write("deliveries"), (delivery) => delivery.createdAt, test, limit);
-  const removed = new Set(deleted.map((delivery) => delivery.id));
-  if (removed.size > 0) {
-    const attempts = state.write("attempts");
-    for (const attempt of [...attempts.values()]) {
-      if (removed.has(attempt.deliveryId)) attempts.delete(attempt.id);
-    }
-  }
-  return removed.size;
-}
-
 /** A filter that keeps, in order, at most `max` deliveries of each endpoint (all when undefined). */
 function withinEndpointLimit(max: number | undefined): (delivery: DeliveryRecord) => boolean {
   if (max === undefined) return () => true;
@@ -141,8 +123,11 @@ function withinEndpointLimit(max: number | undefined): (delivery: DeliveryRecord
   };
 }
 
-export function createWebhookStore(access: StateAccess): WebhookStore {
+/** The webhook store over the memory storage's tables (see `memoryWebhookStorage`). */
+export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
   return {
+    ...createEventDeliveryStore(access),
+
     insertEndpoint: (record) => access.write((state) => insertNew(state.write("endpoints"), record, "an endpoint")),
 
     getEndpoint: (companyId, id) => access.read((state) => copy(ownEndpoint(state, companyId, id))),
@@ -178,20 +163,6 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         state.write("endpoints").delete(id);
         deleteDeliveries(state, (delivery) => delivery.endpointId === id);
         return true;
-      }),
-
-    listSubscribedEndpoints: (companyId, type) =>
-      access.read((state) =>
-        createdList(
-          state.read("endpoints").values(),
-          (endpoint) => endpoint.companyId === companyId && subscribesTo(endpoint, type),
-        ),
-      ),
-
-    insertDeliveries: (records) =>
-      access.write((state) => {
-        const deliveries = state.write("deliveries");
-        for (const record of records) insertNew(deliveries, record, "a delivery");
       }),
 
     dueDeliveryStats: ({ now, countLimit }) =>
@@ -343,14 +314,5 @@ export function createWebhookStore(access: StateAccess): WebhookStore {
         state.write("deliveries").set(id, record);
         return copy(record);
       }),
-
-    purgeDeliveries: (before, limit) =>
-      access.write((state) =>
-        deleteDeliveries(
-          state,
-          (delivery) => delivery.status !== "pending" && delivery.createdAt.getTime() < before.getTime(),
-          limit,
-        ),
-      ),
   };
 }

@@ -1,6 +1,4 @@
-import type { DeliveryAttemptRecord, DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../../domain";
-import type { AttemptOutcome, ClaimOptions } from "../../storage";
-import type { ConformanceContext } from "../context";
+import type { DeliveryAttemptRecord, DeliveryRecord, EventRecord, WebhookEndpointRecord } from "@hireport/core";
 import {
   HOUR,
   MINUTE,
@@ -12,13 +10,16 @@ import {
   now,
   SECOND,
   shift,
-} from "../fixtures";
+} from "@hireport/core/testing";
+import { endpointUpdate } from "../../endpoint-stops";
+import type { AttemptOutcome, ClaimOptions } from "../../store/webhook-store";
+import type { WebhookConformanceContext } from "../context";
 
 /** A lease that no claim of the delivery suites reaches, for deliveries leased at insert time. */
 export const FAR_LEASE = new Date("2037-01-01T00:00:00.000Z");
 
 /** Helpers the webhook delivery suites share: endpoints, events, claims and leased deliveries. */
-export function deliveryHelpers(ctx: ConformanceContext) {
+export function deliveryHelpers(ctx: WebhookConformanceContext) {
   async function endpointOf(companyId: string, overrides: Partial<WebhookEndpointRecord> = {}) {
     const endpoint = makeEndpoint(companyId, overrides);
     await ctx.storage.webhooks.insertEndpoint(endpoint);
@@ -42,13 +43,21 @@ export function deliveryHelpers(ctx: ConformanceContext) {
     });
   }
 
-  function failure(delivery: Pick<DeliveryRecord, "id" | "endpointId">, at: Date): AttemptOutcome {
+  /**
+   * What a dispatcher records for a failed attempt (`endpointUpdate` of this package decides what it
+   * does to the endpoint): a retry a minute later, the endpoint paused at `pauseAfter` failures in a
+   * row (50 unless given), disabled when `gone` (a 410 Gone).
+   */
+  function failure(
+    delivery: Pick<DeliveryRecord, "id" | "endpointId">,
+    at: Date,
+    { pauseAfter = 50, gone = false }: { pauseAfter?: number; gone?: boolean } = {},
+  ): AttemptOutcome {
     return {
-      attempt: makeAttempt(delivery, { attemptedAt: at }),
+      attempt: makeAttempt(delivery, { attemptedAt: at, ...(gone ? { statusCode: 410 } : {}) }),
       status: "pending",
       nextAttemptAt: shift(at, MINUTE),
-      failureCount: "increment",
-      pauseAfter: 50,
+      endpoint: endpointUpdate({ succeeded: false, test: false, gone, pauseAfter }),
     };
   }
 
@@ -61,8 +70,7 @@ export function deliveryHelpers(ctx: ConformanceContext) {
       attempt: makeAttempt(delivery, { statusCode: 200, error: null, succeeded: true, ...attempt }),
       status: "succeeded",
       nextAttemptAt: null,
-      failureCount: "reset",
-      pauseAfter: 50,
+      endpoint: endpointUpdate({ succeeded: true, test: false, gone: false, pauseAfter: 50 }),
     };
   }
 

@@ -1,15 +1,25 @@
+/**
+ * The webhook store: endpoints, deliveries, attempts, the dispatcher's claims and leases, recovery,
+ * purge and stats. `@hireport/kysely` implements it on its tables, `@hireport/webhooks/memory` in
+ * memory; a host may implement it over its own tables and prove it with the conformance suite of
+ * `@hireport/webhooks/testing`. It extends core's `EventDeliveryStore` (the outbox's fan-out and
+ * retention's purge), which a storage implements over the same tables. The rules of core's storage
+ * contract (`Storage` of `@hireport/core`: company scoping, binary id order, times as instants,
+ * `Date` round trips) hold here too.
+ */
 import type {
   ClaimedDelivery,
   DeliveryAttemptRecord,
   DeliveryRecord,
   DeliveryStatus,
+  EventDeliveryStore,
   EventType,
+  KeysetPosition,
   WebhookEndpointRecord,
   WebhookEndpointStatus,
   WebhookSecret,
   WebhookStopReason,
-} from "../domain";
-import type { KeysetPosition } from "./common";
+} from "@hireport/core";
 
 export interface EndpointPatch {
   url?: string;
@@ -51,20 +61,38 @@ export interface ClaimOptions {
   maxPerEndpoint?: number;
 }
 
+/**
+ * A change of the endpoint's status that an attempt makes when its conditions hold on the endpoint
+ * (as the attempt's failure count change, and the changes before it, left it).
+ */
+export interface EndpointStatusChange {
+  status: WebhookEndpointStatus;
+  pausedReason: WebhookStopReason | null;
+  /** Applies only while the endpoint's status is one of these. */
+  whenStatusIn: readonly WebhookEndpointStatus[];
+  /** Applies only when the endpoint's failure count is at least this. @default no condition on the count */
+  whenFailuresAtLeast?: number;
+}
+
+/**
+ * What an attempt does to its endpoint: a conditional update the dispatcher decides
+ * (`endpointUpdate` of `@hireport/webhooks`: when to pause, when to disable) and the store applies
+ * on the endpoint's row in the attempt's transaction. The store holds no rule of its own.
+ */
+export interface EndpointUpdate {
+  /** `reset` after a success (to 0), `increment` after a failure (+ 1), `none` for test sends. */
+  failureCount: "reset" | "increment" | "none";
+  /** Tried in order after the count change. */
+  statusChanges: readonly EndpointStatusChange[];
+}
+
 export interface AttemptOutcome {
   attempt: DeliveryAttemptRecord;
   /** The delivery's state after the attempt. */
   status: DeliveryStatus;
   nextAttemptAt: Date | null;
-  /** `reset` after a success, `increment` after a failure, `none` for test sends. */
-  failureCount: "reset" | "increment" | "none";
-  /** Pause the endpoint when its consecutive failures reach this number. */
-  pauseAfter: number;
-  /**
-   * Disable the endpoint (`status: "disabled"`, `pausedReason: "gone"`): its receiver answered 410
-   * Gone. @default false
-   */
-  disable?: boolean;
+  /** What the attempt does to its endpoint. */
+  endpoint: EndpointUpdate;
 }
 
 /** What {@link WebhookStore.recoverFailedDeliveries} picks: failed deliveries of one endpoint. */
@@ -111,19 +139,19 @@ export interface RecordAttemptResult {
   /** The endpoint after the change (for a stale token: as it is, or null when it was deleted). */
   endpoint: WebhookEndpointRecord | null;
   /**
-   * True when this attempt paused the endpoint (it was active and its failure count reached
-   * `pauseAfter`); false otherwise, also when it was paused already. At most one attempt gets true
-   * per pause, also when several are recorded at once. False for the attempt that disabled it.
+   * True when this attempt moved the endpoint's status to `paused` (it was not paused before the
+   * attempt and is after it); false otherwise, also when it was paused already. At most one attempt
+   * gets true per pause, also when several are recorded at once.
    */
   paused: boolean;
   /**
-   * True when this attempt disabled the endpoint (`outcome.disable` on an endpoint not disabled
-   * yet); at most one attempt gets true per disabling, also when several are recorded at once.
+   * True when this attempt moved the endpoint's status to `disabled`; at most one attempt gets true
+   * per disabling, also when several are recorded at once.
    */
   disabled: boolean;
 }
 
-export interface WebhookStore {
+export interface WebhookStore extends EventDeliveryStore {
   insertEndpoint(record: WebhookEndpointRecord): Promise<void>;
   getEndpoint(companyId: string, id: string): Promise<WebhookEndpointRecord | null>;
   /** Newest first. */
@@ -149,18 +177,6 @@ export interface WebhookStore {
   ): Promise<boolean>;
   /** MUST delete the endpoint with its deliveries and attempts. */
   deleteEndpoint(companyId: string, id: string): Promise<boolean>;
-  /**
-   * Active and paused endpoints of the company subscribed to `type` (paused ones queue events),
-   * newest first: core's `subscribesTo`. Disabled endpoints MUST NOT be returned.
-   */
-  listSubscribedEndpoints(companyId: string, type: EventType): Promise<WebhookEndpointRecord[]>;
-  /**
-   * Called in the transaction of the event: one pending delivery per subscribed endpoint. MUST
-   * store every field as given, the lease fields included: a delivery inserted with a
-   * `leaseToken` and a `leaseExpiresAt` is held under that token (no claim returns it before the
-   * lease passes, and `recordAttempt` and `releaseDeliveries` accept the token), as `sendTest` needs.
-   */
-  insertDeliveries(records: readonly DeliveryRecord[]): Promise<void>;
   /**
    * MUST return pending deliveries due at `now` (`nextAttemptAt <= now`) of active endpoints whose
    * lease is empty or has passed, by `nextAttemptAt` then `createdAt` ascending, and set their
@@ -199,13 +215,16 @@ export interface WebhookStore {
    * Records an attempt and moves the delivery to its next state, clearing the lease, only while the
    * caller still holds the lease (`leaseToken` matches); returns `recorded: false` otherwise
    * (nothing written). When recorded: MUST store the attempt, MUST add 1 to the delivery's
-   * `attempts`, MUST set its `status` and `nextAttemptAt` from `outcome`, and MUST update the
-   * endpoint's failure count (`increment`: + 1, `reset`: 0, `none`: unchanged), pausing it
-   * (`status: "paused"`, `pausedReason: "failures"`) when an increment makes the count reach
-   * `pauseAfter` while it is active, all in one transaction. With `outcome.disable`, after the
-   * count, MUST disable the endpoint (`status: "disabled"`, `pausedReason: "gone"`) unless it is
-   * disabled already, whatever its status was. The delivery's and the endpoint's `updatedAt`
-   * become `attempt.attemptedAt`. When the delivery's event concerns an erased application (its
+   * `attempts`, MUST set its `status` and `nextAttemptAt` from `outcome`, and MUST apply
+   * `outcome.endpoint` to the endpoint, all in one transaction: its failure count first
+   * (`increment`: + 1, `reset`: 0, `none`: unchanged), then each of `statusChanges` in order whose
+   * conditions hold on the endpoint as the previous steps left it (`status` and `pausedReason`
+   * set). The endpoint's row MUST be read for this under a lock (or by a compare-and-set) that
+   * concurrent attempts of the same endpoint wait for, so that counts add up exactly and exactly one
+   * attempt sees a status change apply. The delivery's `updatedAt` becomes `attempt.attemptedAt`,
+   * and so does the endpoint's when anything of it changed. A `reset` with no status change MAY be
+   * written as one conditional update (`consecutiveFailures = 0` where it is not 0) without the
+   * lock. When the delivery's event concerns an erased application (its
    * `subjectId` names an application with `erasedAt` set, read after the delivery's row is locked),
    * MUST store the attempt's `responseBody` as `REDACTED_RESPONSE_BODY`: the receiver may have
    * echoed the candidate's data, sent before the erasure. See {@link RecordAttemptResult} for
@@ -255,10 +274,4 @@ export interface WebhookStore {
    * touch nothing of another company or endpoint.
    */
   recoverFailedDeliveries(query: RecoverQuery): Promise<DeliveryRecord[]>;
-  /**
-   * Deletes finished deliveries and their attempts created before `before`. With `limit`, MUST
-   * delete at most that many deliveries (a batch of retention; the oldest first). Returns how many
-   * deliveries went.
-   */
-  purgeDeliveries(before: Date, limit?: number): Promise<number>;
 }

@@ -1,12 +1,24 @@
+import {
+  farPast,
+  HOUR,
+  MINUTE,
+  makeAttempt,
+  makeDelivery,
+  makeEvent,
+  newId,
+  now,
+  SECOND,
+  shift,
+} from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
-import type { AttemptOutcome } from "../../storage";
-import type { ConformanceContext } from "../context";
-import { farPast, HOUR, MINUTE, makeAttempt, makeDelivery, makeEvent, newId, now, SECOND, shift } from "../fixtures";
+import { endpointUpdate } from "../../endpoint-stops";
+import type { AttemptOutcome } from "../../store/webhook-store";
+import type { WebhookConformanceContext } from "../context";
 
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Recording attempts, one by one and in batches: the delivery state machine and failure counts. */
-export function webhookAttemptTests(ctx: ConformanceContext): void {
+export function webhookAttemptTests(ctx: WebhookConformanceContext): void {
   const { endpointOf, claim, failure, success, leasedDelivery, dueDelivery } = deliveryHelpers(ctx);
 
   describe("webhooks: recording attempts", () => {
@@ -37,8 +49,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
         }),
         status: "pending",
         nextAttemptAt: shift(at, 5 * MINUTE),
-        failureCount: "increment",
-        pauseAfter: 50,
+        endpoint: endpointUpdate({ succeeded: false, test: false, gone: false, pauseAfter: 50 }),
       };
       const result = await ctx.storage.webhooks.recordAttempt(delivery.id, token, outcome);
       expect(result).toEqual({
@@ -72,8 +83,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
         attempt: makeAttempt(test.delivery, { attemptedAt: at, statusCode: 500 }),
         status: "failed",
         nextAttemptAt: null,
-        failureCount: "none",
-        pauseAfter: 50,
+        endpoint: { failureCount: "none", statusChanges: [] },
       });
       expect(none).toMatchObject({ recorded: true, paused: false });
       expect(none.endpoint?.consecutiveFailures).toBe(7);
@@ -101,17 +111,19 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       const companyId = await ctx.company();
       const endpoint = await endpointOf(companyId, { consecutiveFailures: 1 });
       const first = await leasedDelivery(endpoint);
-      const one = await ctx.storage.webhooks.recordAttempt(first.delivery.id, first.token, {
-        ...failure(first.delivery, now()),
-        pauseAfter: 3,
-      });
+      const one = await ctx.storage.webhooks.recordAttempt(
+        first.delivery.id,
+        first.token,
+        failure(first.delivery, now(), { pauseAfter: 3 }),
+      );
       expect(one.endpoint).toMatchObject({ status: "active", consecutiveFailures: 2, pausedReason: null });
       expect(one.paused).toBe(false);
       const second = await leasedDelivery(endpoint);
-      const two = await ctx.storage.webhooks.recordAttempt(second.delivery.id, second.token, {
-        ...failure(second.delivery, now()),
-        pauseAfter: 3,
-      });
+      const two = await ctx.storage.webhooks.recordAttempt(
+        second.delivery.id,
+        second.token,
+        failure(second.delivery, now(), { pauseAfter: 3 }),
+      );
       expect(two.endpoint).toMatchObject({ status: "paused", pausedReason: "failures", consecutiveFailures: 3 });
       expect(two.paused).toBe(true);
       expect(await ctx.storage.webhooks.getEndpoint(companyId, endpoint.id)).toMatchObject({
@@ -124,10 +136,11 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       expect(subscribed.map((e) => e.id)).toEqual([endpoint.id]);
       // Already paused: a further failure counts, and does not report a pause again.
       const third = await leasedDelivery(endpoint);
-      const three = await ctx.storage.webhooks.recordAttempt(third.delivery.id, third.token, {
-        ...failure(third.delivery, now()),
-        pauseAfter: 3,
-      });
+      const three = await ctx.storage.webhooks.recordAttempt(
+        third.delivery.id,
+        third.token,
+        failure(third.delivery, now(), { pauseAfter: 3 }),
+      );
       expect(three).toMatchObject({ recorded: true, paused: false, endpoint: { consecutiveFailures: 4 } });
     });
 
@@ -138,7 +151,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       for (let i = 0; i < 6; i += 1) held.push(await leasedDelivery(endpoint));
       const results = await Promise.all(
         held.map(({ delivery, token }) =>
-          ctx.storage.webhooks.recordAttempt(delivery.id, token, { ...failure(delivery, now()), pauseAfter: 4 }),
+          ctx.storage.webhooks.recordAttempt(delivery.id, token, failure(delivery, now(), { pauseAfter: 4 })),
         ),
       );
       expect(results.every((result) => result.recorded)).toBe(true);
@@ -168,9 +181,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
         attempt: makeAttempt(gone.delivery, { attemptedAt: at, statusCode: 410 }),
         status: "failed",
         nextAttemptAt: null,
-        failureCount: "increment",
-        pauseAfter: 3,
-        disable: true,
+        endpoint: endpointUpdate({ succeeded: false, test: false, gone: true, pauseAfter: 3 }),
       });
       const disabled = { status: "disabled", pausedReason: "gone", consecutiveFailures: 3, updatedAt: at };
       expect(result).toEqual({ recorded: true, endpoint: { ...endpoint, ...disabled }, paused: false, disabled: true });
@@ -185,10 +196,11 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       expect(await ctx.storage.webhooks.listSubscribedEndpoints(companyId, "job.created")).toEqual([]);
       // A later attempt of it (one that was in flight) counts, and does not report a disabling again.
       const inFlight = await leasedDelivery(endpoint);
-      const again = await ctx.storage.webhooks.recordAttempt(inFlight.delivery.id, inFlight.token, {
-        ...failure(inFlight.delivery, shift(at, SECOND)),
-        disable: true,
-      });
+      const again = await ctx.storage.webhooks.recordAttempt(
+        inFlight.delivery.id,
+        inFlight.token,
+        failure(inFlight.delivery, shift(at, SECOND), { gone: true }),
+      );
       expect(again).toMatchObject({ recorded: true, paused: false, disabled: false });
       expect(again.endpoint).toMatchObject({ status: "disabled", pausedReason: "gone", consecutiveFailures: 4 });
       // The host resumes it: the waiting delivery is claimed again.
@@ -209,7 +221,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       for (let i = 0; i < 5; i += 1) held.push(await leasedDelivery(endpoint));
       const results = await Promise.all(
         held.map(({ delivery, token }) =>
-          ctx.storage.webhooks.recordAttempt(delivery.id, token, { ...failure(delivery, now()), disable: true }),
+          ctx.storage.webhooks.recordAttempt(delivery.id, token, failure(delivery, now(), { gone: true })),
         ),
       );
       expect(results.every((result) => result.recorded)).toBe(true);
@@ -262,8 +274,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
         attempt: makeAttempt(test.delivery, { attemptedAt: shift(t, 3 * SECOND) }),
         status: "failed",
         nextAttemptAt: null,
-        failureCount: "none",
-        pauseAfter: 50,
+        endpoint: { failureCount: "none", statusChanges: [] },
       };
       const results = await ctx.storage.webhooks.recordAttempts([
         { deliveryId: ok.delivery.id, leaseToken: ok.token, outcome: okOutcome },
@@ -330,17 +341,17 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
       const item = (index: number, outcome: AttemptOutcome) => ({
         deliveryId: held[index]?.delivery.id ?? "",
         leaseToken: held[index]?.token ?? "",
-        outcome: { ...outcome, pauseAfter: 2 },
+        outcome,
       });
       const at = (index: number) => shift(t, index * SECOND);
       const d = (index: number) => held[index]?.delivery ?? makeDelivery(endpoint, makeEvent(companyId));
       // 1 -> reset 0 -> 1 -> 2 (pauses) -> 3 -> 4
       const results = await ctx.storage.webhooks.recordAttempts([
         item(0, success(d(0), { attemptedAt: at(0) })),
-        item(1, failure(d(1), at(1))),
-        item(2, failure(d(2), at(2))),
-        item(3, failure(d(3), at(3))),
-        item(4, failure(d(4), at(4))),
+        item(1, failure(d(1), at(1), { pauseAfter: 2 })),
+        item(2, failure(d(2), at(2), { pauseAfter: 2 })),
+        item(3, failure(d(3), at(3), { pauseAfter: 2 })),
+        item(4, failure(d(4), at(4), { pauseAfter: 2 })),
       ]);
       expect(results.map((result) => result.recorded)).toEqual([true, true, true, true, true]);
       expect(results.map((result) => result.paused)).toEqual([false, false, true, false, false]);
@@ -369,7 +380,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
         return {
           deliveryId: entry.delivery.id,
           leaseToken: entry.token,
-          outcome: { ...failure(entry.delivery, at(index)), pauseAfter: 2, disable },
+          outcome: failure(entry.delivery, at(index), { pauseAfter: 2, gone: disable }),
         };
       };
       // 1 -> 2 (pauses) -> 3 (disables) -> 4 (disables again: no report)
@@ -405,7 +416,7 @@ export function webhookAttemptTests(ctx: ConformanceContext): void {
           part.map(({ delivery, token }) => ({
             deliveryId: delivery.id,
             leaseToken: token,
-            outcome: { ...failure(delivery, now()), pauseAfter: 4 },
+            outcome: failure(delivery, now(), { pauseAfter: 4 }),
           })),
         );
       const results = (await Promise.all([batch(held.slice(0, 3)), batch(held.slice(3))])).flat();

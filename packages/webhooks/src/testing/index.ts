@@ -1,0 +1,6 @@
+/**
+ * `@hireport/webhooks/testing`: the conformance suite of the webhook store. Needs vitest (an
+ * optional peer dependency of `@hireport/webhooks`).
+ */
+export { runWebhookStoreConformance } from "./run-webhook-store-conformance";
+export type { WebhookConformanceInstance, WebhookConformanceTarget } from "./types";

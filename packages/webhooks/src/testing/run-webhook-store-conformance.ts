@@ -1,0 +1,54 @@
+import { afterAll, afterEach, beforeAll, describe } from "vitest";
+import { WebhookConformanceContext } from "./context";
+import { webhookAttemptTests } from "./suites/webhook-attempts";
+import { webhookClaimTests } from "./suites/webhook-claims";
+import { webhookDeliveryTests } from "./suites/webhook-deliveries";
+import { webhookEndpointTests } from "./suites/webhook-endpoints";
+import { webhookErasureTests } from "./suites/webhook-erasure";
+import { webhookFanOutTests } from "./suites/webhook-fan-out";
+import { webhookLogTests } from "./suites/webhook-log";
+import type { WebhookConformanceTarget } from "./types";
+
+/**
+ * Registers the webhook store conformance suite: vitest `describe` and `it` blocks that check every
+ * MUST rule of the `WebhookStore` (`webhook-store.ts`) against `target`, and how it meets core's
+ * stores on the same data (the outbox's fan-out, erasure, retention, transactions). Run it beside
+ * `runStorageConformance` of `@hireport/core/testing`, at the top level of a test file:
+ *
+ * ```ts
+ * import { runWebhookStoreConformance } from "@hireport/webhooks/testing";
+ * runWebhookStoreConformance({
+ *   name: "kysely on Postgres",
+ *   async setup() {
+ *     const db = createDb();
+ *     await migrateToLatest(db);
+ *     return { storage: kyselyStorage({ db }), inspect: rawReads(db), teardown: () => db.destroy() };
+ *   },
+ * });
+ * ```
+ *
+ * `setup` runs once before the tests and `teardown` once after them; the tests run one after the
+ * other, each with its own companies (see {@link WebhookConformanceTarget.setup}).
+ */
+export function runWebhookStoreConformance(target: WebhookConformanceTarget): void {
+  describe(`webhook store conformance: ${target.name}`, () => {
+    const ctx = new WebhookConformanceContext();
+    beforeAll(async () => {
+      ctx.attachWebhooks(await target.setup());
+    }, 60_000);
+    afterEach(async () => {
+      await ctx.cleanUp();
+    });
+    afterAll(async () => {
+      await ctx.detach();
+    }, 60_000);
+
+    webhookEndpointTests(ctx);
+    webhookFanOutTests(ctx);
+    webhookClaimTests(ctx);
+    webhookAttemptTests(ctx);
+    webhookDeliveryTests(ctx);
+    webhookLogTests(ctx);
+    webhookErasureTests(ctx);
+  });
+}
