@@ -4,13 +4,12 @@
  * the count on its polls at most once per interval of its clock (never on a collection), and
  * reports nothing before it starts, nothing new after it stops, nothing while the count cannot be read.
  */
-import type { DueDeliveryStatsQuery, Storage } from "@hireport/core";
-import { memoryStorage } from "@hireport/core/memory";
 import { openTelemetry } from "@hireport/core/telemetry";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type MemorySdk, memorySdk, points } from "../../core/test/telemetry/otel";
 import { BACKLOG_READ_INTERVAL_MS } from "../src/backlog-telemetry";
-import { createWebhookDispatcher } from "../src/index";
+import { createWebhookDispatcher, type DueDeliveryStatsQuery, type WebhookStorage } from "../src/index";
+import { memoryWebhookStorage } from "../src/memory";
 import { COMPANY, registerCompany } from "./support/fixture";
 import { delegate } from "./support/storage-proxy";
 import { storageSuite } from "./support/storage-suite";
@@ -33,7 +32,7 @@ async function backlogPoints() {
 }
 
 /** The storage, counting the backlog reads the dispatcher makes. */
-function countingReads(storage: Storage): { storage: Storage; reads: DueDeliveryStatsQuery[] } {
+function countingReads(storage: WebhookStorage): { storage: WebhookStorage; reads: DueDeliveryStatsQuery[] } {
   const reads: DueDeliveryStatsQuery[] = [];
   const base = storage.webhooks;
   const webhooks = delegate(base, {
@@ -111,7 +110,7 @@ describe.each(storageFactories())("the backlog gauge on $name", (factory) => {
 
 describe("the backlog gauge on a failing storage", () => {
   it("reports no value while the count cannot be read, and logs it once", async () => {
-    const base = memoryStorage();
+    const base = memoryWebhookStorage();
     await registerCompany(base, COMPANY);
     let failing = true;
     const webhooks = delegate(base.webhooks, {

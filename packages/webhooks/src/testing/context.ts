@@ -6,9 +6,9 @@ import type { WebhookConformanceInstance } from "./types";
 export class WebhookConformanceContext extends ConformanceContext {
   #storage: WebhookStorage | null = null;
 
-  attachWebhooks(instance: WebhookConformanceInstance): void {
+  attachWebhooks(instance: WebhookConformanceInstance, targetName: string): void {
     this.#storage = instance.storage;
-    this.attach(instance);
+    this.attach(instance, targetName);
   }
 
   override async detach(): Promise<void> {

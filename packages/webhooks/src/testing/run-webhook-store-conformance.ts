@@ -34,7 +34,7 @@ export function runWebhookStoreConformance(target: WebhookConformanceTarget): vo
   describe(`webhook store conformance: ${target.name}`, () => {
     const ctx = new WebhookConformanceContext();
     beforeAll(async () => {
-      ctx.attachWebhooks(await target.setup());
+      ctx.attachWebhooks(await target.setup(), target.name);
     }, 60_000);
     afterEach(async () => {
       await ctx.cleanUp();
