@@ -23,6 +23,7 @@ import { hireportExpress } from "@hireport/express";
 import { hireportFastify } from "@hireport/fastify";
 import { kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { type NextHandlers, toNextHandlers } from "@hireport/next";
+import type { WebhookStorage } from "@hireport/webhooks";
 import SQLite from "better-sqlite3";
 import express from "express";
 import Fastify from "fastify";
@@ -57,8 +58,8 @@ export function testClock(start = START): TestClock {
 export interface TestHost {
   origin: string;
   api: PublicApi;
-  /** The storage under the API, to put rows as an older version wrote them. */
-  storage: Storage;
+  /** The storage under the API (with the webhook store), to put rows as an older version wrote them. */
+  storage: WebhookStorage;
   careers: HireportCareers;
   clock: TestClock;
   /** Every event of a company, oldest first. */
