@@ -17,7 +17,6 @@ import {
   createPublicApi,
   type EventRecord,
   type PublicApi,
-  type Storage,
 } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { hireportFastify } from "@hireport/fastify";
