@@ -1,6 +1,6 @@
 /**
- * Applications on the wire: the body of POST /applications (with the Candidate of spec 2.4), the
- * body of PATCH /applications/{id}, and the Application of spec 2.3 as returned.
+ * Applications on the wire: the body of POST /applications (with its candidate, docs/api-reference.md, ApplicationInput), the
+ * body of PATCH /applications/{id}, and the Application as returned (docs/api-reference.md, Application).
  */
 import * as z from "zod";
 import { APPLICATION_STAGES } from "../domain";
@@ -17,12 +17,12 @@ import {
   webUrlOrEmpty,
 } from "./fields";
 
-/** The 14 stages of spec 3.1; every move between them is allowed. */
+/** The 14 stages (docs/api-reference.md, Application stages); every move between them is allowed. */
 export const stageSchema = z.enum(APPLICATION_STAGES).meta({
   description: "Application stage. Every move between the 14 stages is allowed and recorded in the history.",
 });
 
-/** The Candidate of spec 2.4 as sent: name and email required, the rest default to empty. */
+/** The candidate as sent: name and email required, the rest default to empty. */
 export const candidateInputSchema = z
   .strictObject({
     name: requiredText(LIMITS.label).meta({ examples: ["Ada Lovelace"] }),
@@ -88,7 +88,7 @@ export type ApplicationCreateBody = z.output<typeof applicationCreateBodySchema>
 /** Parsed body of PATCH /applications/{id}. */
 export type ApplicationPatchBody = z.output<typeof applicationPatchBodySchema>;
 
-/** The candidate inside a returned application (spec 2.3). */
+/** The candidate inside a returned application (docs/api-reference.md, Application). */
 export const candidateSchema = z.strictObject({
   name: z.string(),
   email: z.string(),
@@ -110,7 +110,7 @@ export const scoresSchema = z
   })
   .meta({ description: "Scores that help a person review; they never decide anything on their own." });
 
-/** An Application as returned (spec 2.3), exactly its fields. */
+/** An Application as returned (docs/api-reference.md, Application), exactly its fields. */
 export const applicationSchema = z
   .strictObject({
     id: z.string().meta({ examples: ["app_01j9x2k3m4n5p6q7r8s9t0v1w2"] }),

@@ -1,5 +1,5 @@
 /**
- * Query parameters of the list endpoints (spec 4.2 and 4.7). The schemas take the raw strings of
+ * Query parameters of the list endpoints (docs/api-reference.md, GET /jobs and GET /applications). The schemas take the raw strings of
  * the query and output typed values; `parseJobListQuery` and `parseApplicationListQuery` add the
  * checks no schema can make (repeated parameters) and turn `updated_since` into a `Date`.
  */

@@ -216,7 +216,7 @@ export class ApplicationService {
     }
   }
 
-  /** 409 duplicate (spec 4.8), naming the earlier application. */
+  /** 409 duplicate (docs/api-reference.md, POST /applications), naming the earlier application. */
   #duplicate(existingId: string): HireportError {
     return new HireportError(
       "duplicate",
@@ -226,7 +226,7 @@ export class ApplicationService {
   }
 
   /**
-   * Applies a PATCH of spec 4.10: a stage move (recorded in the history with the actor's name), a
+   * Applies a PATCH of docs/api-reference.md, PATCH /applications/{id}: a stage move (recorded in the history with the actor's name), a
    * note (added to the recruiter notes), tags (replaced) and starred. Emits application.updated when
    * the application changed; a move to the current stage changes nothing and emits nothing.
    */
@@ -280,7 +280,7 @@ export class ApplicationService {
   }
 
   /**
-   * Records that the candidate asked for a person to review the application (spec section 1): sets
+   * Records that the candidate asked for a person to review the application (docs/personal-data.md): sets
    * `humanReviewRequestedAt` once, adds a note with its time to the application's history (by
    * `actor`), and emits application.updated. Asking again changes nothing and emits nothing.
    */
@@ -409,7 +409,7 @@ function notPublicJob(): HireportError {
   });
 }
 
-/** 422 for a closed job (DESIGN.md section 4): draft and paused jobs still take candidates. */
+/** 422 for a closed job: draft and paused jobs still take candidates. */
 function closedJob(): HireportError {
   return new HireportError("invalid", "The request body is not valid. job_id: The job is closed.", {
     fields: [
