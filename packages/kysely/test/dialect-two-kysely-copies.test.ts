@@ -28,29 +28,39 @@ function cjsDummy(adapter: () => esm.DialectAdapter): esm.Kysely<unknown> {
   });
 }
 
+/**
+ * Kysely 0.28 ships a CommonJS and an ES module build; 0.29 only ES modules, which `require` loads
+ * too (the same module): a host on 0.29 cannot load two copies this way, and the two tests that
+ * need them are skipped there.
+ */
+const twoBuilds = cjs.SqliteAdapter !== esm.SqliteAdapter;
+
 describe("a Kysely instance of the other copy of Kysely", () => {
-  it("is two copies indeed: the CommonJS adapters are not instances of the ES module ones", () => {
+  it.skipIf(!twoBuilds)("is two copies indeed: the CommonJS adapters are not instances of the ES module ones", () => {
     expect(cjs.SqliteAdapter).not.toBe(esm.SqliteAdapter);
     expect(new cjs.SqliteAdapter()).not.toBeInstanceOf(esm.SqliteAdapter);
     expect(new cjs.PostgresAdapter()).not.toBeInstanceOf(esm.PostgresAdapter);
   });
 
-  it("on SQLite: migrates, and the storage writes and reads back, with no dialect option", async () => {
-    const db = new cjs.Kysely<unknown>({ dialect: new cjs.SqliteDialect({ database: new SQLite(":memory:") }) });
-    try {
-      expect(db.getExecutor().adapter).not.toBeInstanceOf(esm.SqliteAdapter);
-      const migrated = await migrateToLatest(db);
-      expect(migrated.error).toBeUndefined();
-      expect(migrated.results?.length).toBeGreaterThan(0);
-      const storage = kyselyStorage({ db });
-      const company = await make.addCompany(storage);
-      const job = make.job(company.id);
-      await storage.jobs.insert(job);
-      expect(await storage.jobs.get(company.id, job.id)).toEqual(job);
-    } finally {
-      await db.destroy();
-    }
-  });
+  it.skipIf(!twoBuilds)(
+    "on SQLite: migrates, and the storage writes and reads back, with no dialect option",
+    async () => {
+      const db = new cjs.Kysely<unknown>({ dialect: new cjs.SqliteDialect({ database: new SQLite(":memory:") }) });
+      try {
+        expect(db.getExecutor().adapter).not.toBeInstanceOf(esm.SqliteAdapter);
+        const migrated = await migrateToLatest(db);
+        expect(migrated.error).toBeUndefined();
+        expect(migrated.results?.length).toBeGreaterThan(0);
+        const storage = kyselyStorage({ db });
+        const company = await make.addCompany(storage);
+        const job = make.job(company.id);
+        await storage.jobs.insert(job);
+        expect(await storage.jobs.get(company.id, job.id)).toEqual(job);
+      } finally {
+        await db.destroy();
+      }
+    },
+  );
 
   it("tells each of Kysely's adapters, and subclasses of them, from the CommonJS build", async () => {
     class TracedPostgresAdapter extends cjs.PostgresAdapter {}
