@@ -1,4 +1,4 @@
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import type { JobRecord } from "../domain";
 import type { CreateApplicationResult, NewApplication, Storage, StorageStores } from "../storage";
 import { makeApplicationWrite, makeCompany, makeJob } from "./fixtures";
@@ -101,4 +101,19 @@ export class ConformanceContext {
       }
     }
   }
+}
+
+/**
+ * The hooks every conformance run shares, inside its `describe`: `attach` (the target's `setup`,
+ * kept on `ctx`) once before the tests, the companies a test made removed after each, and `detach`
+ * (the target's `teardown`) once after them.
+ */
+export function conformanceHooks(ctx: ConformanceContext, attach: () => Promise<void>): void {
+  beforeAll(attach, 60_000);
+  afterEach(async () => {
+    await ctx.cleanUp();
+  });
+  afterAll(async () => {
+    await ctx.detach();
+  }, 60_000);
 }

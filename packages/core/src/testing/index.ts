@@ -5,7 +5,7 @@
 
 // For the conformance suites of other packages (`@hireport/webhooks/testing`): the context every
 // test reaches and the records they store.
-export { ConformanceContext } from "./context";
+export { ConformanceContext, conformanceHooks } from "./context";
 export {
   type FileStoreConformanceInstance,
   type FileStoreConformanceTarget,

@@ -1,5 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe } from "vitest";
-import { ConformanceContext } from "./context";
+import { describe } from "vitest";
+import { ConformanceContext, conformanceHooks } from "./context";
 import { applicationCreateTests } from "./suites/application-create";
 import { applicationTests } from "./suites/applications";
 import { auditTests } from "./suites/audit";
@@ -44,15 +44,9 @@ import type { ConformanceTarget } from "./types";
 export function runStorageConformance(target: ConformanceTarget): void {
   describe(`storage conformance: ${target.name}`, () => {
     const ctx = new ConformanceContext();
-    beforeAll(async () => {
+    conformanceHooks(ctx, async () => {
       ctx.attach(await target.setup(), target.name);
-    }, 60_000);
-    afterEach(async () => {
-      await ctx.cleanUp();
     });
-    afterAll(async () => {
-      await ctx.detach();
-    }, 60_000);
 
     roundTripTests(ctx);
     companyTests(ctx);

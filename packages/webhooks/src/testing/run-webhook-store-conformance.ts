@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, describe } from "vitest";
+import { conformanceHooks } from "@hireport/core/testing";
+import { describe } from "vitest";
 import { WebhookConformanceContext } from "./context";
 import { webhookAttemptTests } from "./suites/webhook-attempts";
 import { webhookClaimTests } from "./suites/webhook-claims";
@@ -33,15 +34,9 @@ import type { WebhookConformanceTarget } from "./types";
 export function runWebhookStoreConformance(target: WebhookConformanceTarget): void {
   describe(`webhook store conformance: ${target.name}`, () => {
     const ctx = new WebhookConformanceContext();
-    beforeAll(async () => {
+    conformanceHooks(ctx, async () => {
       ctx.attachWebhooks(await target.setup(), target.name);
-    }, 60_000);
-    afterEach(async () => {
-      await ctx.cleanUp();
     });
-    afterAll(async () => {
-      await ctx.detach();
-    }, 60_000);
 
     webhookEndpointTests(ctx);
     webhookFanOutTests(ctx);
