@@ -307,3 +307,38 @@ for (const kind of ["memory", "sqlite"] as const) {
     });
   });
 }
+
+describe("job indexing options", () => {
+  const api = createPublicApi({
+    storage: memoryStorage(),
+    fileStore: memoryFileStore(),
+    publicBaseUrl: "https://careers.example.com",
+    fileTokenSecret: SECRET,
+  });
+  const storage = memoryStorage();
+
+  it("refuses an IndexNow key outside the protocol's format, in the notifier and in the site", () => {
+    for (const key of ["short", "has space in it", "under_score_key", "x".repeat(129)]) {
+      expect(() => createJobIndexing({ api, storage, indexNow: { key } })).toThrow(/8 to 128 characters/);
+      expect(() =>
+        createCareers({ api, resolveCompany: () => ACME, secret: SECRET, privacyNoticeUrl: "/p", indexNowKey: key }),
+      ).toThrow(/indexNowKey/);
+    }
+    expect(createJobIndexing({ api, storage, indexNow: { key: "a".repeat(128) } }).services).toEqual(["indexnow"]);
+  });
+
+  it("refuses a service account without its fields, and never repeats the key's text", () => {
+    const secretText = '{"client_email":"x@y.iam.gserviceaccount.com","private_key":42,"note":"SECRET-PART"}';
+    let message = "";
+    try {
+      createJobIndexing({ api, storage, google: { serviceAccount: secretText } });
+    } catch (error) {
+      message = String(error);
+    }
+    expect(message).toContain("client_email and private_key");
+    expect(message).not.toContain("SECRET-PART");
+    expect(() => createJobIndexing({ api, storage, google: { serviceAccount: "{not json SECRET-PART" } })).toThrow(
+      /^(?!.*SECRET-PART).*not JSON/,
+    );
+  });
+});
