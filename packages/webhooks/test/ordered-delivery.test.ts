@@ -15,7 +15,9 @@ describe.each(factories)("ordered delivery on $name", (factory) => {
 
   /** The `…-Delivery` header of each request to `path`, in the order they arrived. */
   const sentTo = (receiver: Receiver, path: string) =>
-    receiver.requests.filter((request) => request.path === path).map((request) => String(request.headers["service-delivery"]));
+    receiver.requests
+      .filter((request) => request.path === path)
+      .map((request) => String(request.headers["service-delivery"]));
 
   /** Emits `count` job.created events a millisecond apart; the ids of their deliveries, event by event. */
   async function emitMany(f: DeliveryFixture, count: number): Promise<string[][]> {

@@ -158,7 +158,11 @@ function claimInTransaction(ctx: StoreContext, options: ClaimOptions): Promise<D
     // endpoint's share are locked until the commit but not leased.
     if (options.maxPerEndpoint === undefined) lock = lock.limit(options.limit);
     const locked = await tx.strategy.forUpdateSkipLocked(lock).execute();
-    return leaseRows(tx, withinLimits(locked, options.limit, perEndpoint).map((row) => row.id), options);
+    return leaseRows(
+      tx,
+      withinLimits(locked, options.limit, perEndpoint).map((row) => row.id),
+      options,
+    );
   });
 }
 
@@ -201,7 +205,12 @@ async function offeredBy(tx: StoreContext, endpoint: WebhookEndpointTable, now: 
     .where("d.endpoint_id", "=", endpoint.id)
     .where("d.status", "=", "pending");
   if (!readBool(endpoint.ordered)) {
-    const rows = await ofEndpoint.where(dueAndFree(now)).orderBy("d.next_attempt_at").orderBy("d.id").limit(take).execute();
+    const rows = await ofEndpoint
+      .where(dueAndFree(now))
+      .orderBy("d.next_attempt_at")
+      .orderBy("d.id")
+      .limit(take)
+      .execute();
     return rows.map((row) => row.id);
   }
   const busy = await ofEndpoint.where("d.lease_expires_at", ">", now).limit(1).executeTakeFirst();

@@ -20,8 +20,8 @@ import {
   type StateAccess,
   toStored,
 } from "@hireport/core/memory";
-import { applyEndpointUpdate } from "./endpoint-update";
 import { THROTTLE_WINDOW_MS, type ThrottleCount, throttleAfter, throttleAllowance } from "./endpoint-throttle";
+import { applyEndpointUpdate } from "./endpoint-update";
 import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "./webhook-store";
 
 /** The columns an endpoint patch may write. */

@@ -60,7 +60,11 @@ export function webhookOrderedClaimTests(ctx: WebhookConformanceContext): void {
       // The head is held: nothing else of the endpoint goes out meanwhile.
       expect(await claim(shift(t, SECOND))).toEqual([]);
       const token = first[0]?.delivery.leaseToken ?? "";
-      const done = await ctx.storage.webhooks.recordAttempt(d1.id, token, success(d1, { attemptedAt: shift(t, SECOND) }));
+      const done = await ctx.storage.webhooks.recordAttempt(
+        d1.id,
+        token,
+        success(d1, { attemptedAt: shift(t, SECOND) }),
+      );
       expect(done.recorded).toBe(true);
       expect(ids(await claim(shift(t, 2 * SECOND)))).toEqual([d2.id]);
       expect(await claim(shift(t, 2 * SECOND))).toEqual([]);
@@ -162,7 +166,11 @@ export function webhookOrderedClaimTests(ctx: WebhookConformanceContext): void {
       expect(stats.due).toBe(3);
       expect(stats.oldestDueAt).toEqual(deliveries[0]?.nextAttemptAt);
       const [h1] = await claim(t);
-      await ctx.storage.webhooks.recordAttempt(h1?.delivery.id ?? "", h1?.delivery.leaseToken ?? "", success(deliveries[0] as DeliveryRecord));
+      await ctx.storage.webhooks.recordAttempt(
+        h1?.delivery.id ?? "",
+        h1?.delivery.leaseToken ?? "",
+        success(deliveries[0] as DeliveryRecord),
+      );
       expect(await claim(shift(t, 500))).toEqual([]);
       expect(ids(await claim(shift(t, SECOND)))).toEqual([deliveries[1]?.id]);
     });
