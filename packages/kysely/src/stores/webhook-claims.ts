@@ -1,5 +1,11 @@
 import type { ClaimedDelivery, DeliveryRecord } from "@hireport/core";
-import { type ClaimOptions, throttleAfter, throttleAllowance, type WebhookStore } from "@hireport/webhooks";
+import {
+  type ClaimOptions,
+  throttleAfter,
+  throttleAllowance,
+  throttleWindowStart,
+  type WebhookStore,
+} from "@hireport/webhooks";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
 import { fromDb, readBool, readNumber } from "../values";
@@ -167,25 +173,43 @@ function claimInTransaction(ctx: StoreContext, options: ClaimOptions): Promise<D
 }
 
 /**
- * The ordered and throttled ("serialized") active endpoints that have a due, unleased delivery,
- * by a plain read: the candidates of {@link claimSerialized}.
+ * The ordered and throttled ("serialized") active endpoints a claim may take something of now, by
+ * a plain read: the candidates of {@link claimSerialized}. Left out: an ordered endpoint whose head
+ * (its oldest pending delivery) is not due or is leased (being sent, or waiting for a retry), and
+ * a throttled one whose count of the current second is full, so that endpoints with nothing to
+ * give never crowd out the others.
  */
 async function serializedCandidates(ctx: StoreContext, options: ClaimOptions, limit: number): Promise<string[]> {
   const now = ctx.toDb(options.now);
+  const window = ctx.toDb(throttleWindowStart(options.now));
   let query = ctx.db
     .selectFrom(ctx.tableAs("webhook_endpoint", "e"))
     .select("e.id")
     .where("e.status", "=", "active")
     .where((eb) => eb.or([eb("e.ordered", "=", ctx.bool(true)), eb("e.max_per_second", "is not", null)]))
     .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom(ctx.tableAs("webhook_delivery", "d"))
-          .select("d.id")
-          .whereRef("d.endpoint_id", "=", "e.id")
-          .where(dueAndFree(now)),
-      ),
-    );
+      eb.or([
+        eb("e.max_per_second", "is", null),
+        eb("e.throttle_window_at", "is", null),
+        eb("e.throttle_window_at", "<>", window),
+        eb("e.throttle_count", "<", eb.ref("e.max_per_second")),
+      ]),
+    )
+    .where((eb) => {
+      const due = eb.selectFrom(ctx.tableAs("webhook_delivery", "d")).select("d.id").where(dueAndFree(now));
+      const head = eb
+        .selectFrom(ctx.tableAs("webhook_delivery", "h"))
+        .select("h.id")
+        .whereRef("h.endpoint_id", "=", "e.id")
+        .where("h.status", "=", "pending")
+        .orderBy("h.created_at")
+        .orderBy("h.id")
+        .limit(1);
+      return eb.or([
+        eb.and([eb("e.ordered", "=", ctx.bool(false)), eb.exists(due.whereRef("d.endpoint_id", "=", "e.id"))]),
+        eb.and([eb("e.ordered", "=", ctx.bool(true)), eb.exists(due.where("d.id", "=", head))]),
+      ]);
+    });
   const excluded = options.excludeEndpointIds ?? [];
   if (excluded.length > 0) query = query.where("e.id", "not in", [...excluded]);
   const rows = await query.orderBy("e.id").limit(limit).execute();

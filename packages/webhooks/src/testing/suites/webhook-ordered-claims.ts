@@ -125,6 +125,21 @@ export function webhookOrderedClaimTests(ctx: WebhookConformanceContext): void {
       expect(await ctx.storage.webhooks.getDelivery(companyId, d3.id)).toMatchObject({ leaseToken: null });
     });
 
+    it("finds a free ordered endpoint behind many whose heads are held or waiting for a retry", async () => {
+      const t = farPast();
+      for (let index = 0; index < 6; index++) {
+        const { deliveries } = await queue(t, 2);
+        const head = deliveries[0] as DeliveryRecord;
+        const [held] = await claim(t, { leaseUntil: shift(t, HOUR) });
+        expect(held?.delivery.id).toBe(head.id);
+        // Half wait for a retry, half are still being sent.
+        if (index % 2 === 0)
+          await ctx.storage.webhooks.recordAttempt(head.id, held?.delivery.leaseToken ?? "", failure(head, t));
+      }
+      const free = await queue(t, 2);
+      expect(ids(await claim(shift(t, SECOND), { limit: 1 }))).toEqual([free.deliveries[0]?.id]);
+    });
+
     it("never gives two parallel claims deliveries of one ordered endpoint", async () => {
       const t = farPast();
       const { deliveries } = await queue(t, 6);
