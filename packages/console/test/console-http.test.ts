@@ -733,3 +733,34 @@ describe("webhooks: the signature scheme", () => {
     expect(refused.text).toContain("The endpoint was not changed");
   });
 });
+
+describe("webhooks: ordered delivery and the throttle", () => {
+  it("creates an endpoint ordered and throttled from the form, shows both, and clears them on edit", async () => {
+    const form = await get("/webhooks");
+    expect(form.text).toContain('<input type="checkbox" name="ordered"/>');
+    expect(form.text).toContain('<input id="new-rate" type="number" name="maxPerSecond"');
+    const created = await post("/webhooks", {
+      url: host.receiver.url,
+      events: "job.created",
+      ordered: "on",
+      maxPerSecond: "12",
+    });
+    expect(created.status).toBe(303);
+    const id = /\/webhooks\/(we_[^?]+)\?done=endpoint-created$/.exec(created.headers.get("location") ?? "")?.[1] ?? "";
+    expect(await host.dispatcher.endpoints.get(COMPANY_A, id)).toMatchObject({ ordered: true, maxPerSecond: 12 });
+    const page = await get(`/webhooks/${id}`);
+    expect(page.text).toContain("in order, one at a time, at most 12 per second");
+    expect(page.text).toContain('<input type="checkbox" name="ordered" checked/>');
+    expect(page.text).toMatch(/<input id="edit-rate" type="number" name="maxPerSecond"[^>]* value="12"/);
+
+    const refused = await post(`/webhooks/${id}`, { url: host.receiver.url, events: "job.created", maxPerSecond: "0" });
+    expect(refused.status).toBe(422);
+    expect(refused.text).toContain("The endpoint was not changed");
+    expect(await host.dispatcher.endpoints.get(COMPANY_A, id)).toMatchObject({ ordered: true, maxPerSecond: 12 });
+
+    const edited = await post(`/webhooks/${id}`, { url: host.receiver.url, events: "job.created", maxPerSecond: "" });
+    expect(edited.status).toBe(303);
+    expect(await host.dispatcher.endpoints.get(COMPANY_A, id)).toMatchObject({ ordered: false, maxPerSecond: null });
+    expect((await get(`/webhooks/${id}`)).text).toContain("in parallel");
+  });
+});

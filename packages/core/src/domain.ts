@@ -301,6 +301,18 @@ export interface WebhookEndpointRecord {
   pausedReason: WebhookStopReason | null;
   /** How deliveries are signed. */
   signatureScheme: WebhookSignatureScheme;
+  /**
+   * Ordered delivery: the endpoint's deliveries go out one at a time, in the order their events
+   * were created (`createdAt`, then id); each waits until the one before it has succeeded or been
+   * given up on (failed), so a retrying one holds back the rest. False: up to the dispatcher's
+   * `perEndpointConcurrency` at once, retries beside newer events.
+   */
+  ordered: boolean;
+  /**
+   * The most deliveries the dispatchers, together, start to the endpoint in one second of the
+   * clock; null for no limit.
+   */
+  maxPerSecond: number | null;
   /** Current secret first, then rotated-out secrets still inside their grace period. */
   secrets: WebhookSecret[];
   /** Failed attempts in a row; a success resets it. */

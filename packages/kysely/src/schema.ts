@@ -180,6 +180,11 @@ export interface WebhookEndpointTable {
   consecutive_failures: DbNumber;
   created_at: DbDate;
   updated_at: DbDate;
+  ordered: DbBool;
+  max_per_second: DbNumber | null;
+  /** The start of the second `throttle_count` counts in; null before the first throttled claim. */
+  throttle_window_at: DbDate | null;
+  throttle_count: DbNumber;
 }
 
 export interface WebhookDeliveryTable {
@@ -324,7 +329,7 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   usage: ["created_at"],
   usage_daily: [],
   idempotency: ["created_at", "expires_at", "locked_until"],
-  webhook_endpoint: ["created_at", "updated_at"],
+  webhook_endpoint: ["created_at", "updated_at", "throttle_window_at"],
   webhook_delivery: ["next_attempt_at", "lease_expires_at", "created_at", "updated_at"],
   webhook_attempt: ["attempted_at"],
   audit: ["created_at"],
@@ -435,6 +440,10 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "consecutive_failures",
     "created_at",
     "updated_at",
+    "ordered",
+    "max_per_second",
+    "throttle_window_at",
+    "throttle_count",
   ],
   webhook_delivery: [
     "id",

@@ -190,7 +190,9 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
         slots.recorded();
         inFlightPromises.delete(task);
         item.settle(result);
-        wantMore(endpointId);
+        // An ordered endpoint's next delivery may be claimed once this one is written as done.
+        if (item.held.claimed.endpoint.ordered && (result === "succeeded" || result === "failed")) onCapacity();
+        else wantMore(endpointId);
       });
     inFlightPromises.add(task);
   }

@@ -40,6 +40,8 @@ export function toEndpointView(record: WebhookEndpointRecord, now: Date): Webhoo
     status: record.status,
     pausedReason: record.pausedReason,
     signatureScheme: record.signatureScheme,
+    ordered: record.ordered,
+    maxPerSecond: record.maxPerSecond,
     consecutiveFailures: record.consecutiveFailures,
     secretHint: shown ? `${shown.slice(0, 10)}…` : "",
     publicKey: asymmetric ? publicKey : null,

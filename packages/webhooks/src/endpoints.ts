@@ -26,6 +26,9 @@ import { newSigningKey, publicKeyOf } from "./signing-keys";
 /** Longest endpoint description. */
 export const MAX_DESCRIPTION_LENGTH = 500;
 
+/** Highest `maxPerSecond` an endpoint may have. */
+export const MAX_DELIVERIES_PER_SECOND = 10_000;
+
 export interface CreateEndpointInput {
   companyId: string;
   /** The receiver's https address. */
@@ -40,6 +43,17 @@ export interface CreateEndpointInput {
    * pair and keeps the private key). See the receiver guide. @default "service"
    */
   signatureScheme?: WebhookSignatureScheme;
+  /**
+   * Ordered delivery: one delivery at a time, in the order the events were created; each waits
+   * until the one before it has succeeded or been given up on, so a retry holds back the rest of
+   * the endpoint's queue (see the README, Ordered delivery). @default false
+   */
+  ordered?: boolean;
+  /**
+   * The most deliveries started to the endpoint in one second of the clock, by all dispatchers on
+   * the storage together: a whole number from 1 to 10 000, or null for no limit. @default null
+   */
+  maxPerSecond?: number | null;
 }
 
 export interface UpdateEndpointInput {
@@ -52,6 +66,13 @@ export interface UpdateEndpointInput {
    * `revealSecret`, or the new public key on the endpoint. The same scheme changes nothing.
    */
   signatureScheme?: WebhookSignatureScheme;
+  /**
+   * Turns ordered delivery on or off; it applies from the next claim (deliveries already being
+   * sent finish as they started).
+   */
+  ordered?: boolean;
+  /** A new throttle, or null to remove it; it applies from the next claim. */
+  maxPerSecond?: number | null;
 }
 
 /** An endpoint together with what its receiver verifies with, shown this once. */
@@ -122,6 +143,20 @@ function checkEvents(value: unknown): EventType[] {
     if (!events.includes(item as EventType)) events.push(item as EventType);
   });
   return events;
+}
+
+function checkOrdered(value: unknown): boolean {
+  if (value === undefined) return false;
+  if (typeof value !== "boolean") throw invalid("ordered", "must be true or false");
+  return value;
+}
+
+function checkMaxPerSecond(value: unknown): number | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 1 || value > MAX_DELIVERIES_PER_SECOND) {
+    throw invalid("maxPerSecond", `must be a whole number from 1 to ${MAX_DELIVERIES_PER_SECOND}, or null`);
+  }
+  return value;
 }
 
 function checkDescription(value: unknown): string {
@@ -218,6 +253,8 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
       const events = checkEvents(input.events);
       const description = checkDescription(input.description);
       const signatureScheme = checkScheme(input.signatureScheme);
+      const ordered = checkOrdered(input.ordered);
+      const maxPerSecond = checkMaxPerSecond(input.maxPerSecond);
       const now = clock.now();
       const secret = newSigningKey(signatureScheme);
       const id = newId("we", now);
@@ -230,6 +267,8 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
         status: "active",
         pausedReason: null,
         signatureScheme,
+        ordered,
+        maxPerSecond,
         secrets: [{ secret: secrets.seal(id, secret), expiresAt: null }],
         consecutiveFailures: 0,
         createdAt: now,
@@ -237,7 +276,12 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
       };
       await storage.transaction(async (tx) => {
         await tx.webhooks.insertEndpoint(record);
-        await audit(tx, companyId, record.id, "created", now, changeOptions, { events, signatureScheme });
+        await audit(tx, companyId, record.id, "created", now, changeOptions, {
+          events,
+          signatureScheme,
+          ordered,
+          maxPerSecond,
+        });
       });
       return { endpoint: view(record), secret: shownKey(signatureScheme, secret) };
     },
@@ -263,13 +307,17 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
           change.secrets = [{ secret: secrets.seal(id, newSigningKey(scheme)), expiresAt: null }];
         }
       }
-      const fields = (["url", "events", "description", "signatureScheme"] as const).filter(
+      if (input.ordered !== undefined) change.ordered = checkOrdered(input.ordered);
+      if (input.maxPerSecond !== undefined) change.maxPerSecond = checkMaxPerSecond(input.maxPerSecond);
+      const fields = (["url", "events", "description", "signatureScheme", "ordered", "maxPerSecond"] as const).filter(
         (name) => change[name] !== undefined,
       );
       const details = {
         fields,
         ...(change.events ? { events: change.events } : {}),
         ...(change.signatureScheme ? { signatureScheme: change.signatureScheme } : {}),
+        ...(change.ordered !== undefined ? { ordered: change.ordered } : {}),
+        ...(change.maxPerSecond !== undefined ? { maxPerSecond: change.maxPerSecond } : {}),
       };
       return view(await patch(companyId, id, change, "updated", changeOptions, details));
     },

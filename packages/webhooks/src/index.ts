@@ -48,6 +48,13 @@ export {
 } from "./secret-encryption";
 export { RESPONSE_BODY_LIMIT } from "./sender";
 export { BlockedAddressError, type HostResolver } from "./ssrf-guard";
+export {
+  THROTTLE_WINDOW_MS,
+  type ThrottleCount,
+  throttleAfter,
+  throttleAllowance,
+  throttleWindowStart,
+} from "./store/endpoint-throttle";
 export type { WebhookStorage, WebhookStorageStores } from "./store/webhook-storage";
 export type {
   AttemptOutcome,

@@ -21,6 +21,8 @@ function endpoint(overrides: Partial<WebhookEndpointRecord>): WebhookEndpointRec
     status: "active",
     pausedReason: null,
     signatureScheme: "service",
+    ordered: false,
+    maxPerSecond: null,
     secrets: [],
     consecutiveFailures: 0,
     createdAt: BEFORE,

@@ -285,4 +285,118 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
     const page = await dispatcher.deliveries.list(COMPANY, endpoint.id, { limit: 100 });
     expect(page.data.map((delivery) => delivery.status)).toEqual(Array(12).fill("succeeded"));
   }, 60_000);
+
+  /** Resolves once `done()` holds, checking every 50 ms; rejects after `timeoutMs`. */
+  async function waitUntil(done: () => boolean, timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!done()) {
+      if (Date.now() > deadline) throw new Error("timed out waiting");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  /** Emits `count` job.created events a millisecond apart (due at once); their deliveries' ids, event by event. */
+  async function emitSpaced(storage: Awaited<ReturnType<typeof setup>>["storage"], count: number) {
+    const base = Date.now() - 1_000;
+    const ids: string[][] = [];
+    for (let index = 0; index < count; index++) {
+      const { deliveries } = await emitEvent(storage, {
+        companyId: COMPANY,
+        type: "job.created",
+        data: sampleJob(`job ${index}`),
+        now: new Date(base + index),
+      });
+      ids.push(deliveries.map((delivery) => delivery.id));
+    }
+    return ids;
+  }
+
+  // The claims of ordered and throttled endpoints lock the endpoint's row: checked with two
+  // processes on Postgres (the store conformance suite runs parallel claims on every dialect).
+  onPostgres(
+    "two dispatcher processes keep an ordered endpoint's order, the head's retries included",
+    async (context) => {
+      if (!available) context.skip();
+      const { storage, receiver, dispatcher } = await setup();
+      const create = async (path: string, ordered: boolean) =>
+        (
+          await dispatcher.endpoints.create({
+            companyId: COMPANY,
+            url: `${receiver.origin}${path}`,
+            events: ["job.created"],
+            ordered,
+          })
+        ).endpoint;
+      const ordered = await create("/ordered", true);
+      await create("/plain", false);
+      // The first attempt of every fourth event's delivery fails (`job 0`, `job 4`, …).
+      const failsFirst = (title: string) => Number(title.replace("job ", "")) % 4 === 0;
+      const tried = new Set<string>();
+      receiver.setHandler((request, response) => {
+        const id = String(request.headers["service-delivery"]);
+        const first = !tried.has(id);
+        tried.add(id);
+        const title = String(JSON.parse(request.body.toString("utf8")).data.title);
+        const status = failsFirst(title) && first ? 500 : 200;
+        setTimeout(() => response.writeHead(status).end("ok"), 2 + Math.floor(Math.random() * 10));
+      });
+      await Promise.all([
+        spawnDispatcher({ HIREPORT_TEST_USER_AGENT: "dispatcher-a", HIREPORT_TEST_RETRY_MS: "200,200,200" }),
+        spawnDispatcher({ HIREPORT_TEST_USER_AGENT: "dispatcher-b", HIREPORT_TEST_RETRY_MS: "200,200,200" }),
+      ]);
+      const emitted = await emitSpaced(storage, 40);
+      const orderedIds = emitted.map((ids) => ids.find((id) => id.endsWith(ordered.id.slice(3))) ?? "");
+      const expected = orderedIds.flatMap((id, index) => (failsFirst(`job ${index}`) ? [id, id] : [id]));
+      const toOrdered = () => receiver.requests.filter((request) => request.path === "/ordered");
+      await waitUntil(
+        () => toOrdered().length >= expected.length && receiver.requests.length >= expected.length + 40,
+        60_000,
+      );
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(toOrdered().map((request) => String(request.headers["service-delivery"]))).toEqual(expected);
+      expect(receiver.maxOpenByPath.get("/ordered")).toBe(1);
+      const agents = new Set(receiver.requests.map((request) => request.headers["user-agent"]));
+      expect(agents).toEqual(new Set(["dispatcher-a", "dispatcher-b"]));
+    },
+    90_000,
+  );
+
+  onPostgres(
+    "two dispatcher processes together keep a throttled endpoint under its maxPerSecond",
+    async (context) => {
+      if (!available) context.skip();
+      const { storage, receiver, dispatcher } = await setup();
+      const limit = 5;
+      const { endpoint } = await dispatcher.endpoints.create({
+        companyId: COMPANY,
+        url: `${receiver.origin}/throttled`,
+        events: ["job.created"],
+        maxPerSecond: limit,
+      });
+      expect(endpoint.maxPerSecond).toBe(limit);
+      await Promise.all([
+        spawnDispatcher({ HIREPORT_TEST_USER_AGENT: "dispatcher-a" }),
+        spawnDispatcher({ HIREPORT_TEST_USER_AGENT: "dispatcher-b" }),
+      ]);
+      const deliveryIds = (await emitSpaced(storage, 40)).flat();
+      await receiver.waitForRequests(40, 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const sent = receiver.requests.map((request) => String(request.headers["service-delivery"]));
+      expect(new Set(sent)).toEqual(new Set(deliveryIds));
+      expect(sent).toHaveLength(40);
+      // Counted per second at the receiver: a delivery claimed at the end of one second may arrive in
+      // the next, so a second of the receiver sees at most twice the limit, and the whole run at most
+      // the limit per second it spans, plus two seconds' worth for its two ends.
+      const perSecond = new Map<number, number>();
+      for (const request of receiver.requests) {
+        const second = Math.floor(request.receivedAt / 1000);
+        perSecond.set(second, (perSecond.get(second) ?? 0) + 1);
+      }
+      expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(2 * limit);
+      const times = receiver.requests.map((request) => request.receivedAt);
+      const spanSeconds = Math.floor((Math.max(...times) - Math.min(...times)) / 1000);
+      expect(sent.length).toBeLessThanOrEqual(limit * (spanSeconds + 2));
+    },
+    90_000,
+  );
 });

@@ -23,7 +23,16 @@ function endpointFields(call: Call) {
     events: call.form.getAll("events") as EventType[],
     // Checked by the dispatcher (422 for an unknown scheme); absent leaves it as it is.
     signatureScheme: (call.form.get("signatureScheme") || undefined) as WebhookSignatureScheme | undefined,
+    // Both forms show the box: unchecked (absent) means not ordered.
+    ordered: call.form.get("ordered") === "on",
+    // Empty: no limit; anything else is checked by the dispatcher (422 unless a whole number 1-10000).
+    maxPerSecond: maxPerSecondField(call.form.get("maxPerSecond")),
   };
+}
+
+function maxPerSecondField(value: string | null): number | null {
+  const text = (value ?? "").trim();
+  return text === "" ? null : Number(text);
 }
 
 export async function showWebhooks(call: Call) {

@@ -141,6 +141,8 @@ export function EndpointPage(props: EndpointPageProps) {
     description: endpoint.description,
     events: endpoint.events,
     signatureScheme: endpoint.signatureScheme,
+    ordered: endpoint.ordered,
+    maxPerSecond: endpoint.maxPerSecond,
   };
   return (
     <Layout ctx={ctx} section="webhooks" title="Webhook endpoint">
@@ -160,6 +162,11 @@ export function EndpointPage(props: EndpointPageProps) {
         <dd>{endpoint.events.join(", ")}</dd>
         <dt>Signature</dt>
         <dd>{SCHEME_LABELS[endpoint.signatureScheme]}</dd>
+        <dt>Delivery</dt>
+        <dd>
+          {endpoint.ordered ? "in order, one at a time" : "in parallel"}
+          {endpoint.maxPerSecond === null ? "" : `, at most ${endpoint.maxPerSecond} per second`}
+        </dd>
         <dt>{endpoint.publicKey === null ? "Signing secret" : "Public key"}</dt>
         <dd>
           <code>{endpoint.publicKey ?? endpoint.secretHint}</code>

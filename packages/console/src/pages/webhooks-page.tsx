@@ -6,7 +6,14 @@ import { Csrf, href, Layout, type PageContext } from "./layout";
 
 /** What an endpoint form shows again after a refusal. */
 export interface EndpointFormState {
-  values?: { url?: string; description?: string; events?: string[]; signatureScheme?: string | undefined };
+  values?: {
+    url?: string;
+    description?: string;
+    events?: string[];
+    signatureScheme?: string | undefined;
+    ordered?: boolean;
+    maxPerSecond?: number | null;
+  };
   errors?: string[];
 }
 
@@ -31,7 +38,7 @@ export const SCHEME_LABELS: Record<WebhookSignatureScheme, string> = {
   "standard-v1a": "Standard Webhooks v1a (ed25519, public key)",
 };
 
-/** The fields of an endpoint: address, description, event kinds, signature scheme. */
+/** The fields of an endpoint: address, description, event kinds, signature scheme, order and throttle. */
 export function EndpointFields({ id, values }: { id: string; values: NonNullable<EndpointFormState["values"]> }) {
   return (
     <>
@@ -63,6 +70,20 @@ export function EndpointFields({ id, values }: { id: string; values: NonNullable
         ))}
       </select>
       {id === "edit" ? <p class="muted">Changing the signature replaces the signing secret or key at once.</p> : null}
+      <label class="check">
+        <input type="checkbox" name="ordered" checked={values.ordered ?? false} /> Send events in order, one at a time
+        (a failing event holds back the later ones)
+      </label>
+      <label for={`${id}-rate`}>Most deliveries per second (optional)</label>
+      <input
+        id={`${id}-rate`}
+        type="number"
+        name="maxPerSecond"
+        min={1}
+        max={10000}
+        step={1}
+        value={values.maxPerSecond == null || Number.isNaN(values.maxPerSecond) ? "" : String(values.maxPerSecond)}
+      />
     </>
   );
 }

@@ -267,6 +267,8 @@ export function makeEndpoint(companyId: string, overrides: Partial<WebhookEndpoi
     status: "active",
     pausedReason: null,
     signatureScheme: "service",
+    ordered: false,
+    maxPerSecond: null,
     secrets: [{ secret: `whsec_${randomHex(32)}`, expiresAt: null }],
     consecutiveFailures: 0,
     createdAt: at,

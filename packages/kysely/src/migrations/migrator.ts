@@ -4,6 +4,7 @@
  * the routines the storage calls on Postgres are installed after them (`installRoutines`).
  */
 import type { Kysely } from "kysely";
+import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import { jobIndexMigration } from "./job-index";
@@ -27,6 +28,7 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
     "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
     "2026-11-27-0003-job-index": jobIndexMigration(prefix, options.dialect),
+    "2026-11-27-0004-endpoint-delivery-order": endpointDeliveryOrderMigration(prefix, options.dialect),
   };
 }
 

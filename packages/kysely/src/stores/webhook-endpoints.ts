@@ -71,6 +71,8 @@ export function createEndpointMethods(ctx: StoreContext): EndpointMethods {
       if (patch.status !== undefined) set.status = patch.status;
       if (patch.pausedReason !== undefined) set.paused_reason = patch.pausedReason;
       if (patch.signatureScheme !== undefined) set.signature_scheme = patch.signatureScheme;
+      if (patch.ordered !== undefined) set.ordered = ctx.bool(patch.ordered);
+      if (patch.maxPerSecond !== undefined) set.max_per_second = patch.maxPerSecond;
       if (patch.secrets !== undefined) set.secrets = secretsJson(patch.secrets);
       if (patch.consecutiveFailures !== undefined) set.consecutive_failures = patch.consecutiveFailures;
       await ctx.db

@@ -28,6 +28,8 @@ export function toEndpoint(row: WebhookEndpointTable): WebhookEndpointRecord {
     status: row.status as WebhookEndpointRecord["status"],
     pausedReason: row.paused_reason as WebhookEndpointRecord["pausedReason"],
     signatureScheme: row.signature_scheme as WebhookEndpointRecord["signatureScheme"],
+    ordered: readBool(row.ordered),
+    maxPerSecond: row.max_per_second === null ? null : readNumber(row.max_per_second),
     secrets: readJson<StoredSecret[]>(row.secrets, []).map(
       (secret): WebhookSecret => ({
         secret: secret.secret,
@@ -63,6 +65,10 @@ export function endpointRow(ctx: StoreContext, record: WebhookEndpointRecord) {
     consecutive_failures: record.consecutiveFailures,
     created_at: ctx.toDb(record.createdAt),
     updated_at: ctx.toDb(record.updatedAt),
+    ordered: ctx.bool(record.ordered),
+    max_per_second: record.maxPerSecond,
+    throttle_window_at: null,
+    throttle_count: 0,
   } satisfies Record<keyof WebhookEndpointTable, unknown>;
   return row;
 }

@@ -149,6 +149,8 @@ export function endpoint(companyId: string, overrides: Partial<WebhookEndpointRe
     status: "active",
     pausedReason: null,
     signatureScheme: "service",
+    ordered: false,
+    maxPerSecond: null,
     secrets: [{ secret: "whsec_abc", expiresAt: null }],
     consecutiveFailures: 0,
     createdAt: new Date("2026-03-01T10:00:00.000Z"),

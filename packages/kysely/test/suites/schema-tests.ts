@@ -64,6 +64,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         "2026-11-21-0001-initial",
         "2026-11-27-0002-endpoint-signature-scheme",
         "2026-11-27-0003-job-index",
+        "2026-11-27-0004-endpoint-delivery-order",
       ]);
     });
 
@@ -102,7 +103,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         const result = await migrateToLatest(flaky, { tablePrefix: other });
         expect(failures).toBe(1);
         expect(result.error).toBeUndefined();
-        expect(result.results?.map((r) => r.status)).toEqual(["Success", "Success"]);
+        expect(result.results?.map((r) => r.status)).toEqual(["Success", "Success", "Success", "Success"]);
       });
     });
 

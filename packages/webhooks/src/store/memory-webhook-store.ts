@@ -20,6 +20,7 @@ import {
   type StateAccess,
   toStored,
 } from "@hireport/core/memory";
+import { THROTTLE_WINDOW_MS, type ThrottleCount, throttleAfter, throttleAllowance } from "./endpoint-throttle";
 import { applyEndpointUpdate } from "./endpoint-update";
 import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "./webhook-store";
 
@@ -31,6 +32,8 @@ const ENDPOINT_PATCH_KEYS = [
   "status",
   "pausedReason",
   "signatureScheme",
+  "ordered",
+  "maxPerSecond",
   "secrets",
   "consecutiveFailures",
   "updatedAt",
@@ -111,16 +114,52 @@ function concernsErased(state: MemoryState, delivery: DeliveryRecord): boolean {
   return (state.read("applications").get(subject)?.erasedAt ?? null) !== null;
 }
 
-/** A filter that keeps, in order, at most `max` deliveries of each endpoint (all when undefined). */
-function withinEndpointLimit(max: number | undefined): (delivery: DeliveryRecord) => boolean {
-  if (max === undefined) return () => true;
+/** A filter that keeps, in order, at most `max(endpointId)` deliveries of each endpoint. */
+function withinEndpointLimit(max: (endpointId: string) => number): (delivery: DeliveryRecord) => boolean {
   const taken = new Map<string, number>();
   return (delivery) => {
     const count = taken.get(delivery.endpointId) ?? 0;
-    if (count >= max) return false;
+    if (count >= max(delivery.endpointId)) return false;
     taken.set(delivery.endpointId, count + 1);
     return true;
   };
+}
+
+/** The key of an endpoint's throttle count in the memory storage's rate-limit counters. */
+function throttleKey(endpointId: string): string {
+  return `webhook-endpoint-throttle\u0000${endpointId}`;
+}
+
+/**
+ * The ordered endpoints' heads a claim at `now` may take: per ordered endpoint, the id of its
+ * oldest pending delivery, unless another of its pending deliveries holds a live lease.
+ */
+function claimableHeads(state: MemoryState, now: number): Map<string, string> {
+  const endpoints = state.read("endpoints");
+  const heads = new Map<string, DeliveryRecord>();
+  const busy = new Set<string>();
+  for (const delivery of state.read("deliveries").values()) {
+    if (delivery.status !== "pending" || endpoints.get(delivery.endpointId)?.ordered !== true) continue;
+    const head = heads.get(delivery.endpointId);
+    if (!head || comesAfter(delivery.createdAt, delivery.id, head)) heads.set(delivery.endpointId, delivery);
+    if (delivery.leaseExpiresAt !== null && delivery.leaseExpiresAt.getTime() > now) busy.add(delivery.endpointId);
+  }
+  return new Map([...heads].filter(([endpointId]) => !busy.has(endpointId)).map(([id, head]) => [id, head.id]));
+}
+
+/** An endpoint's throttle count, kept as a rate-limit counter that resets at the window's end. */
+function storedThrottle(state: MemoryState, endpointId: string): ThrottleCount {
+  const counter = state.read("rateLimits").get(throttleKey(endpointId));
+  if (!counter) return { windowStart: null, count: 0 };
+  return { windowStart: new Date(counter.resetAt.getTime() - THROTTLE_WINDOW_MS), count: counter.count };
+}
+
+/** Adds `taken` to the endpoint's throttle count as a claim at `now` leaves it. */
+function countThrottled(state: MemoryState, endpointId: string, taken: number, now: Date): void {
+  const next = throttleAfter(storedThrottle(state, endpointId), taken, now);
+  const key = throttleKey(endpointId);
+  const resetAt = new Date((next.windowStart ?? now).getTime() + THROTTLE_WINDOW_MS);
+  state.write("rateLimits").set(key, Object.freeze({ key, count: next.count, resetAt }));
 }
 
 /** The webhook store over the memory storage's tables (see `memoryWebhookStorage`). */
@@ -161,6 +200,7 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
       access.write((state) => {
         if (!ownEndpoint(state, companyId, id)) return false;
         state.write("endpoints").delete(id);
+        state.write("rateLimits").delete(throttleKey(id));
         deleteDeliveries(state, (delivery) => delivery.endpointId === id);
         return true;
       }),
@@ -189,6 +229,12 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
         const excluded = new Set(options.excludeEndpointIds ?? []);
         const endpoints = state.read("endpoints");
         const events = state.read("events");
+        const heads = claimableHeads(state, now);
+        const perEndpoint = options.maxPerEndpoint ?? Number.POSITIVE_INFINITY;
+        const allowance = (endpointId: string): number => {
+          const { maxPerSecond } = endpoints.get(endpointId) as WebhookEndpointRecord;
+          return Math.min(perEndpoint, throttleAllowance(maxPerSecond, storedThrottle(state, endpointId), options.now));
+        };
         const due = [...state.read("deliveries").values()]
           .filter((delivery) => {
             if (delivery.status !== "pending" || delivery.nextAttemptAt === null) return false;
@@ -196,14 +242,21 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
             if (delivery.leaseExpiresAt !== null && delivery.leaseExpiresAt.getTime() > now) return false;
             if (excluded.has(delivery.endpointId)) return false;
             if (!events.has(delivery.eventId)) return false;
-            return endpoints.get(delivery.endpointId)?.status === "active";
+            const endpoint = endpoints.get(delivery.endpointId);
+            if (endpoint?.status !== "active") return false;
+            return !endpoint.ordered || heads.get(endpoint.id) === delivery.id;
           })
           .sort((a, b) => {
             const byDue = oldestFirst((delivery: DeliveryRecord) => delivery.nextAttemptAt ?? delivery.createdAt)(a, b);
             return byDue !== 0 ? byDue : oldestFirst((delivery: DeliveryRecord) => delivery.createdAt)(a, b);
           })
-          .filter(withinEndpointLimit(options.maxPerEndpoint))
+          .filter(withinEndpointLimit(allowance))
           .slice(0, Math.max(0, options.limit));
+        const taken = new Map<string, number>();
+        for (const delivery of due) taken.set(delivery.endpointId, (taken.get(delivery.endpointId) ?? 0) + 1);
+        for (const [endpointId, count] of taken) {
+          if (endpoints.get(endpointId)?.maxPerSecond != null) countThrottled(state, endpointId, count, options.now);
+        }
         const deliveries = state.write("deliveries");
         return due.map((delivery): ClaimedDelivery => {
           const leased: DeliveryRecord = toStored({

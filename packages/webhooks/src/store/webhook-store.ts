@@ -28,6 +28,8 @@ export interface EndpointPatch {
   status?: WebhookEndpointStatus;
   pausedReason?: WebhookStopReason | null;
   signatureScheme?: WebhookEndpointRecord["signatureScheme"];
+  ordered?: boolean;
+  maxPerSecond?: number | null;
   secrets?: WebhookEndpointRecord["secrets"];
   consecutiveFailures?: number;
   updatedAt: Date;
@@ -186,13 +188,28 @@ export interface WebhookStore extends EventDeliveryStore {
    * (per call, whatever other claims run at the same time); the deliveries of an endpoint left out
    * for that reason MUST NOT be leased, and the claim goes on with other endpoints' deliveries.
    * A claim MAY return fewer than it could while other claims hold rows.
+   *
+   * Ordered endpoints (`ordered` true): a claim MUST return, of such an endpoint, only its head, the
+   * oldest of its pending deliveries (`createdAt`, then `id`, ascending) whether due or not, and
+   * only while the head is due and unleased and no other pending delivery of the endpoint holds a
+   * lease that has not passed; so at most one per call, and none while a retry of the head waits.
+   * Two concurrent claims MUST NOT both return a delivery of one ordered endpoint (serialize them
+   * on the endpoint, e.g. a lock on its row that the other claim skips): with the lease check, no
+   * two deliveries of an ordered endpoint are ever held at once.
+   *
+   * Throttled endpoints (`maxPerSecond` set): the deliveries of such an endpoint returned by all
+   * claims whose `now` falls in one second of the clock (`throttleWindowStart`) MUST NOT number
+   * more than `maxPerSecond`, however many claims run at once: the store keeps a count per endpoint
+   * and window and adds what a claim returns, in the claim's transaction, serialized per endpoint
+   * as for ordered ones. Only what is returned counts.
    */
   claimDueDeliveries(options: ClaimOptions): Promise<ClaimedDelivery[]>;
   /**
    * The backlog and lag of the dispatchers, for `dispatcher.health()`: of the deliveries that
    * `claimDueDeliveries` at `now` could return (pending, `nextAttemptAt <= now`, endpoint active,
    * lease empty or passed; no endpoint left out), how many there are, counted up to `countLimit`,
-   * and the earliest `nextAttemptAt`. MUST only read (no lease is taken, nothing locked), and SHOULD
+   * and the earliest `nextAttemptAt`. Deliveries waiting behind the head of an ordered endpoint,
+   * or for a throttle's next window, count as due: they are part of the lag. MUST only read (no lease is taken, nothing locked), and SHOULD
    * cost no more than a claim's read (the claim's index, cut by `countLimit`).
    */
   dueDeliveryStats(query: DueDeliveryStatsQuery): Promise<DueDeliveryStats>;

@@ -8,6 +8,7 @@ import { webhookEndpointTests } from "./suites/webhook-endpoints";
 import { webhookErasureTests } from "./suites/webhook-erasure";
 import { webhookFanOutTests } from "./suites/webhook-fan-out";
 import { webhookLogTests } from "./suites/webhook-log";
+import { webhookOrderedClaimTests } from "./suites/webhook-ordered-claims";
 import type { WebhookConformanceTarget } from "./types";
 
 /**
@@ -41,6 +42,7 @@ export function runWebhookStoreConformance(target: WebhookConformanceTarget): vo
     webhookEndpointTests(ctx);
     webhookFanOutTests(ctx);
     webhookClaimTests(ctx);
+    webhookOrderedClaimTests(ctx);
     webhookAttemptTests(ctx);
     webhookDeliveryTests(ctx);
     webhookLogTests(ctx);

@@ -33,6 +33,10 @@ const dispatcher = createWebhookDispatcher({
         timeoutMs: Number(process.env.HIREPORT_TEST_TIMEOUT_MS ?? "5000"),
         leaseMs: Number(process.env.HIREPORT_TEST_LEASE_MS ?? "30000"),
       }),
+  // HIREPORT_TEST_RETRY_MS: a retry schedule in milliseconds, comma-separated.
+  ...(process.env.HIREPORT_TEST_RETRY_MS
+    ? { retrySchedule: process.env.HIREPORT_TEST_RETRY_MS.split(",").map(Number) }
+    : {}),
   logger: { warn: () => {}, error: (message, details) => console.error(message, JSON.stringify(details)) },
 });
 

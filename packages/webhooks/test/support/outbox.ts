@@ -46,6 +46,8 @@ export async function insertRawEndpoint(
     status: "active",
     pausedReason: null,
     signatureScheme: "service",
+    ordered: false,
+    maxPerSecond: null,
     secrets: [{ secret: input.secret, expiresAt: null }],
     consecutiveFailures: 0,
     createdAt: input.now,
