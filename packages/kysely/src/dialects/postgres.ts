@@ -13,6 +13,7 @@ import {
 } from "kysely";
 import { consumeWithCountRequests } from "./postgres/count-requests";
 import { postgresKeyAdmission } from "./postgres/key-admission";
+import { claimPlainInOneStatement } from "./postgres/claim-deliveries";
 import { recordAttemptsInOneStatement } from "./postgres/record-attempts";
 import { installPostgresRoutines, postgresRoutineStatements } from "./postgres/routines";
 import {
@@ -59,6 +60,7 @@ export const postgresStrategy: DialectStrategy = {
   insertUsage: insertUsageUnnested,
   nextSequence: nextSequenceRelaxed,
   recordAttempts: recordAttemptsInOneStatement,
+  claimDeliveries: claimPlainInOneStatement,
 
   columnTypes: {
     id: (length = 64) => sql.raw(`varchar(${length}) collate "C"`),

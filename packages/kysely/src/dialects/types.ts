@@ -5,6 +5,7 @@
  * One is chosen per storage (and per migration run) by `strategyFor` in `detect.ts`.
  */
 import type {
+  ClaimedDelivery,
   CreateApplicationResult,
   EventRecord,
   KeyStore,
@@ -14,7 +15,7 @@ import type {
   StorageStores,
   UsageRecord,
 } from "@hireport/core";
-import type { AttemptToRecord, RecordAttemptResult } from "@hireport/webhooks";
+import type { AttemptToRecord, ClaimOptions, RecordAttemptResult } from "@hireport/webhooks";
 import type {
   AliasedRawBuilder,
   ColumnDataType,
@@ -168,6 +169,12 @@ export interface DialectStrategy {
    * portable transaction is all there is.
    */
   readonly recordAttempts?: (ctx: StoreContext, items: readonly AttemptToRecord[]) => Promise<RecordAttemptResult[]>;
+  /**
+   * `webhooks.claimDueDeliveries` for the endpoints neither ordered nor throttled, each claimed
+   * delivery with its endpoint and payload, in a statement per round; absent where the portable
+   * transaction is all there is.
+   */
+  readonly claimDeliveries?: (ctx: StoreContext, options: ClaimOptions) => Promise<ClaimedDelivery[]>;
 
   // Schema.
 

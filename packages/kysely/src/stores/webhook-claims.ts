@@ -405,6 +405,15 @@ export function createClaimMethods(ctx: StoreContext): ClaimMethods {
       const serialized = await claimSerialized(ctx, options, options.limit);
       const left = options.limit - serialized.length;
       if (left <= 0) return withPayloads(ctx, serialized);
+      const oneStatement = ctx.strategy.claimDeliveries;
+      if (oneStatement) {
+        // Postgres: the rest with their endpoints and payloads, in a statement a round.
+        const [first, rest] = await Promise.all([
+          withPayloads(ctx, serialized),
+          oneStatement(ctx, { ...options, limit: left }),
+        ]);
+        return [...first, ...rest].sort((a, b) => byDue(a.delivery, b.delivery));
+      }
       const rest = await claimPlain(ctx, { ...options, limit: left });
       return withPayloads(ctx, [...serialized, ...rest]);
     },

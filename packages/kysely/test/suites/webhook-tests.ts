@@ -385,6 +385,41 @@ export function defineWebhookTests(suite: SuiteContext): void {
       expect(stored[0]).toMatchObject({ statusCode: 200, responseBody: "ok 3", succeeded: true, durationMs: 3.5 });
     });
 
+    it("claims fairly behind one endpoint's backlog: a second round leaves out the endpoint at its share (Postgres: a statement a round)", async () => {
+      const co = make.company();
+      const busy = make.endpoint(co.id);
+      const quiet = make.endpoint(co.id);
+      await storage.webhooks.insertEndpoint(busy);
+      await storage.webhooks.insertEndpoint(quiet);
+      const ev = make.event(co.id);
+      await storage.events.append(ev);
+      const at = (n: number) => new Date(Date.UTC(2020, 0, 1, 0, 0, n));
+      // The oldest 40 are the busy endpoint's: more than a round reads for a claim of 4.
+      const backlog = Array.from({ length: 40 }, (_, n) =>
+        make.delivery(ev, busy.id, { nextAttemptAt: at(n), createdAt: at(n) }),
+      );
+      const later = [0, 1].map((n) =>
+        make.delivery(ev, quiet.id, { nextAttemptAt: at(100 + n), createdAt: at(100 + n) }),
+      );
+      await storage.webhooks.insertDeliveries([...backlog, ...later]);
+      const now = new Date(Date.UTC(2020, 0, 2));
+      let claimed: Awaited<ReturnType<typeof storage.webhooks.claimDueDeliveries>> = [];
+      const used = await countQueries(async () => {
+        claimed = await storage.webhooks.claimDueDeliveries({
+          now,
+          limit: 4,
+          maxPerEndpoint: 2,
+          leaseUntil: new Date(now.getTime() + 30_000),
+          leaseToken: "tok_fair",
+        });
+      });
+      expect(claimed.map((c) => c.delivery.id)).toEqual([backlog[0]?.id, backlog[1]?.id, later[0]?.id, later[1]?.id]);
+      expect(claimed.map((c) => c.endpoint.id)).toEqual([busy.id, busy.id, quiet.id, quiet.id]);
+      expect(claimed.every((c) => c.payload === ev.payload && c.delivery.leaseToken === "tok_fair")).toBe(true);
+      // The ordered and throttled endpoints' read, then one statement for each of the two rounds.
+      if (dialect === "postgres") expect(used).toHaveLength(3);
+    });
+
     it("lists subscribed endpoints, paused ones included", async () => {
       const co = make.company();
       const a = make.endpoint(co.id, { events: ["job.created"] });
