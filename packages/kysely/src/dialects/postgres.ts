@@ -11,9 +11,9 @@ import {
   type SqlBool,
   sql,
 } from "kysely";
+import { claimPlainInOneStatement } from "./postgres/claim-deliveries";
 import { consumeWithCountRequests } from "./postgres/count-requests";
 import { postgresKeyAdmission } from "./postgres/key-admission";
-import { claimPlainInOneStatement } from "./postgres/claim-deliveries";
 import { recordAttemptsInOneStatement } from "./postgres/record-attempts";
 import { installPostgresRoutines, postgresRoutineStatements } from "./postgres/routines";
 import {
