@@ -3,7 +3,9 @@
  * bundling), and the helpers that run them. The migrations hold the schema (tables and indexes);
  * the routines the storage calls on Postgres are installed after them (`installRoutines`).
  */
+import { JOB_FIELDS } from "@hireport/core";
 import type { Kysely } from "kysely";
+import { addFieldColumnMigration } from "./add-field-column";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import {
@@ -25,6 +27,17 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
   return {
     "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
+    // The place of a job in parts: country, region, locality, postal code, workplace type.
+    "2026-11-27-0003-job-country": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.country),
+    "2026-11-27-0004-job-region": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.region),
+    "2026-11-27-0005-job-locality": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.locality),
+    "2026-11-27-0006-job-postal-code": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.postalCode),
+    "2026-11-27-0007-job-workplace-type": addFieldColumnMigration(
+      prefix,
+      options.dialect,
+      "job",
+      JOB_FIELDS.workplaceType,
+    ),
   };
 }
 
