@@ -103,9 +103,13 @@ export function defineSchemaTests(suite: SuiteContext): void {
         const co = await make.addCompany(stores);
         const before = make.job(co.id, { location: "Leeds, UK" });
         await stores.jobs.insert(before);
+        // Back to the migration before the place columns, one migration down at a time.
+        const names = Object.keys(hireportMigrations());
         const migrator = await createHireportMigrator(database, { tablePrefix: other });
-        const down = await migrator.migrateTo("2026-11-27-0002-endpoint-signature-scheme");
-        expect(down.error).toBeUndefined();
+        for (let step = names.indexOf("2026-11-27-0003-job-country"); step < names.length; step++) {
+          const down = await migrator.migrateDown();
+          expect(down.error).toBeUndefined();
+        }
         const columns = async () =>
           (await database.introspection.getTables())
             .find((table) => table.name === `${other}job`)
@@ -134,7 +138,8 @@ export function defineSchemaTests(suite: SuiteContext): void {
         await stores.jobs.update(co.id, before.id, { ...placed, updatedAt: before.updatedAt });
         expect(await stores.jobs.get(co.id, before.id)).toEqual({ ...before, ...placed });
       });
-    });
+      // Each step is a DDL statement under the migration lock: seconds on MariaDB.
+    }, 60_000);
 
     it("tries a run again when it failed before any migration ran (kysely-org/kysely#1313)", async () => {
       let failures = 0;
