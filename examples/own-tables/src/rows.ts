@@ -8,6 +8,7 @@ import type {
   NoteRecord,
   StageChangeRecord,
 } from "@hireport/core";
+import { jobFieldDefaults } from "@hireport/core";
 import type { DomainScope } from "@hireport/kysely";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import { toPipeline, toStage, toStatus } from "./mapping";
@@ -59,7 +60,9 @@ type Details = Omit<JobFields, "title" | "closingDate">;
 
 export function toJob(row: Selectable<OpeningsTable>): JobRecord {
   return {
-    ...(JSON.parse(row.details) as Details),
+    // A listing stored before a Job field existed has no value for it in `details`: its default.
+    ...jobFieldDefaults(),
+    ...(JSON.parse(row.details) as Partial<Details>),
     id: row.id,
     companyId: row.orgId,
     reference: row.ref,

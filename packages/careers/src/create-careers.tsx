@@ -136,7 +136,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
       : null;
     const rendered = render(options, "jobList", {
       site: contextOf(site),
-      jobs: result.data.map((job) => jobView(api.publicJobs, job, site.base, site.theme.lang)),
+      jobs: result.data.map((job) => jobView(api.publicJobs, job, site.base, site.theme.lang, site.defaultCountry)),
       nextHref,
       firstHref: cursor ? site.links.jobs : null,
     });
@@ -185,7 +185,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
 
   async function feed(request: ApiRequest, site: Site, kind: "indeed" | "rss" | "sitemap"): Promise<ApiResponse> {
     const jobs = (await everyPublicJob(site.company.id)).map((job) =>
-      jobView(api.publicJobs, job, site.base, site.theme.lang),
+      jobView(api.publicJobs, job, site.base, site.theme.lang, site.defaultCountry),
     );
     const now = options.clock.now();
     const body =
@@ -236,7 +236,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
   async function jobPage(request: ApiRequest, site: Site, id: string): Promise<ApiResponse> {
     const lookup = await api.publicJobs.find(site.company.id, id);
     if (lookup.state === "unknown") return notFound(site);
-    const job = jobView(api.publicJobs, lookup.job, site.base, site.theme.lang);
+    const job = jobView(api.publicJobs, lookup.job, site.base, site.theme.lang, site.defaultCountry);
     if (lookup.state === "gone")
       return page(request, site, 410, render(options, "gone", { site: contextOf(site), job }));
     const answer = htmlAnswer(
@@ -266,11 +266,11 @@ export function createCareers(input: CareersOptions): HireportCareers {
       if (lookup.state === "unknown") return notFound(site);
       const gone = render(options, "gone", {
         site: contextOf(site),
-        job: jobView(api.publicJobs, lookup.job, site.base, site.theme.lang),
+        job: jobView(api.publicJobs, lookup.job, site.base, site.theme.lang, site.defaultCountry),
       });
       return htmlAnswer(options, site.theme, site.styleHash, 410, gone, { "cache-control": "no-store" });
     }
-    const job = jobView(api.publicJobs, lookup.job, site.base, site.theme.lang);
+    const job = jobView(api.publicJobs, lookup.job, site.base, site.theme.lang, site.defaultCountry);
     const noStore = { "cache-control": "no-store" };
     return handleApply({
       options,

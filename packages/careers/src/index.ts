@@ -26,7 +26,6 @@ export {
   type JobView,
   jobView,
   type PublicJobAddresses,
-  parseLocation,
 } from "./job-view";
 export type {
   ApplicationNotice,
@@ -54,6 +53,7 @@ export type {
   SiteContext,
 } from "./pages/renderers";
 export { careersStyles } from "./pages/styles";
+export { countryCodeOfName, countryName, type JobPlace, jobPlace, type ParsedLocation, parseLocation } from "./place";
 export { type PublicJobJson, publicJobJson } from "./public-json";
 export type { Rendered } from "./responses";
 export { type JsonLd, jobPosting, scriptJson } from "./structured-data";

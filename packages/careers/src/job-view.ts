@@ -5,6 +5,7 @@
  */
 import type { HostPublicJobs, JobRecord } from "@hireport/core";
 import { type SalaryUnit, salaryTextOf, salaryUnitOf } from "./pay";
+import { type JobPlace, jobPlace } from "./place";
 
 /** Google's `employmentType` values. */
 export type EmploymentType =
@@ -71,7 +72,8 @@ export interface JobView {
   postedAt: Date;
   /** When it stops being public (the end of its closing day in the company's time zone), or null. */
   validThrough: Date | null;
-  location: { text: string; city: string | null; country: string | null; remote: boolean };
+  /** Where it is: its place parts, else what its free-text location names; the country an ISO 3166-1 alpha-2 code. */
+  location: JobPlace;
   employmentType: EmploymentType | null;
   /** A reader's words for the type of work (`Full time`), or the stored text. */
   employmentLabel: string;
@@ -80,34 +82,6 @@ export interface JobView {
   salaryText: string | null;
   /** schema.org's `unitText` of the pay's period, or null for a period the site does not know. */
   salaryUnit: SalaryUnit | null;
-}
-
-/**
- * Where a job is, from its free-text location: `London, UK` is London in the UK; `Remote`,
- * `Remote (UK)` and `Remote - Europe` are remote work (the part after it names where applicants
- * must be).
- */
-export function parseLocation(text: string): JobView["location"] {
-  const trimmed = text.trim();
-  const remote = /^(remote|anywhere|work from home)\b/i.exec(trimmed);
-  if (remote) {
-    const rest = trimmed
-      .slice(remote[0].length)
-      .replace(/^[\s(,:–-]+|[\s)]+$/g, "")
-      .trim();
-    return { text: trimmed, city: null, country: rest || null, remote: true };
-  }
-  const parts = trimmed
-    .split(",")
-    .map((part) => part.trim())
-    .filter(Boolean);
-  if (parts.length === 0) return { text: trimmed, city: null, country: null, remote: false };
-  return {
-    text: trimmed,
-    city: parts[0] ?? null,
-    country: parts.length > 1 ? (parts[parts.length - 1] ?? null) : null,
-    remote: false,
-  };
 }
 
 /** Google's type of work for the stored `employment_type` (`full_time`, `Part-time`…), or null. */
@@ -125,9 +99,16 @@ export type PublicJobAddresses = Pick<HostPublicJobs, "url" | "siteUrl" | "valid
 /**
  * A public job as the site shows it. `publicJobs` is `api.publicJobs`; `base` is the link root of
  * the company's pages (the mount and the company's path segment); `lang` is the language the pay's
- * figures are formatted in (the theme's `lang`).
+ * figures are formatted in and the country is named in (the theme's `lang`); `defaultCountry` is the
+ * company's country for a job whose place names none (the `defaultCountry` option).
  */
-export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: string, lang = "en"): JobView {
+export function jobView(
+  publicJobs: PublicJobAddresses,
+  job: JobRecord,
+  base: string,
+  lang = "en",
+  defaultCountry: string | null = null,
+): JobView {
   const employmentType = employmentTypeOf(job.employmentType);
   const href = `${base}/jobs/${encodeURIComponent(job.id)}`;
   // Formatting money makes an Intl formatter: only for the pages and feeds that show it.
@@ -142,7 +123,7 @@ export function jobView(publicJobs: PublicJobAddresses, job: JobRecord, base: st
     applyHref: `${href}/apply`,
     postedAt: job.publishedAt ?? job.createdAt,
     validThrough: publicJobs.validThrough(job),
-    location: parseLocation(job.location),
+    location: jobPlace(job, lang, defaultCountry),
     employmentType,
     employmentLabel: employmentType ? EMPLOYMENT_LABELS[employmentType] : job.employmentType,
     indeedJobType: employmentType ? (INDEED_JOB_TYPES[employmentType] ?? null) : null,

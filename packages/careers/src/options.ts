@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import type { ApiRequest, ApplicationRecord, Clock, CompanyRecord, JobRecord, Logger, PublicApi } from "@hireport/core";
-import { systemClock } from "@hireport/core";
+import { isCountryCode, systemClock } from "@hireport/core";
 import type { CareersRenderers } from "./pages/renderers";
 
 /**
@@ -108,6 +108,15 @@ export interface CareersOptions {
   basePath?: string;
   /** How the site looks: one theme, or one per company. @default the site's own look, the company's name */
   theme?: CareersTheme | ((company: CompanyRecord) => CareersTheme);
+  /**
+   * The company's country, for a job that has no `country` and whose `location` names none
+   * (`"Leeds"`): an ISO 3166-1 alpha-2 code such as `"GB"`, or a function of the company (null for
+   * none). The JobPosting data (`addressCountry`, `applicantLocationRequirements`) and the Indeed
+   * feed (`<country>`) then carry it. A remote job whose location names a place that is no country
+   * (`"Remote - Europe"`) is left without one.
+   * @default none: such a job has no country
+   */
+  defaultCountry?: string | ((company: CompanyRecord) => string | null);
   /** Replaces pages: each function returns the page (a preact element, or an HTML string it escaped itself). @default the site's own pages */
   render?: Partial<CareersRenderers>;
   /** Rate limits, sizes, times. */
@@ -179,6 +188,8 @@ export interface ResolvedCareersOptions {
   readonly privacyNoticeUrl: (company: CompanyRecord) => string;
   readonly basePath: string;
   readonly theme: (company: CompanyRecord) => ResolvedTheme;
+  /** The company's default country (checked), or null. */
+  readonly defaultCountry: (company: CompanyRecord) => string | null;
   readonly render: Partial<CareersRenderers>;
   readonly limits: ResolvedLimits;
   readonly verifyHuman: CareersOptions["verifyHuman"] | undefined;
@@ -238,6 +249,15 @@ export function resolveTheme(theme: CareersTheme, company: CompanyRecord): Resol
   });
 }
 
+/** A default country as given (a `TypeError` unless it is an ISO 3166-1 alpha-2 code), or null for none. */
+export function checkCountry(code: string | null | undefined): string | null {
+  if (code === null || code === undefined) return null;
+  if (typeof code !== "string" || !isCountryCode(code)) {
+    fail(`defaultCountry must be an ISO 3166-1 alpha-2 code in upper case, such as "GB", got ${JSON.stringify(code)}`);
+  }
+  return code;
+}
+
 /** Checks the options (a `TypeError` names the bad one) and applies the defaults. */
 export function resolveOptions(options: CareersOptions): ResolvedCareersOptions {
   if (!options || typeof options !== "object") fail("options are required");
@@ -274,6 +294,8 @@ export function resolveOptions(options: CareersOptions): ResolvedCareersOptions 
   };
   const theme = options.theme ?? {};
   if (typeof theme !== "function") resolveTheme(theme, { id: "", name: "", createdAt: new Date(0) });
+  const country = options.defaultCountry;
+  if (typeof country !== "function") checkCountry(country);
   return Object.freeze({
     api: options.api,
     resolveCompany: options.resolveCompany,
@@ -284,6 +306,8 @@ export function resolveOptions(options: CareersOptions): ResolvedCareersOptions 
     },
     basePath,
     theme: (company: CompanyRecord) => resolveTheme(typeof theme === "function" ? theme(company) : theme, company),
+    defaultCountry: (company: CompanyRecord) =>
+      checkCountry(typeof country === "function" ? country(company) : country),
     render: Object.freeze({ ...(options.render ?? {}) }),
     limits: Object.freeze({
       perMinute: count("perMinute", limits.perMinute, 5, 1, 1_000_000),

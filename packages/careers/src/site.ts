@@ -30,6 +30,8 @@ export interface Site extends SiteContext {
   base: string;
   /** The CSP hash of `styles`. */
   styleHash: string;
+  /** The company's default country (the `defaultCountry` option), or null. */
+  defaultCountry: string | null;
 }
 
 export function siteFor(
@@ -45,6 +47,7 @@ export function siteFor(
     theme,
     styles: style.styles,
     styleHash: style.hash,
+    defaultCountry: options.defaultCountry(company),
     base,
     siteUrl: options.api.publicJobs.siteUrl(company.id),
     links: {

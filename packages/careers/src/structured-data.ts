@@ -3,7 +3,8 @@
  * (title, description, datePosted, hiringOrganization, jobLocation or jobLocationType TELECOMMUTE)
  * and the recommended ones hireport has (validThrough, employmentType, baseSalary, identifier,
  * directApply), plus schema.org's own (skills, qualifications, responsibilities, jobBenefits,
- * totalJobOpenings, jobStartDate). Only public jobs' pages carry it.
+ * totalJobOpenings, jobStartDate). Only public jobs' pages carry it. Countries are ISO 3166-1
+ * alpha-2 codes (`addressCountry`, `applicantLocationRequirements`), never names.
  */
 import type { JobView } from "./job-view";
 import type { ResolvedTheme } from "./options";
@@ -37,14 +38,17 @@ export function jobPosting(job: JobView, theme: ResolvedTheme, siteUrl: string):
   if (job.validThrough) posting.validThrough = job.validThrough.toISOString();
   if (job.employmentType) posting.employmentType = job.employmentType;
   const { location } = job;
+  // TELECOMMUTE is for fully remote work only (Google's rule): a hybrid job gives its address.
   if (location.remote) {
     posting.jobLocationType = "TELECOMMUTE";
     if (location.country) posting.applicantLocationRequirements = { "@type": "Country", name: location.country };
-  } else if (location.text) {
+  } else {
     const address: JsonLd = { "@type": "PostalAddress" };
-    address.addressLocality = location.city ?? location.text;
+    if (location.city) address.addressLocality = location.city;
+    if (location.region) address.addressRegion = location.region;
+    if (location.postalCode) address.postalCode = location.postalCode;
     if (location.country) address.addressCountry = location.country;
-    posting.jobLocation = { "@type": "Place", address };
+    if (Object.keys(address).length > 1) posting.jobLocation = { "@type": "Place", address };
   }
   // Google reads baseSalary only with an ISO 4217 currency: with another (`£`, `pounds`) there is none.
   const currency = currencyCodeOf(record.salaryCurrency);

@@ -202,7 +202,13 @@ describe("the careers site in Chromium", () => {
       short_description: "Pipelines for the whole company.",
       description: "Build the pipelines.\n\nKeep them fast and correct.",
       department: "Engineering",
-      location: "Remote (UK)",
+      location: "Manchester office",
+      // The place in parts: its words (with the country's name) are on the page the checkers read.
+      country: "GB",
+      region: "Greater Manchester",
+      locality: "Manchester",
+      postal_code: "M1 1AE",
+      workplace_type: "hybrid",
       employment_type: "full_time",
       experience_level: "senior",
       salary_min: 55_000,
@@ -231,7 +237,8 @@ describe("the careers site in Chromium", () => {
     await page.goto(`${origin}/jobs/${plain.id}`);
     await pages.collect(page, "job page: title only");
     await page.goto(`${origin}/jobs/${full.id}`);
-    await pages.collect(page, "job page: salary, remote, closing date, every list");
+    expect(await page.getByText("Manchester, Greater Manchester, United Kingdom (hybrid)").count()).toBe(1);
+    await pages.collect(page, "job page: salary, place in parts, closing date, every list");
 
     const fill = async (email: string) => {
       await page.getByLabel("Full name (required)").fill("Grace Hopper");

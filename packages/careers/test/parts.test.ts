@@ -6,9 +6,13 @@
 import { createHash } from "node:crypto";
 import { createPublicApi, type JobRecord, jobFieldDefaults } from "@hireport/core";
 import { memoryFileStore, memoryStorage } from "@hireport/core/memory";
+import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { cvFilename } from "../src/apply/cv-type";
+import { indeedFeed } from "../src/feeds/indeed";
 import {
+  countryCodeOfName,
+  countryName,
   createCareers,
   employmentTypeOf,
   jobPosting,
@@ -47,11 +51,16 @@ describe("createCareers options", () => {
       [{ limits: { pageSize: 101 } }, /limits.pageSize/],
       [{ cspSources: { script: ["https://a.example; script-src *"] } }, /cspSources.script/],
       [{ api: {} }, /api must be the object createPublicApi returned/],
+      [{ defaultCountry: "UK" }, /defaultCountry must be an ISO 3166-1 alpha-2 code .*"UK"/],
+      [{ defaultCountry: "gb" }, /defaultCountry must be an ISO 3166-1 alpha-2 code/],
+      [{ defaultCountry: "United Kingdom" }, /defaultCountry must be an ISO 3166-1 alpha-2 code/],
     ];
     for (const [override, message] of cases) {
       expect(() => createCareers({ ...valid, ...override } as never), JSON.stringify(override)).toThrow(message);
     }
     expect(() => createCareers(valid)).not.toThrow();
+    expect(() => createCareers({ ...valid, defaultCountry: "GB" })).not.toThrow();
+    expect(() => createCareers({ ...valid, defaultCountry: () => null })).not.toThrow();
   });
 
   // Regression: without a file store the first applicant with a CV got a 500; now creation fails.
@@ -69,13 +78,70 @@ describe("createCareers options", () => {
 });
 
 describe("a job's place and type", () => {
-  it("reads a city and a country, or remote work and where applicants must be", () => {
-    expect(parseLocation("London, UK")).toEqual({ text: "London, UK", city: "London", country: "UK", remote: false });
-    expect(parseLocation("Berlin")).toEqual({ text: "Berlin", city: "Berlin", country: null, remote: false });
-    expect(parseLocation("Remote (UK)")).toMatchObject({ remote: true, country: "UK", city: null });
-    expect(parseLocation("remote - Europe")).toMatchObject({ remote: true, country: "Europe" });
+  it("reads a city, a region and a country (as its ISO code), or remote work and where applicants must be", () => {
+    expect(parseLocation("London, UK")).toEqual({
+      text: "London, UK",
+      city: "London",
+      region: null,
+      country: "GB",
+      remote: false,
+    });
+    expect(parseLocation("Berlin")).toEqual({
+      text: "Berlin",
+      city: "Berlin",
+      region: null,
+      country: null,
+      remote: false,
+    });
+    expect(parseLocation("Leeds, West Yorkshire, United Kingdom")).toMatchObject({
+      city: "Leeds",
+      region: "West Yorkshire",
+      country: "GB",
+    });
+    expect(parseLocation("Leeds, West Yorkshire")).toMatchObject({
+      city: "Leeds",
+      region: "West Yorkshire",
+      country: null,
+    });
+    expect(parseLocation("Munich, Germany")).toMatchObject({ city: "Munich", country: "DE" });
+    expect(parseLocation("Germany")).toMatchObject({ city: null, country: "DE" });
+    expect(parseLocation("Austin, TX, U.S.A.")).toMatchObject({ city: "Austin", region: "TX", country: "US" });
+    // A US state's code is not read as a country: CA is California here, not Canada.
+    expect(parseLocation("San Francisco, CA")).toMatchObject({ city: "San Francisco", region: "CA", country: null });
+    expect(parseLocation("Remote (UK)")).toMatchObject({ remote: true, country: "GB", city: null });
+    expect(parseLocation("Remote - Germany")).toMatchObject({ remote: true, country: "DE" });
+    expect(parseLocation("remote - Europe")).toMatchObject({ remote: true, country: null });
     expect(parseLocation("Remote")).toMatchObject({ remote: true, country: null });
     expect(parseLocation("")).toMatchObject({ city: null, country: null, remote: false });
+    // Names in the page's language too.
+    expect(parseLocation("München, Deutschland", "de")).toMatchObject({ city: "München", country: "DE" });
+    expect(parseLocation("Lyon, Frankreich")).toMatchObject({ city: "Lyon", region: "Frankreich", country: null });
+  });
+
+  it("maps country names, short names and common aliases to ISO codes, and names a code in the page's language", () => {
+    const names = {
+      UK: "GB",
+      "U.K.": "GB",
+      "United Kingdom": "GB",
+      "great britain": "GB",
+      England: "GB",
+      USA: "US",
+      "United States": "US",
+      Germany: "DE",
+      Ireland: "IE",
+      "Côte d’Ivoire": "CI",
+      "Hong Kong": "HK",
+      Czechia: "CZ",
+      "Czech Republic": "CZ",
+      Europe: null,
+      Anywhere: null,
+      CA: null,
+      "": null,
+    };
+    for (const [name, code] of Object.entries(names)) expect(countryCodeOfName(name), name).toBe(code);
+    expect(countryName("GB")).toBe("United Kingdom");
+    expect(countryName("GB", "de")).toBe("Vereinigtes Königreich");
+    expect(countryName("DE", "fr")).toBe("Allemagne");
   });
 
   it("maps the stored type of work to Google's values", () => {
@@ -179,46 +245,47 @@ describe("pay in words", () => {
   });
 });
 
+const record = (overrides: Partial<JobRecord>): JobRecord => ({
+  ...jobFieldDefaults(),
+  id: "job_1",
+  companyId: "co_a",
+  reference: "JOB-1",
+  title: "Baker",
+  description: "Bake.",
+  shortDescription: "Bake.",
+  department: "",
+  location: "London, UK",
+  employmentType: "full_time",
+  experienceLevel: "",
+  salaryMin: 12.5,
+  salaryMax: 14,
+  salaryCurrency: "GBP",
+  salaryPeriod: "hour",
+  requiredSkills: [],
+  preferredSkills: [],
+  qualifications: [],
+  responsibilities: [],
+  benefits: [],
+  closingDate: null,
+  startDate: null,
+  positions: null,
+  status: "active",
+  hidden: false,
+  applicationsCount: 0,
+  createdAt: new Date("2026-03-01T00:00:00Z"),
+  updatedAt: new Date("2026-03-01T00:00:00Z"),
+  closedAt: null,
+  publishedAt: null,
+  ...overrides,
+});
+const addresses = {
+  url: () => "https://jobs.example.com/jobs/job_1",
+  siteUrl: () => "https://jobs.example.com",
+  validThrough: () => null,
+};
+const theme = resolveTheme({ name: "Acme" }, { id: "co_a", name: "Acme", createdAt: new Date(0) });
+
 describe("pay in JobPosting data", () => {
-  const record = (overrides: Partial<JobRecord>): JobRecord => ({
-    ...jobFieldDefaults(),
-    id: "job_1",
-    companyId: "co_a",
-    reference: "JOB-1",
-    title: "Baker",
-    description: "Bake.",
-    shortDescription: "Bake.",
-    department: "",
-    location: "London, UK",
-    employmentType: "full_time",
-    experienceLevel: "",
-    salaryMin: 12.5,
-    salaryMax: 14,
-    salaryCurrency: "GBP",
-    salaryPeriod: "hour",
-    requiredSkills: [],
-    preferredSkills: [],
-    qualifications: [],
-    responsibilities: [],
-    benefits: [],
-    closingDate: null,
-    startDate: null,
-    positions: null,
-    status: "active",
-    hidden: false,
-    applicationsCount: 0,
-    createdAt: new Date("2026-03-01T00:00:00Z"),
-    updatedAt: new Date("2026-03-01T00:00:00Z"),
-    closedAt: null,
-    publishedAt: null,
-    ...overrides,
-  });
-  const addresses = {
-    url: () => "https://jobs.example.com/jobs/job_1",
-    siteUrl: () => "https://jobs.example.com",
-    validThrough: () => null,
-  };
-  const theme = resolveTheme({ name: "Acme" }, { id: "co_a", name: "Acme", createdAt: new Date(0) });
   const posting = (overrides: Partial<JobRecord>) =>
     jobPosting(jobView(addresses, record(overrides), ""), theme, "https://jobs.example.com");
 
@@ -240,5 +307,130 @@ describe("pay in JobPosting data", () => {
       expect(posting({ salaryCurrency }), salaryCurrency).not.toHaveProperty("baseSalary");
     }
     expect((posting({ salaryCurrency: "eur" }).baseSalary as { currency: string }).currency).toBe("EUR");
+  });
+});
+
+describe("a job's place in JobPosting data, the Indeed feed and the page's words", () => {
+  const view = (overrides: Partial<JobRecord>, lang = "en", defaultCountry: string | null = null) =>
+    jobView(addresses, record(overrides), "", lang, defaultCountry);
+  const posting = (overrides: Partial<JobRecord>, defaultCountry: string | null = null) =>
+    jobPosting(view(overrides, "en", defaultCountry), theme, "https://jobs.example.com");
+  const parser = new XMLParser({ cdataPropName: "#cdata", parseTagValue: false });
+  /** The `<job>` of one job in the Indeed feed, each element's text by name. */
+  const indeedJob = (overrides: Partial<JobRecord>, defaultCountry: string | null = null): Record<string, string> => {
+    const text = indeedFeed({
+      publisher: "Acme",
+      siteUrl: "https://jobs.example.com",
+      jobs: [view(overrides, "en", defaultCountry)],
+      now: new Date("2026-03-02T00:00:00Z"),
+    });
+    const job = parser.parse(text).source.job as Record<string, { "#cdata": string }>;
+    return Object.fromEntries(Object.entries(job).map(([name, value]) => [name, value["#cdata"]]));
+  };
+  const leeds = {
+    location: "Leeds office",
+    country: "GB",
+    region: "West Yorkshire",
+    locality: "Leeds",
+    postalCode: "LS1 4DY",
+  };
+
+  it("gives the place parts as the address, the country as its ISO code", () => {
+    expect(posting(leeds).jobLocation).toEqual({
+      "@type": "Place",
+      address: {
+        "@type": "PostalAddress",
+        addressLocality: "Leeds",
+        addressRegion: "West Yorkshire",
+        postalCode: "LS1 4DY",
+        addressCountry: "GB",
+      },
+    });
+    expect(posting(leeds)).not.toHaveProperty("jobLocationType");
+    const job = indeedJob(leeds);
+    expect([job.city, job.state, job.country, job.postalcode]).toEqual(["Leeds", "West Yorkshire", "GB", "LS1 4DY"]);
+    expect(job).not.toHaveProperty("remotetype");
+  });
+
+  // Regression: "London, UK" gave addressCountry "UK" (a name: Google wants the ISO code), the Indeed feed <country>UK.
+  it("maps a country the location text names to its ISO code, and never gives a name", () => {
+    for (const [location, country] of [
+      ["London, UK", "GB"],
+      ["London, United Kingdom", "GB"],
+      ["Berlin, Germany", "DE"],
+      ["New York, NY, USA", "US"],
+    ] as const) {
+      const address = (posting({ location }).jobLocation as { address: Record<string, string> }).address;
+      expect(address.addressCountry, location).toBe(country);
+      expect(indeedJob({ location }).country, location).toBe(country);
+    }
+    expect((posting({ location: "New York, NY, USA" }).jobLocation as { address: object }).address).toMatchObject({
+      addressLocality: "New York",
+      addressRegion: "NY",
+    });
+    expect(indeedJob({ location: "New York, NY, USA" }).state).toBe("NY");
+  });
+
+  // Regression: "Leeds" had no addressCountry at all.
+  it("uses the default country when neither the job nor its text names one", () => {
+    const address = (job: Partial<JobRecord>, fallback: string | null) =>
+      (posting(job, fallback).jobLocation as { address: Record<string, string> }).address;
+    expect(address({ location: "Leeds" }, null)).toEqual({ "@type": "PostalAddress", addressLocality: "Leeds" });
+    expect(address({ location: "Leeds" }, "GB")).toMatchObject({ addressLocality: "Leeds", addressCountry: "GB" });
+    expect(indeedJob({ location: "Leeds" }, "GB").country).toBe("GB");
+    // The job's own country, or the one its text names, wins over the default.
+    expect(address({ location: "Leeds", country: "IE" }, "GB").addressCountry).toBe("IE");
+    expect(address({ location: "Berlin, Germany" }, "GB").addressCountry).toBe("DE");
+    // A job with no place at all still has the company's country.
+    expect(address({ location: "" }, "GB")).toEqual({ "@type": "PostalAddress", addressCountry: "GB" });
+    expect(posting({ location: "" })).not.toHaveProperty("jobLocation");
+  });
+
+  it("marks a remote job TELECOMMUTE with the country applicants must be in, as a code", () => {
+    const remote = posting({ location: "Anywhere in the UK", workplaceType: "remote", country: "GB" });
+    expect(remote.jobLocationType).toBe("TELECOMMUTE");
+    expect(remote.applicantLocationRequirements).toEqual({ "@type": "Country", name: "GB" });
+    expect(remote).not.toHaveProperty("jobLocation");
+    expect(posting({ location: "Remote (Germany)" }).applicantLocationRequirements).toEqual({
+      "@type": "Country",
+      name: "DE",
+    });
+    expect(posting({ location: "Remote" }, "GB").applicantLocationRequirements).toEqual({
+      "@type": "Country",
+      name: "GB",
+    });
+    // "Europe" is no country: no requirement, and not the default country either.
+    const europe = posting({ location: "Remote - Europe" }, "GB");
+    expect(europe.jobLocationType).toBe("TELECOMMUTE");
+    expect(europe).not.toHaveProperty("applicantLocationRequirements");
+    expect(indeedJob({ location: "Remote", workplaceType: null }).remotetype).toBe("Fully remote");
+    expect(indeedJob({ location: "Leeds", workplaceType: "remote" }).remotetype).toBe("Fully remote");
+  });
+
+  it("keeps a hybrid job's address (TELECOMMUTE is for fully remote work) and marks it in the Indeed feed", () => {
+    const hybrid = posting({ ...leeds, workplaceType: "hybrid" });
+    expect(hybrid).not.toHaveProperty("jobLocationType");
+    expect((hybrid.jobLocation as { address: object }).address).toMatchObject({ addressLocality: "Leeds" });
+    expect(indeedJob({ ...leeds, workplaceType: "hybrid" }).remotetype).toBe("Hybrid remote");
+    // workplace_type wins over the text: "Remote" text on an on-site job is not remote.
+    const onSite = posting({ location: "Remote", workplaceType: "on_site", locality: "York", country: "GB" });
+    expect(onSite).not.toHaveProperty("jobLocationType");
+    expect((onSite.jobLocation as { address: object }).address).toMatchObject({ addressLocality: "York" });
+  });
+
+  it("says the place in words, the country named in the page's language; free text alone stays as written", () => {
+    expect(view({ ...leeds, workplaceType: "hybrid" }).location.words).toBe(
+      "Leeds, West Yorkshire, United Kingdom (hybrid)",
+    );
+    expect(view({ ...leeds, workplaceType: "on_site" }, "de").location.words).toBe(
+      "Leeds, West Yorkshire, Vereinigtes Königreich (on site)",
+    );
+    expect(view({ location: "", workplaceType: "remote", country: "IE" }, "fr").location.words).toBe(
+      "Remote (Irlande)",
+    );
+    expect(view({ location: "", workplaceType: "remote" }).location.words).toBe("Remote");
+    expect(view({ location: "Leeds office", country: "GB" }).location.words).toBe("Leeds office, United Kingdom");
+    expect(view({ location: "London, UK" }, "en", "GB").location.words).toBe("London, UK");
+    expect(view({ location: "" }).location.words).toBe("");
   });
 });

@@ -71,12 +71,15 @@ export { type SpanNotes, traceRequest } from "./request-telemetry";
 export { type OperationId, ROUTES, type RouteSpec } from "./routes";
 export * from "./schemas/application";
 export * from "./schemas/common";
+export { COUNTRY_CODES, type CountryCode, isCountryCode } from "./schemas/country-codes";
 export {
   isCurrencyCode,
   isStorableText,
   SALARY_PERIODS,
   type SalaryPeriod,
   UNSTORABLE_TEXT_MESSAGE,
+  WORKPLACE_TYPES,
+  type WorkplaceType,
 } from "./schemas/fields";
 export * from "./schemas/job";
 export * from "./schemas/query";

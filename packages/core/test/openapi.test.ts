@@ -438,6 +438,19 @@ describe("OpenAPI document: published limits equal enforced limits", () => {
     }
   });
 
+  it("documents country as a two-letter code and workplace_type as a closed list, both nullable", () => {
+    for (const name of ["JobInput", "JobPatchInput"]) {
+      const job = props(name);
+      expect(mainBranch(job.country as Json).pattern).toBe("^[A-Z]{2}$");
+      expect(mainBranch(job.workplace_type as Json).enum).toEqual(["on_site", "hybrid", "remote"]);
+      expect(mainBranch(job.postal_code as Json).maxLength).toBe(20);
+      for (const field of ["country", "region", "locality", "postal_code", "workplace_type"]) {
+        expect(JSON.stringify(job[field]), `${name}.${field}`).toContain('"type":"null"');
+      }
+    }
+    expect(mainBranch(props("Job").workplace_type as Json).enum).toEqual(["on_site", "hybrid", "remote"]);
+  });
+
   it("documents the defaults that create applies", () => {
     const job = props("JobInput");
     expect(job.status?.default).toBe("draft");

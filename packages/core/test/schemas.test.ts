@@ -209,6 +209,62 @@ describe("POST /jobs body (jobCreateBodySchema)", () => {
     expect(parseBody(jobCreateBodySchema, { ...job, salary_period: period }).salary_period).toBe(period);
   });
 
+  const COUNTRY_MESSAGE =
+    "Must be an ISO 3166-1 alpha-2 country code of two upper-case letters, such as GB (the United Kingdom) or DE.";
+
+  // `UK` and `EU` are reserved, not assigned; `XK` is user-assigned; `GBR` is alpha-3.
+  it.each(["gb", "UK", "EU", "XK", "ZZ", "GBR", "G", " GB", "United Kingdom", ""])(
+    "refuses country %j on create and patch",
+    (code) => {
+      expect(messageFor(jobCreateBodySchema, { ...job, country: code }, "country")).toBe(COUNTRY_MESSAGE);
+      expect(messageFor(jobPatchBodySchema, { country: code }, "country")).toBe(COUNTRY_MESSAGE);
+    },
+  );
+
+  it.each(["GB", "DE", "US", "IE", "AX", "SS"])("accepts the ISO 3166-1 alpha-2 code %s", (code) => {
+    expect(parseBody(jobCreateBodySchema, { ...job, country: code }).country).toBe(code);
+    expect(parseBody(jobPatchBodySchema, { country: code }).country).toBe(code);
+  });
+
+  it("takes the place parts trimmed, null clearing them; blank text is refused (send null)", () => {
+    const body = { ...job, country: "GB", region: " West Yorkshire ", locality: "Leeds ", postal_code: " LS1 4DY" };
+    expect(parseBody(jobCreateBodySchema, body)).toMatchObject({
+      country: "GB",
+      region: "West Yorkshire",
+      locality: "Leeds",
+      postal_code: "LS1 4DY",
+    });
+    const cleared = { country: null, region: null, locality: null, postal_code: null, workplace_type: null };
+    expect(parseBody(jobPatchBodySchema, cleared)).toEqual(cleared);
+    for (const field of ["region", "locality", "postal_code"]) {
+      expect(messageFor(jobCreateBodySchema, { ...job, [field]: "  " }, field)).toBe("Must not be empty.");
+    }
+  });
+
+  it.each([
+    ["region", 200],
+    ["locality", 200],
+    ["postal_code", 20],
+  ] as const)("limits %s to %i characters", (field, max) => {
+    expect((parseBody(jobCreateBodySchema, { ...job, [field]: text(max) }) as Record<string, unknown>)[field]).toBe(
+      text(max),
+    );
+    expect(messageFor(jobCreateBodySchema, { ...job, [field]: text(max + 1) }, field)).toBe(
+      `Must be at most ${max} characters long (this one has ${max + 1}).`,
+    );
+  });
+
+  it.each(["on_site", "hybrid", "remote"])("accepts workplace_type %s", (type) => {
+    expect(parseBody(jobCreateBodySchema, { ...job, workplace_type: type }).workplace_type).toBe(type);
+    expect(parseBody(jobPatchBodySchema, { workplace_type: type }).workplace_type).toBe(type);
+  });
+
+  it.each(["onsite", "on-site", "Remote", "office", "fully_remote", ""])("refuses workplace_type %j", (type) => {
+    const message = "Must be one of: on_site, hybrid, remote.";
+    expect(messageFor(jobCreateBodySchema, { ...job, workplace_type: type }, "workplace_type")).toBe(message);
+    expect(messageFor(jobPatchBodySchema, { workplace_type: type }, "workplace_type")).toBe(message);
+  });
+
   const lists = ["required_skills", "preferred_skills", "qualifications", "responsibilities", "benefits"];
   it.each(lists)("limits %s to 100 items of 1 to 200 characters", (field) => {
     expect((parseBody(jobCreateBodySchema, { ...job, [field]: list(100) }) as Record<string, unknown>)[field]).toEqual(

@@ -1,13 +1,18 @@
 /**
  * `/feeds/jobs.xml`: every public job in the Indeed XML feed format (`source`, `publisher`,
  * `publisherurl`, `lastBuildDate`, then one `job` each with title, date, referencenumber, url,
- * company, city and country where the location names them, description, salary, jobtype,
+ * company, city, state, country (an ISO 3166-1 alpha-2 code) and postalcode where the job's place
+ * gives them, remotetype for fully remote and hybrid work, description, salary, jobtype,
  * expirationdate). Text goes in CDATA sections, as Indeed asks.
  */
+import type { WorkplaceType } from "@hireport/core";
 import { create } from "xmlbuilder2";
 import type { JobView } from "../job-view";
 import { paragraphsHtml } from "../pages/text-blocks";
 import { cdataElement } from "./xml";
+
+/** Indeed's `remotetype` values for fully remote and hybrid work (on-site work has none). */
+const REMOTE_TYPES: Partial<Record<WorkplaceType, string>> = { remote: "Fully remote", hybrid: "Hybrid remote" };
 
 /** Indeed's date format: `Tue, 10 Mar 2026 09:00:00 GMT`. */
 function feedDate(date: Date): string {
@@ -27,9 +32,13 @@ export function indeedFeed(input: { publisher: string; siteUrl: string; jobs: re
     cdataElement(element, "referencenumber", job.reference);
     cdataElement(element, "url", job.url);
     cdataElement(element, "company", input.publisher);
-    if (job.location.city) cdataElement(element, "city", job.location.city);
-    if (job.location.country) cdataElement(element, "country", job.location.country);
-    if (job.location.remote) cdataElement(element, "remotetype", "Fully remote");
+    const { location } = job;
+    if (location.city) cdataElement(element, "city", location.city);
+    if (location.region) cdataElement(element, "state", location.region);
+    if (location.country) cdataElement(element, "country", location.country);
+    if (location.postalCode) cdataElement(element, "postalcode", location.postalCode);
+    const remoteType = location.workplaceType ? REMOTE_TYPES[location.workplaceType] : undefined;
+    if (remoteType) cdataElement(element, "remotetype", remoteType);
     cdataElement(element, "description", paragraphsHtml(record.description || record.shortDescription || job.title));
     if (job.salaryText) cdataElement(element, "salary", job.salaryText);
     if (job.indeedJobType) cdataElement(element, "jobtype", job.indeedJobType);

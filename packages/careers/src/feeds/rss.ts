@@ -17,7 +17,7 @@ export function rssFeed(input: { title: string; siteUrl: string; jobs: readonly 
     item.ele("link").txt(job.url);
     item.ele("guid", { isPermaLink: "true" }).txt(job.url);
     item.ele("pubDate").txt(job.postedAt.toUTCString());
-    const summary = [job.location.text, job.employmentLabel, job.salaryText, record.shortDescription]
+    const summary = [job.location.words, job.employmentLabel, job.salaryText, record.shortDescription]
       .filter(Boolean)
       .join(" · ");
     item.ele("description").txt(xmlSafe(summary || job.title));

@@ -22,7 +22,7 @@ export function JobListPage({ site, jobs, nextHref, firstHref }: JobListProps) {
                 <a href={job.href}>{job.title}</a>
               </h2>
               <ul class="meta">
-                {job.location.text ? <li>{job.location.text}</li> : null}
+                {job.location.words ? <li>{job.location.words}</li> : null}
                 {job.record.department ? <li>{job.record.department}</li> : null}
                 {job.employmentLabel ? <li>{job.employmentLabel}</li> : null}
                 {job.salaryText ? <li>{job.salaryText}</li> : null}

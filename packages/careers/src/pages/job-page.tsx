@@ -24,7 +24,7 @@ export function JobPage({ site, job, structuredData, form }: JobPageProps) {
       <article>
         <h1>{job.title}</h1>
         <ul class="meta">
-          {job.location.text ? <li>{job.location.text}</li> : null}
+          {job.location.words ? <li>{job.location.words}</li> : null}
           {record.department ? <li>{record.department}</li> : null}
           {job.employmentLabel ? <li>{job.employmentLabel}</li> : null}
           {record.experienceLevel ? <li>{record.experienceLevel}</li> : null}

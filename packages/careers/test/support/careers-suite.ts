@@ -181,7 +181,7 @@ export function defineCareersSuite(adapter: Adapter): void {
       expect(data.hiringOrganization).toMatchObject({ "@type": "Organization", name: "Acme Ltd", sameAs: host.origin });
       expect(data.jobLocation).toEqual({
         "@type": "Place",
-        address: { "@type": "PostalAddress", addressLocality: "London", addressCountry: "UK" },
+        address: { "@type": "PostalAddress", addressLocality: "London", addressCountry: "GB" },
       });
       // The recommended ones hireport has.
       expect(data.employmentType).toBe("FULL_TIME");
@@ -202,10 +202,79 @@ export function defineCareersSuite(adapter: Adapter): void {
       const html = await (await get(`/jobs/${job.id}`)).text();
       const data = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "{}");
       expect(data.jobLocationType).toBe("TELECOMMUTE");
-      expect(data.applicantLocationRequirements).toEqual({ "@type": "Country", name: "UK" });
+      expect(data.applicantLocationRequirements).toEqual({ "@type": "Country", name: "GB" });
       expect(data.jobLocation).toBeUndefined();
       expect(data.validThrough).toBe("2027-01-01T00:00:00.000Z");
       await host.api.jobs.close(COMPANIES.acme, job.id);
+    });
+
+    it("gives a job's place parts in words on its page, in its JobPosting address and in the Indeed feed", async () => {
+      const job = await createJob(COMPANIES.acme, {
+        location: "Leeds office",
+        country: "GB",
+        region: "West Yorkshire",
+        locality: "Leeds",
+        postal_code: "LS1 4DY",
+        workplace_type: "hybrid",
+      });
+      const html = await (await get(`/jobs/${job.id}`)).text();
+      expect(html).toContain("<li>Leeds, West Yorkshire, United Kingdom (hybrid)</li>");
+      const data = JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "{}");
+      expect(data.jobLocation).toEqual({
+        "@type": "Place",
+        address: {
+          "@type": "PostalAddress",
+          addressLocality: "Leeds",
+          addressRegion: "West Yorkshire",
+          postalCode: "LS1 4DY",
+          addressCountry: "GB",
+        },
+      });
+      expect(data.jobLocationType).toBeUndefined();
+      const list = await (await get("/jobs")).text();
+      expect(list).toContain("Leeds, West Yorkshire, United Kingdom (hybrid)");
+      const entry = [xml.parse(await (await get("/feeds/jobs.xml")).text()).source.job]
+        .flat()
+        .find((item: { referencenumber: { "#cdata": string } }) => item.referencenumber["#cdata"] === job.reference);
+      const cdata = (name: string) => entry?.[name]?.["#cdata"];
+      expect([cdata("city"), cdata("state"), cdata("country"), cdata("postalcode"), cdata("remotetype")]).toEqual([
+        "Leeds",
+        "West Yorkshire",
+        "GB",
+        "LS1 4DY",
+        "Hybrid remote",
+      ]);
+      const json = (await (await get("/jobs.json?limit=100")).json()) as { data: Record<string, unknown>[] };
+      expect(json.data.find((item) => item.id === job.id)).toMatchObject({
+        country: "GB",
+        region: "West Yorkshire",
+        locality: "Leeds",
+        postal_code: "LS1 4DY",
+        workplace_type: "hybrid",
+        remote: false,
+      });
+      await host.api.jobs.close(COMPANIES.acme, job.id);
+    });
+
+    it("gives a job whose place names no country the company's default country (defaultCountry), and none without one", async () => {
+      const addressOf = async (path: string) => {
+        const html = await (await get(path)).text();
+        return JSON.parse(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? "{}")
+          .jobLocation?.address;
+      };
+      const acme = await createJob(COMPANIES.acme, { location: "Leeds" });
+      expect(await addressOf(`/jobs/${acme.id}`)).toEqual({
+        "@type": "PostalAddress",
+        addressLocality: "Leeds",
+        addressCountry: "GB",
+      });
+      const globex = await createJob(COMPANIES.globex, { location: "Leeds" });
+      expect(await addressOf(`/c/globex/jobs/${globex.id}`)).toEqual({
+        "@type": "PostalAddress",
+        addressLocality: "Leeds",
+      });
+      await host.api.jobs.close(COMPANIES.acme, acme.id);
+      await host.api.jobs.close(COMPANIES.globex, globex.id);
     });
 
     it("keeps a closed, paused, draft, hidden or expired job off every page and feed, its page 410; never public is 404", async () => {
@@ -265,7 +334,7 @@ export function defineCareersSuite(adapter: Adapter): void {
       expect(cdata("url")).toBe(url(`/jobs/${record.id}`));
       expect(cdata("company")).toBe("Acme Ltd");
       expect(cdata("city")).toBe("London");
-      expect(cdata("country")).toBe("UK");
+      expect(cdata("country")).toBe("GB");
       expect(cdata("description")).toContain("<p>Build the API.</p>");
       expect(cdata("salary")).toBe("£50,000 – £70,000 a year");
       expect(cdata("jobtype")).toBe("fulltime");

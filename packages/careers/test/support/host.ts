@@ -126,6 +126,8 @@ export async function startHost(
     privacyNoticeUrl: "/privacy",
     clock,
     theme: (company) => ({ accentColor: company.id === COMPANIES.globex ? "#8a2be2" : "#2457c5" }),
+    // Acme is a UK company; Globex and Initech name no country.
+    defaultCountry: (company) => (company.id === COMPANIES.acme ? "GB" : null),
     logger: { warn: () => undefined, error: (message, details) => console.error(message, details) },
     ...overrides,
   });

@@ -349,6 +349,11 @@ export interface components {
             benefits: string[];
             start_date: string | null;
             positions: number | null;
+            country: string | null;
+            region: string | null;
+            locality: string | null;
+            postal_code: string | null;
+            workplace_type: ("on_site" | "hybrid" | "remote") | null;
         };
         /** @description Always present; min and max are null when not set. */
         Salary: {
@@ -826,6 +831,16 @@ export interface components {
                     start_date?: string | null;
                     /** @default null */
                     positions?: number | null;
+                    /** @default null */
+                    country?: string | null;
+                    /** @default null */
+                    region?: string | null;
+                    /** @default null */
+                    locality?: string | null;
+                    /** @default null */
+                    postal_code?: string | null;
+                    /** @default null */
+                    workplace_type?: ("on_site" | "hybrid" | "remote") | null;
                     /**
                      * @description active: shown on the public jobs page, the search-engine listing and the job-board feed (unless hidden by the company). draft and paused: not public. Closing is POST /jobs/{id}/close.
                      * @default draft
@@ -885,6 +900,11 @@ export interface components {
                     closing_date?: string | null;
                     start_date?: string | null;
                     positions?: number | null;
+                    country?: string | null;
+                    region?: string | null;
+                    locality?: string | null;
+                    postal_code?: string | null;
+                    workplace_type?: ("on_site" | "hybrid" | "remote") | null;
                     /**
                      * @description active: shown on the public jobs page, the search-engine listing and the job-board feed (unless hidden by the company). draft and paused: not public. Closing is POST /jobs/{id}/close.
                      * @enum {string}

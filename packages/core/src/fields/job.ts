@@ -11,6 +11,7 @@
  */
 import * as z from "zod";
 import {
+  countryCode,
   currencyCode,
   isoDate,
   LIMITS,
@@ -19,6 +20,7 @@ import {
   requiredText,
   SALARY_PERIODS,
   stringList,
+  WORKPLACE_TYPES,
 } from "../schemas/fields";
 import { field, type RecordOf, type RowOf } from "./field";
 
@@ -132,6 +134,51 @@ export const JOB_FIELDS = {
     nullable: true,
     input: z.int().min(1).max(LIMITS.positions).meta({ description: "Number of people to hire; null clears it." }),
     output: z.int().min(1).nullable(),
+  }),
+  // Where the job is, in parts (docs/api-reference.md#where-a-job-is); `location` stays the free text.
+  country: field({
+    kind: "code",
+    wire: "country",
+    nullable: true,
+    input: countryCode().meta({ description: "ISO 3166-1 alpha-2 code of the job's country; null clears it." }),
+  }),
+  region: field({
+    kind: "label",
+    wire: "region",
+    nullable: true,
+    input: requiredText(LIMITS.label).meta({
+      description: "State, county or province of the job's place; null clears it.",
+      examples: ["West Yorkshire"],
+    }),
+  }),
+  locality: field({
+    kind: "label",
+    wire: "locality",
+    nullable: true,
+    input: requiredText(LIMITS.label).meta({
+      description: "Town or city of the job's place; null clears it.",
+      examples: ["Leeds"],
+    }),
+  }),
+  postalCode: field({
+    kind: "label",
+    wire: "postal_code",
+    nullable: true,
+    input: requiredText(LIMITS.postalCode).meta({
+      description: "Postal code of the job's place; null clears it.",
+      examples: ["LS1 4DY"],
+    }),
+  }),
+  workplaceType: field({
+    kind: "enum",
+    wire: "workplace_type",
+    nullable: true,
+    input: z.enum(WORKPLACE_TYPES).meta({
+      description:
+        "Where the work is done: `on_site` at the job's place, `hybrid` partly there and partly remote, `remote` fully remote; null clears it.",
+      examples: ["hybrid"],
+    }),
+    output: z.enum(WORKPLACE_TYPES).nullable(),
   }),
 } as const;
 

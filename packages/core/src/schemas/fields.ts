@@ -4,6 +4,7 @@
  * OpenAPI document (generated from the same schemas) publishes it.
  */
 import * as z from "zod";
+import { isCountryCode } from "./country-codes";
 
 /** Text lengths, list sizes and number ranges enforced on input. */
 export const LIMITS = {
@@ -33,6 +34,8 @@ export const LIMITS = {
   id: 200,
   /** Paging cursor. */
   cursor: 512,
+  /** Postal code of a job's place (`postal_code`). */
+  postalCode: 20,
   /** Largest salary amount accepted. */
   salary: 1_000_000_000_000,
   /** Largest number of positions of a job. */
@@ -178,6 +181,25 @@ export function currencyCode() {
     .refine(isCurrencyCode, { error: CURRENCY_CODE_MESSAGE, abort: true })
     .meta({ description: "ISO 4217 currency code (three upper-case letters).", examples: ["GBP"] });
 }
+
+/** What a refused `country` is told. */
+export const COUNTRY_CODE_MESSAGE =
+  "Must be an ISO 3166-1 alpha-2 country code of two upper-case letters, such as GB (the United Kingdom) or DE.";
+
+/** An ISO 3166-1 alpha-2 country code: two upper-case letters the standard assigns (`GB`; not `gb` or `UK`). */
+export function countryCode() {
+  return z
+    .string()
+    .regex(/^[A-Z]{2}$/, { error: COUNTRY_CODE_MESSAGE })
+    .refine(isCountryCode, { error: COUNTRY_CODE_MESSAGE, abort: true })
+    .meta({ description: "ISO 3166-1 alpha-2 country code (two upper-case letters).", examples: ["GB"] });
+}
+
+/** Where a job's work is done (`workplace_type`): at its place, partly there and partly remote, or fully remote. */
+export const WORKPLACE_TYPES = ["on_site", "hybrid", "remote"] as const;
+
+/** A type of {@link WORKPLACE_TYPES}. */
+export type WorkplaceType = (typeof WORKPLACE_TYPES)[number];
 
 /** An identifier sent by a client: 1 to 200 characters. */
 export function idString() {

@@ -49,6 +49,11 @@ export function decisionTests(target: HttpSuiteTarget, call: SuiteCall, secret: 
         benefits: ["Pension"],
         start_date: "2027-01-04",
         positions: 2,
+        country: "GB",
+        region: "West Yorkshire",
+        locality: "Leeds",
+        postal_code: "LS1 4DY",
+        workplace_type: "hybrid",
       };
       const created = await call("POST", "/jobs", { json: written });
       expect(created.status).toBe(201);

@@ -372,6 +372,49 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       expect(euro.salary).toEqual({ min: 300, max: null, currency: "EUR", period: "day" });
     });
 
+    it("stores the place of a job in parts, returns them, and clears them with null (location stays free text)", async () => {
+      const place = {
+        country: "GB",
+        region: "West Yorkshire",
+        locality: "Leeds",
+        postal_code: "LS1 4DY",
+        workplace_type: "hybrid",
+      };
+      const created = jobOf(await post("/jobs", { title: "Analyst", location: "Leeds office", ...place }));
+      expect(created).toMatchObject({ location: "Leeds office", ...place });
+      expect(jobOf(await get(`/jobs/${created.id}`))).toMatchObject(place);
+      expect(await w.api.jobs.get(w.acme, created.id)).toMatchObject({
+        location: "Leeds office",
+        country: "GB",
+        region: "West Yorkshire",
+        locality: "Leeds",
+        postalCode: "LS1 4DY",
+        workplaceType: "hybrid",
+      });
+      w.clock.advance(1000);
+      const moved = jobOf(
+        await patch(`/jobs/${created.id}`, { country: "IE", workplace_type: "remote", postal_code: null }),
+      );
+      expect(moved).toMatchObject({ ...place, country: "IE", workplace_type: "remote", postal_code: null });
+      const cleared = jobOf(
+        await patch(`/jobs/${created.id}`, {
+          country: null,
+          region: null,
+          locality: null,
+          postal_code: null,
+          workplace_type: null,
+        }),
+      );
+      expect(cleared).toMatchObject({
+        location: "Leeds office",
+        country: null,
+        region: null,
+        locality: null,
+        postal_code: null,
+        workplace_type: null,
+      });
+    });
+
     it("gives public_url only while the job is active", async () => {
       const job = await createJob({ title: "Nurse", status: "active" });
       expect(job.open).toBe(true);
@@ -454,6 +497,13 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
       ["currency by name", { title: "T", salary_currency: "pounds" }, "salary_currency"],
       ["currency no Intl knows", { title: "T", salary_currency: "XYZ" }, "salary_currency"],
       ["period not in the list", { title: "T", salary_period: "annually" }, "salary_period"],
+      ["country by name", { title: "T", country: "United Kingdom" }, "country"],
+      ["country UK (reserved, not assigned)", { title: "T", country: "UK" }, "country"],
+      ["country in lower case", { title: "T", country: "de" }, "country"],
+      ["country alpha-3", { title: "T", country: "DEU" }, "country"],
+      ["postal_code of 21", { title: "T", postal_code: "x".repeat(21) }, "postal_code"],
+      ["blank locality", { title: "T", locality: " " }, "locality"],
+      ["workplace_type unknown", { title: "T", workplace_type: "onsite" }, "workplace_type"],
     ])("answers 422 for %s, naming %s, and stores nothing", async (_name, body, field) => {
       const answer = await post("/jobs", body);
       expect(answer.status, answer.text).toBe(422);
@@ -580,6 +630,10 @@ describe.each(TRANSPORTS)("jobs via %s", (transport) => {
         [{ salary_currency: "Euro" }, "salary_currency"],
         [{ salary_currency: "ZZZ" }, "salary_currency"],
         [{ salary_period: "fortnight" }, "salary_period"],
+        [{ country: "gb" }, "country"],
+        [{ country: "XK" }, "country"],
+        [{ workplace_type: "Remote" }, "workplace_type"],
+        [{ region: "r".repeat(201) }, "region"],
       ] as const) {
         const answer = await patch(`/jobs/${job.id}`, body);
         expect(answer.status, JSON.stringify(body)).toBe(422);

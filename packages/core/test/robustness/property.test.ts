@@ -623,6 +623,11 @@ describe("valid input round-trips", () => {
             benefits: trimmed(input.benefits),
             start_date: input.start_date ?? null,
             positions: input.positions ?? null,
+            country: input.country ?? null,
+            region: input.region?.trim() ?? null,
+            locality: input.locality?.trim() ?? null,
+            postal_code: input.postal_code?.trim() ?? null,
+            workplace_type: input.workplace_type ?? null,
           }),
         );
         expect(job.reference).toMatch(/^JOB-\d+$/);

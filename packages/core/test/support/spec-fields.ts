@@ -32,6 +32,11 @@ export const JOB_FIELDS = [
   "benefits",
   "start_date",
   "positions",
+  "country",
+  "region",
+  "locality",
+  "postal_code",
+  "workplace_type",
 ] as const;
 
 /** The exact keys of the Application, in the documented order, then the additive ones. */
@@ -74,6 +79,11 @@ export const JOB_EXTRAS_UNSET = {
   benefits: [],
   start_date: null,
   positions: null,
+  country: null,
+  region: null,
+  locality: null,
+  postal_code: null,
+  workplace_type: null,
 };
 
 /** What POST /jobs stores for every JobInput field but `title` when the body leaves it out. */
@@ -96,6 +106,11 @@ export const JOB_CREATE_DEFAULTS = {
   closing_date: null,
   start_date: null,
   positions: null,
+  country: null,
+  region: null,
+  locality: null,
+  postal_code: null,
+  workplace_type: null,
   status: "draft",
 };
 
@@ -125,4 +140,9 @@ export const SAMPLE_JOB_WIRE = {
   benefits: ["Pension"],
   start_date: "2026-06-01",
   positions: null,
+  country: "GB",
+  region: "Greater London",
+  locality: "London",
+  postal_code: "EC1A 1BB",
+  workplace_type: "hybrid",
 };

@@ -3,8 +3,10 @@
  * bundling), and the helpers that run them. The migrations hold the schema (tables and indexes);
  * the routines the storage calls on Postgres are installed after them (`installRoutines`).
  */
+import { JOB_FIELDS } from "@hireport/core";
 import type { Kysely } from "kysely";
 import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
+import { addFieldColumnMigration } from "./add-field-column";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import { jobIndexMigration } from "./job-index";
@@ -29,6 +31,17 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
     "2026-11-27-0003-job-index": jobIndexMigration(prefix, options.dialect),
     "2026-11-27-0004-endpoint-delivery-order": endpointDeliveryOrderMigration(prefix, options.dialect),
+    // The place of a job in parts: country, region, locality, postal code, workplace type.
+    "2026-11-27-0005-job-country": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.country),
+    "2026-11-27-0006-job-region": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.region),
+    "2026-11-27-0007-job-locality": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.locality),
+    "2026-11-27-0008-job-postal-code": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.postalCode),
+    "2026-11-27-0009-job-workplace-type": addFieldColumnMigration(
+      prefix,
+      options.dialect,
+      "job",
+      JOB_FIELDS.workplaceType,
+    ),
   };
 }
 

@@ -39,6 +39,11 @@ export function jobWire(job: JobRecord, publicUrl: string | null): JobWire {
     benefits: job.benefits,
     start_date: job.startDate,
     positions: job.positions,
+    country: job.country,
+    region: job.region,
+    locality: job.locality,
+    postal_code: job.postalCode,
+    workplace_type: job.workplaceType,
   };
 }
 
@@ -66,5 +71,10 @@ export function publicJobFields(job: JobRecord): PublicJobFieldsJson {
     closing_date: job.closingDate,
     start_date: job.startDate,
     positions: job.positions,
+    country: job.country,
+    region: job.region,
+    locality: job.locality,
+    postal_code: job.postalCode,
+    workplace_type: job.workplaceType,
   };
 }

@@ -28,6 +28,11 @@ export function jobTests(ctx: ConformanceContext): void {
         closingDate: "2026-12-31",
         startDate: "2027-01-04",
         positions: 3,
+        country: "DE",
+        region: "Bayern",
+        locality: "München",
+        postalCode: "80331",
+        workplaceType: "on_site",
         status: "paused",
         hidden: true,
         applicationsCount: 7,
@@ -85,7 +90,14 @@ export function jobTests(ctx: ConformanceContext): void {
 
     it("update writes nulls, replaces arrays and sets status, hidden and closedAt when given", async () => {
       const companyId = await ctx.company();
-      const job = makeJob(companyId, { closedAt: now(), status: "closed", salaryMin: 10, closingDate: "2026-01-01" });
+      const job = makeJob(companyId, {
+        closedAt: now(),
+        status: "closed",
+        salaryMin: 10,
+        closingDate: "2026-01-01",
+        country: "GB",
+        postalCode: "LS1 4DY",
+      });
       await ctx.storage.jobs.insert(job);
       const updatedAt = shift(job.updatedAt, 1000);
       const patch = {
@@ -95,6 +107,9 @@ export function jobTests(ctx: ConformanceContext): void {
         publishedAt: shift(job.updatedAt, 500),
         salaryMin: null,
         closingDate: null,
+        country: null,
+        postalCode: null,
+        workplaceType: "remote",
         requiredSkills: ["dup", "dup", "日本語"],
         updatedAt,
       };

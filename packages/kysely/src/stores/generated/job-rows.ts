@@ -34,6 +34,11 @@ export function toJob(row: JobTable): JobRecord {
     closingDate: row.closing_date,
     startDate: row.start_date,
     positions: readNumber(row.positions),
+    country: row.country,
+    region: row.region,
+    locality: row.locality,
+    postalCode: row.postal_code,
+    workplaceType: row.workplace_type,
     status: row.status as JobStatus,
     hidden: readBool(row.hidden),
     applicationsCount: readNumber(row.applications_count),
@@ -69,6 +74,11 @@ export function jobRow(ctx: StoreContext, record: JobRecord) {
     closing_date: record.closingDate,
     start_date: record.startDate,
     positions: record.positions,
+    country: record.country,
+    region: record.region,
+    locality: record.locality,
+    postal_code: record.postalCode,
+    workplace_type: record.workplaceType,
     status: record.status,
     hidden: ctx.bool(record.hidden),
     applications_count: record.applicationsCount,
@@ -102,6 +112,11 @@ export function jobPatchColumns(ctx: StoreContext, patch: JobPatch): Updateable<
   if (patch.closingDate !== undefined) set.closing_date = patch.closingDate;
   if (patch.startDate !== undefined) set.start_date = patch.startDate;
   if (patch.positions !== undefined) set.positions = patch.positions;
+  if (patch.country !== undefined) set.country = patch.country;
+  if (patch.region !== undefined) set.region = patch.region;
+  if (patch.locality !== undefined) set.locality = patch.locality;
+  if (patch.postalCode !== undefined) set.postal_code = patch.postalCode;
+  if (patch.workplaceType !== undefined) set.workplace_type = patch.workplaceType;
   if (patch.status !== undefined) set.status = patch.status;
   if (patch.hidden !== undefined) set.hidden = ctx.bool(patch.hidden);
   if (patch.closedAt !== undefined) set.closed_at = ctx.toDb(patch.closedAt);
