@@ -48,6 +48,7 @@ export {
 } from "./secret-encryption";
 export { RESPONSE_BODY_LIMIT } from "./sender";
 export { BlockedAddressError, type HostResolver } from "./ssrf-guard";
+export { type AttemptStatsBucket, type AttemptStatsQuery, MAX_ATTEMPT_STATS_BUCKETS } from "./store/attempt-stats";
 export type { WebhookStorage, WebhookStorageStores } from "./store/webhook-storage";
 export type {
   AttemptOutcome,

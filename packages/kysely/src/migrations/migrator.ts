@@ -4,6 +4,7 @@
  * the routines the storage calls on Postgres are installed after them (`installRoutines`).
  */
 import type { Kysely } from "kysely";
+import { attemptEndpointTimeIndexMigration } from "./attempt-endpoint-time-index";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import {
@@ -25,6 +26,7 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
   return {
     "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
+    "2026-11-27-0003-attempt-endpoint-time-index": attemptEndpointTimeIndexMigration(prefix, options.dialect),
   };
 }
 

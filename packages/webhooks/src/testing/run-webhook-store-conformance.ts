@@ -1,6 +1,7 @@
 import { conformanceHooks } from "@hireport/core/testing";
 import { describe } from "vitest";
 import { WebhookConformanceContext } from "./context";
+import { webhookAttemptStatsTests } from "./suites/webhook-attempt-stats";
 import { webhookAttemptTests } from "./suites/webhook-attempts";
 import { webhookClaimTests } from "./suites/webhook-claims";
 import { webhookDeliveryTests } from "./suites/webhook-deliveries";
@@ -42,6 +43,7 @@ export function runWebhookStoreConformance(target: WebhookConformanceTarget): vo
     webhookFanOutTests(ctx);
     webhookClaimTests(ctx);
     webhookAttemptTests(ctx);
+    webhookAttemptStatsTests(ctx);
     webhookDeliveryTests(ctx);
     webhookLogTests(ctx);
     webhookErasureTests(ctx);
