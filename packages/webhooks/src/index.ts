@@ -22,6 +22,7 @@ export {
   type TestSendResult,
   type WebhookDispatcher,
 } from "./dispatcher";
+export type { AttemptFigures, EndpointHourStats, EndpointStats, EndpointStatsOptions } from "./endpoint-stats";
 export { type EndpointStopInput, endpointUpdate } from "./endpoint-stops";
 export type { WebhookEndpoint } from "./endpoint-view";
 export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
