@@ -14,7 +14,7 @@ function pretty(value: unknown): string {
 /**
  * Every webhook event type (`eventCatalog` of `@hireport/core`): what it means, an example body and
  * the JSON Schema of its envelope, each type under a heading its anchor links to. The blocks of JSON
- * scroll, so each is a named region that takes the keyboard's focus.
+ * are shown whole (no scrolling box, which a keyboard could not reach).
  */
 export function EventCatalogPage({ ctx, events }: { ctx: PageContext; events: EventCatalogEntry[] }) {
   return (
@@ -49,14 +49,14 @@ export function EventCatalogPage({ ctx, events }: { ctx: PageContext; events: Ev
             </h2>
             <p>{event.description}</p>
             <h3>Example body</h3>
-            <pre tabIndex={0} role="region" aria-label={`Example body of ${event.type}`}>
+            <pre class="whole">
               <code>{pretty(event.example)}</code>
             </pre>
             <details>
               <summary>
                 JSON Schema of <code>{event.type}</code>
               </summary>
-              <pre tabIndex={0} role="region" aria-label={`JSON Schema of ${event.type}`}>
+              <pre class="whole">
                 <code>{pretty(event.schema)}</code>
               </pre>
             </details>
