@@ -26,7 +26,7 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
   return {
     "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
-    "2026-11-27-0003-attempt-endpoint-time-index": attemptEndpointTimeIndexMigration(prefix, options.dialect),
+    "2026-11-27-0004-attempt-endpoint-time-index": attemptEndpointTimeIndexMigration(prefix, options.dialect),
   };
 }
 

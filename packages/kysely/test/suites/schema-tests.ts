@@ -63,7 +63,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
       expect(applied.rows.map((row) => row.name)).toEqual([
         "2026-11-21-0001-initial",
         "2026-11-27-0002-endpoint-signature-scheme",
-        "2026-11-27-0003-attempt-endpoint-time-index",
+        "2026-11-27-0004-attempt-endpoint-time-index",
       ]);
     });
 
