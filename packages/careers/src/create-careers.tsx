@@ -365,6 +365,15 @@ export function createCareers(input: CareersOptions): HireportCareers {
     }
   }
 
+  /** The IndexNow key file: the key alone, as the protocol's check reads it. */
+  function indexNowKeyFile(): ApiResponse {
+    return {
+      status: 200,
+      headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "public, max-age=3600" },
+      body: options.indexNowKey ?? "",
+    };
+  }
+
   function notAllowed(site: Site, allow: string): ApiResponse {
     return message(site, 405, "Not allowed", "This page does not take that method.", { allow });
   }
@@ -377,6 +386,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
     if (options.serveFiles && filesPath && full.startsWith(`${filesPath}/`)) {
       return api.handleFile({ ...request, path: full });
     }
+    if (options.indexNowKey !== null && read && full === `/${options.indexNowKey}.txt`) return indexNowKeyFile();
     const match = await matchOf(request, full);
     const segments = match ? match.path.split("/").filter(Boolean) : [];
     const [first, second, third] = segments;

@@ -5,6 +5,21 @@
  */
 export { CAREERS_SOURCE } from "./apply/handle-apply";
 export { createCareers, type HireportCareers } from "./create-careers";
+export type { GoogleServiceAccount } from "./indexing/google-token";
+export {
+  createJobIndexing,
+  type IndexingRunResult,
+  type IndexingServiceRun,
+  type JobIndexing,
+} from "./indexing/job-indexing";
+export {
+  DEFAULT_GOOGLE_PUBLISH_URL,
+  DEFAULT_INDEXNOW_ENDPOINT,
+  type GoogleIndexingOptions,
+  type IndexingRetryOptions,
+  type IndexNowOptions,
+  type JobIndexingOptions,
+} from "./indexing/options";
 export {
   type EmploymentType,
   employmentTypeOf,

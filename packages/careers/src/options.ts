@@ -131,10 +131,24 @@ export interface CareersOptions {
   cspSources?: CareersCspSources;
   /** Where CV uploads are kept while the form is read (removed at once after). @default the system's temporary folder */
   uploadDirectory?: string;
+  /**
+   * The IndexNow key of the site's job notices (`createJobIndexing`, docs/careers.md, Search engine
+   * indexing): the site then answers `GET /{key}.txt` (below its mount) with the key, as IndexNow
+   * checks. 8 to 128 characters of `a-z`, `A-Z`, `0-9` and `-`. @default none
+   */
+  indexNowKey?: string;
   /** Time source (form tokens, links). @default the system clock */
   clock?: Clock;
   /** Where unexpected failures are logged (the page shows only a reference). @default console */
   logger?: Logger;
+}
+
+/** An IndexNow key as the protocol has them: 8 to 128 characters of `a-z`, `A-Z`, `0-9` and `-`. */
+export function checkIndexNowKey(key: unknown, option: string): string {
+  if (typeof key !== "string" || !/^[a-zA-Z0-9-]{8,128}$/.test(key)) {
+    throw new TypeError(`${option} must be 8 to 128 characters of a-z, A-Z, 0-9 and "-".`);
+  }
+  return key;
 }
 
 export interface ResolvedTheme {
@@ -173,6 +187,7 @@ export interface ResolvedCareersOptions {
   readonly frameAncestors: readonly string[];
   readonly cspSources: Readonly<Required<{ [K in keyof CareersCspSources]: readonly string[] }>>;
   readonly uploadDirectory: string;
+  readonly indexNowKey: string | null;
   readonly clock: Clock;
   readonly logger: Logger;
 }
@@ -293,6 +308,7 @@ export function resolveOptions(options: CareersOptions): ResolvedCareersOptions 
       font: cspList("font"),
     }),
     uploadDirectory: options.uploadDirectory ?? tmpdir(),
+    indexNowKey: options.indexNowKey === undefined ? null : checkIndexNowKey(options.indexNowKey, "indexNowKey"),
     clock: options.clock ?? systemClock,
     logger: options.logger ?? console,
   });

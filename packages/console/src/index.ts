@@ -3,5 +3,5 @@
  * usage, webhooks and deliveries, the audit list, for owners and admins (and read-only roles).
  */
 export { createConsole, type HireportConsole } from "./create-console";
-export type { ConsoleOptions, ConsolePrincipal, ConsoleTheme } from "./options";
+export type { ConsoleJobIndexing, ConsoleOptions, ConsolePrincipal, ConsoleTheme } from "./options";
 export type { PortalLinkInput } from "./session";

@@ -1,4 +1,4 @@
-import type { Actor, ApiRequest, Clock, Logger, PublicApi } from "@hireport/core";
+import type { Actor, ApiRequest, Clock, IndexingService, JobIndexNotice, Logger, PublicApi } from "@hireport/core";
 import { systemClock } from "@hireport/core";
 import type { WebhookDispatcher } from "@hireport/webhooks";
 
@@ -14,6 +14,15 @@ export interface ConsolePrincipal {
   role: string;
   /** Who they are, recorded in the audit list with every change: a name, or an id and a name. */
   actor: string | { id: string | null; name: string };
+}
+
+/**
+ * What the console reads of the job-indexing notifier (`createJobIndexing` of `@hireport/careers`
+ * is one): its services and each job's last notice.
+ */
+export interface ConsoleJobIndexing {
+  readonly services: readonly IndexingService[];
+  notices(companyId: string, jobIds: readonly string[]): Promise<JobIndexNotice[]>;
 }
 
 /** How the console looks inside the host's pages. */
@@ -33,6 +42,12 @@ export interface ConsoleOptions {
   api: PublicApi;
   /** The webhook dispatcher of `createWebhookDispatcher`: its endpoints and delivery log. */
   dispatcher: WebhookDispatcher;
+  /**
+   * The job-indexing notifier (`createJobIndexing` of `@hireport/careers`): the console then has a
+   * "Search engines" page, for owners and admins, listing the jobs with each service's last notice.
+   * Null is the same as none. @default none (no such page)
+   */
+  indexing?: ConsoleJobIndexing | null;
   /**
    * The host's sign-in: who sends this request, from the host's own session (its cookie, its
    * headers), or null for nobody (the console answers 401). Called for every request that carries
@@ -90,6 +105,7 @@ export interface ConsoleOptions {
 export interface ResolvedConsoleOptions {
   readonly api: PublicApi;
   readonly dispatcher: WebhookDispatcher;
+  readonly indexing: ConsoleJobIndexing | null;
   readonly authorize: NonNullable<ConsoleOptions["authorize"]>;
   /** No trailing slash; `""` when mounted at the root. */
   readonly basePath: string;
@@ -166,6 +182,7 @@ export function resolveOptions(options: ConsoleOptions): ResolvedConsoleOptions 
   return Object.freeze({
     api: options.api,
     dispatcher: options.dispatcher,
+    indexing: options.indexing ?? null,
     authorize: options.authorize ?? (() => null),
     basePath,
     secret: options.secret,

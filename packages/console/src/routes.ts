@@ -4,6 +4,7 @@ import type { Call } from "./call";
 import { showAudit } from "./handlers/audit";
 import { eraseCandidate, exportCandidate, reviewErasure, showCandidates } from "./handlers/candidates";
 import { showEventCatalog } from "./handlers/event-catalog";
+import { showIndexing } from "./handlers/indexing";
 import { confirmRevoke, createKey, revokeKey, showKeys } from "./handlers/keys";
 import { exportUsage, showUsage } from "./handlers/usage";
 import {
@@ -143,6 +144,8 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     repeat: "/webhooks/:id",
   },
   { method: "GET", path: "/audit", handle: showAudit },
+  // With the `indexing` option; owners and admins only (403 to other roles).
+  { method: "GET", path: "/indexing", handle: showIndexing },
   // Owners and admins only: the page answers 403 to other roles, and so does every POST.
   { method: "GET", path: "/candidates", handle: showCandidates },
   {

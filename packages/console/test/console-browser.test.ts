@@ -534,6 +534,34 @@ describe("the console in Chromium", () => {
     await pages.collect(page, "candidates: erase, review");
     await page.getByRole("button", { name: "Erase the data" }).click();
     await pages.collect(page, "candidates: erased");
+    // Search engines: a job with a taken notice and a refused one.
+    const indexed = await host.api.jobs.create(COMPANY_A, { title: "Baker", description: "Bake.", status: "active" });
+    const noticeAt = new Date("2026-11-20T09:30:00.000Z");
+    await host.storage.jobIndex.record({
+      companyId: COMPANY_A,
+      jobId: indexed.id,
+      service: "indexnow",
+      seq: 1,
+      action: "updated",
+      notifiedAt: noticeAt,
+      status: 202,
+      error: null,
+      closesAt: null,
+    });
+    await host.storage.jobIndex.record({
+      companyId: COMPANY_A,
+      jobId: indexed.id,
+      service: "google",
+      seq: 1,
+      action: "updated",
+      notifiedAt: noticeAt,
+      status: 403,
+      error: "The service answered 403: Permission denied.",
+      closesAt: null,
+    });
+    await page.goto(`${host.consoleUrl}/indexing`);
+    await pages.collect(page, "search engines");
+    expect(await page.locator("main table").textContent()).toContain("Permission denied.");
     await page.goto(`${host.consoleUrl}/no-such-page`);
     await pages.collect(page, "not found", 404);
     await page.context().close();
@@ -544,6 +572,8 @@ describe("the console in Chromium", () => {
     await pages.collect(member, "keys, as a member");
     await member.goto(`${host.consoleUrl}/candidates`);
     await pages.collect(member, "candidates, as a member (refused)", 403);
+    await member.goto(`${host.consoleUrl}/indexing`);
+    await pages.collect(member, "search engines, as a member (refused)", 403);
     await member.context().close();
 
     const checking = Date.now();
@@ -554,7 +584,7 @@ describe("the console in Chromium", () => {
     console.info(
       `console page checks: ${pages.pages.size} pages in ${Date.now() - started} ms, the Nu HTML checker ${Date.now() - checking} ms of it`,
     );
-    expect(pages.pages.size).toBe(31);
+    expect(pages.pages.size).toBe(33);
     expect(formatHtmlMessages(errors), "Nu HTML checker errors").toBe("");
     expect(formatViolations(pages.violations), "axe-core violations").toBe("");
   }, 180_000);

@@ -491,6 +491,87 @@ describe("webhooks", () => {
   });
 });
 
+describe("search engines (the indexing option)", () => {
+  it("lists the company's jobs with each service's last notice: what it said, when, the answer and its error", async () => {
+    const job = await host.api.jobs.create(COMPANY_A, {
+      title: "Pastry chef",
+      description: "Bake.",
+      location: "Paris, FR",
+      status: "active",
+    });
+    const closed = await host.api.jobs.create(COMPANY_A, {
+      title: "Night baker",
+      description: "Bake.",
+      status: "active",
+    });
+    await host.api.jobs.close(COMPANY_A, closed.id);
+    const other = await host.api.jobs.create(COMPANY_B, { title: "Elsewhere", description: "x", status: "active" });
+    const at = new Date("2026-11-20T09:30:00.000Z");
+    const base = { seq: 1, error: null, closesAt: null, notifiedAt: at, status: 202 } as const;
+    await host.storage.jobIndex.record({
+      ...base,
+      companyId: COMPANY_A,
+      jobId: job.id,
+      service: "indexnow",
+      action: "updated",
+    });
+    await host.storage.jobIndex.record({
+      ...base,
+      companyId: COMPANY_A,
+      jobId: job.id,
+      service: "google",
+      action: "updated",
+      status: 403,
+      error: "The service answered 403: Permission denied. Failed to verify the URL ownership.",
+    });
+    await host.storage.jobIndex.record({
+      ...base,
+      companyId: COMPANY_A,
+      jobId: closed.id,
+      service: "indexnow",
+      action: "deleted",
+      status: 200,
+    });
+    await host.storage.jobIndex.record({
+      ...base,
+      companyId: COMPANY_B,
+      jobId: other.id,
+      service: "indexnow",
+      action: "updated",
+    });
+
+    const page = await get("/indexing");
+    expect(page.status).toBe(200);
+    expect(page.text).toContain(">Search engines</a>");
+    const row = (id: string) => {
+      const at = page.text.indexOf(id);
+      return page.text.slice(page.text.lastIndexOf("<tr", at), page.text.indexOf("</tr>", at));
+    };
+    expect(row(job.id)).toContain("Pastry chef");
+    expect(row(job.id)).toMatch(/Updated · 2026-11-20 09:30:00 UTC · <span[^>]*>202<\/span>/);
+    expect(row(job.id)).toContain("403");
+    expect(row(job.id)).toContain("Failed to verify the URL ownership.");
+    expect(row(closed.id)).toMatch(/Removed · 2026-11-20 09:30:00 UTC · <span[^>]*>200<\/span>/);
+    expect(page.text).not.toContain(other.id);
+  });
+
+  it("refuses members (403) and is not there without the option (404, no link)", async () => {
+    const member = await get("/indexing", userCookie("member"));
+    expect(member.status).toBe(403);
+    expect(member.text).not.toContain("<table");
+    expect((await get("/keys", userCookie("member"))).text).not.toContain(">Search engines</a>");
+
+    const bare = await startHost({ indexing: null });
+    try {
+      const page = await getPage(bare, "/indexing", userCookie("owner"));
+      expect(page.status).toBe(404);
+      expect((await getPage(bare, "/keys", userCookie("owner"))).text).not.toContain(">Search engines</a>");
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
 describe("portal links", () => {
   it("signs the opener in with a cookie scoped to the console's path and drops the token from the address", async () => {
     const link = await host.console.portalLink({

@@ -55,7 +55,7 @@ export interface Runtime {
 
 /**
  * Runs a change in one storage transaction. Events emitted through `emit` are appended (with their
- * fan-out) on the same transaction; after the commit, `onEvent` hears of each (it wakes an in-process dispatcher).
+ * fan-out) on the same transaction, and a job's events mark the job in `jobIndex` there too; after the commit, `onEvent` hears of each (it wakes an in-process dispatcher).
  */
 export async function runChange<T>(
   runtime: Runtime,
@@ -70,6 +70,8 @@ export async function runChange<T>(
       const traceparent = runtime.telemetry?.traceparent();
       const event = newEvent({ type, companyId, data, now, traceparent });
       await tx.events.append(event);
+      // A job's change also marks it for the search engines' notices (docs/careers.md, Search engine indexing).
+      if (event.subjectId !== null && type.startsWith("job.")) await tx.jobIndex.mark(companyId, event.subjectId, now);
       emitted.push({ id: event.id, type, companyId });
     };
     return fn(tx, emit, now);

@@ -11,6 +11,7 @@ import { createCandidateStore } from "./stores/candidates";
 import { createCompanyStore } from "./stores/companies";
 import { createEventStore } from "./stores/events";
 import { createIdempotencyStore } from "./stores/idempotency";
+import { createJobIndexStore } from "./stores/job-index";
 import { createJobStore } from "./stores/jobs";
 import { createKeyStore } from "./stores/keys";
 import { createRateLimitStore } from "./stores/rate-limits";
@@ -96,6 +97,7 @@ function createStores(ctx: StoreContext, reads: StoreContext = ctx): WebhookStor
     webhooks,
     audit: createAuditStore(ctx),
     candidates: createCandidateStore(ctx),
+    jobIndex: createJobIndexStore(ctx),
   };
 }
 

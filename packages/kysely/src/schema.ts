@@ -210,6 +210,27 @@ export interface WebhookAttemptTable {
   succeeded: DbBool;
 }
 
+/** The job-indexing outbox: a job's change count, written in the transaction of each change. */
+export interface JobIndexMarkTable {
+  company_id: string;
+  job_id: string;
+  seq: DbNumber;
+  changed_at: DbDate;
+}
+
+/** A search-engine service's last notice of a job, and the change count it covers. */
+export interface JobIndexNoticeTable {
+  company_id: string;
+  job_id: string;
+  service: string;
+  seq: DbNumber;
+  action: string | null;
+  notified_at: DbDate | null;
+  status: DbNumber | null;
+  error: string | null;
+  closes_at: DbDate | null;
+}
+
 /** The audit list: who changed what, when (no personal data). `details` is JSON text. */
 export interface AuditTable extends ActorColumns {
   id: string;
@@ -259,6 +280,8 @@ export interface HireportDatabase {
   audit: AuditTable;
   file: FileTable;
   file_chunk: FileChunkTable;
+  job_index_mark: JobIndexMarkTable;
+  job_index_notice: JobIndexNoticeTable;
 }
 
 export type TableName = keyof HireportDatabase;
@@ -283,6 +306,8 @@ export const TABLE_NAMES = [
   "audit",
   "file",
   "file_chunk",
+  "job_index_mark",
+  "job_index_notice",
 ] as const satisfies readonly TableName[];
 
 /** Columns holding dates, per table: MySQL reads them through `CAST(… AS CHAR)`. */
@@ -305,6 +330,8 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   audit: ["created_at"],
   file: ["created_at"],
   file_chunk: [],
+  job_index_mark: ["changed_at"],
+  job_index_notice: ["notified_at", "closes_at"],
 };
 
 /** Every column, per table, in migration order (a job's declared fields in their declaration order). */
@@ -449,4 +476,6 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
   ],
   file: ["id", "company_id", "filename", "content_type", "size", "chunk_count", "created_at"],
   file_chunk: ["file_id", "seq", "data"],
+  job_index_mark: ["company_id", "job_id", "seq", "changed_at"],
+  job_index_notice: ["company_id", "job_id", "service", "seq", "action", "notified_at", "status", "error", "closes_at"],
 };

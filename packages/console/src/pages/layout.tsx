@@ -80,10 +80,17 @@ const NAV = [
   ["webhooks", "/webhooks", "Webhooks"],
   ["audit", "/audit", "Audit log"],
   ["candidates", "/candidates", "Candidates"],
+  ["indexing", "/indexing", "Search engines"],
 ] as const;
 
 /** Sections shown in the navigation to owners and admins only. */
-const CHANGERS_ONLY: ReadonlySet<string> = new Set(["candidates"]);
+const CHANGERS_ONLY: ReadonlySet<string> = new Set(["candidates", "indexing"]);
+
+/** Whether a section is shown to this page's principal (the indexing page needs the `indexing` option too). */
+function shown(ctx: PageContext, section: string): boolean {
+  if (section === "indexing" && ctx.options.indexing === null) return false;
+  return canChange(ctx.principal) || !CHANGERS_ONLY.has(section);
+}
 
 export type Section = (typeof NAV)[number][0];
 
@@ -137,15 +144,13 @@ export function Layout(props: { ctx: PageContext; section: Section; title: strin
           </p>
           <nav aria-label="API and webhooks">
             <ul>
-              {NAV.filter(([section]) => canChange(ctx.principal) || !CHANGERS_ONLY.has(section)).map(
-                ([section, path, label]) => (
-                  <li>
-                    <a href={href(ctx, path)} aria-current={section === props.section ? "page" : undefined}>
-                      {label}
-                    </a>
-                  </li>
-                ),
-              )}
+              {NAV.filter(([section]) => shown(ctx, section)).map(([section, path, label]) => (
+                <li>
+                  <a href={href(ctx, path)} aria-current={section === props.section ? "page" : undefined}>
+                    {label}
+                  </a>
+                </li>
+              ))}
             </ul>
           </nav>
         </header>

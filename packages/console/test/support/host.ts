@@ -10,7 +10,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type ApiRequest, createPublicApi, getHeader, type PublicApi, type Telemetry } from "@hireport/core";
+import {
+  type ApiRequest,
+  createPublicApi,
+  getHeader,
+  type PublicApi,
+  type Storage,
+  type Telemetry,
+} from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
@@ -73,6 +80,8 @@ export interface TestHost {
   consoleUrl: string;
   apiUrl: string;
   api: PublicApi;
+  /** The storage under the API (the job-indexing notices are read from it). */
+  storage: Storage;
   dispatcher: WebhookDispatcher;
   console: HireportConsole;
   receiver: TestReceiver;
@@ -117,6 +126,11 @@ export async function startHost(
   const consoleHandler = createConsole({
     api,
     dispatcher,
+    // The notices as the job-indexing notifier of @hireport/careers records them in the storage.
+    indexing: {
+      services: ["indexnow", "google"],
+      notices: (companyId, jobIds) => storage.jobIndex.notices(companyId, jobIds),
+    },
     authorize: testAuthorize,
     basePath: BASE_PATH,
     secret: SECRET,
@@ -152,6 +166,7 @@ export async function startHost(
     consoleUrl: `${origin}${BASE_PATH}`,
     apiUrl: `${origin}/api/public/v1`,
     api,
+    storage,
     dispatcher,
     console: consoleHandler,
     receiver,

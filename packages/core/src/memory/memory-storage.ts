@@ -7,6 +7,7 @@ import { createCompanyStore } from "./company-store";
 import { createEventDeliveryStore } from "./event-delivery-store";
 import { createEventStore } from "./event-store";
 import { createIdempotencyStore } from "./idempotency-store";
+import { createJobIndexStore } from "./job-index-store";
 import { createJobStore } from "./job-store";
 import { createKeyStore } from "./key-store";
 import { Mutex } from "./mutex";
@@ -34,6 +35,7 @@ function createStores(access: StateAccess): StorageStores {
     eventDeliveries: createEventDeliveryStore(access),
     audit: createAuditStore(access),
     candidates: createCandidateStore(access),
+    jobIndex: createJobIndexStore(access),
   };
 }
 

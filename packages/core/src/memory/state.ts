@@ -12,7 +12,7 @@ import type {
   UsageRecord,
   WebhookEndpointRecord,
 } from "../domain";
-import type { NewApplication, UsageDayCount } from "../storage";
+import type { JobIndexNotice, NewApplication, UsageDayCount } from "../storage";
 
 /** A rate-limit counter: one bucket of one window. */
 export interface RateLimitCounter {
@@ -30,6 +30,14 @@ export interface IdempotencyEntry {
   expiresAt: Date;
   lockedUntil: Date;
   response: StoredResponse | null;
+}
+
+/** A job's change count and time (the job-indexing outbox). */
+export interface JobIndexMarkRow {
+  companyId: string;
+  jobId: string;
+  seq: number;
+  changedAt: Date;
 }
 
 /** Every table of the memory storage, each a map from primary key to a frozen record. */
@@ -54,6 +62,10 @@ export interface Tables {
   deliveries: Map<string, DeliveryRecord>;
   attempts: Map<string, DeliveryAttemptRecord>;
   audit: Map<string, AuditRecord>;
+  /** Key: `${companyId}\u0000${jobId}`. */
+  jobIndexMarks: Map<string, JobIndexMarkRow>;
+  /** Key: `${companyId}\u0000${jobId}\u0000${service}`. */
+  jobIndexNotices: Map<string, JobIndexNotice>;
 }
 
 export type TableName = keyof Tables;
@@ -75,6 +87,8 @@ const TABLE_NAMES = [
   "deliveries",
   "attempts",
   "audit",
+  "jobIndexMarks",
+  "jobIndexNotices",
 ] as const satisfies readonly TableName[];
 
 type ReadonlyTables = { [K in TableName]: ReadonlyMap<MapKey<Tables[K]>, MapValue<Tables[K]>> };

@@ -30,6 +30,7 @@ import type { CompanyStore } from "./companies";
 import type { EventDeliveryStore } from "./event-deliveries";
 import type { EventStore } from "./events";
 import type { IdempotencyStore } from "./idempotency";
+import type { JobIndexStore } from "./job-index";
 import type { JobStore } from "./jobs";
 import type { KeyStore } from "./keys";
 import type { RateLimitStore } from "./rate-limits";
@@ -45,6 +46,7 @@ export type * from "./event-deliveries";
 export type * from "./events";
 export type * from "./files";
 export type * from "./idempotency";
+export type * from "./job-index";
 export type * from "./jobs";
 export type * from "./keys";
 export type * from "./rate-limits";
@@ -63,6 +65,8 @@ export interface StorageStores {
   eventDeliveries: EventDeliveryStore;
   audit: AuditStore;
   candidates: CandidateStore;
+  /** The job-indexing outbox: jobs marked in their change's transaction, and each search-engine service's last notice. */
+  jobIndex: JobIndexStore;
 }
 
 export interface Storage extends StorageStores {

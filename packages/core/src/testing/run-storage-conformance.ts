@@ -7,6 +7,7 @@ import { candidateTests } from "./suites/candidates";
 import { companyTests } from "./suites/companies";
 import { eventTests } from "./suites/events";
 import { idempotencyTests } from "./suites/idempotency";
+import { jobIndexTests } from "./suites/job-index";
 import { jobTests } from "./suites/jobs";
 import { keyAdmissionTests } from "./suites/key-admission";
 import { keyTests } from "./suites/keys";
@@ -64,5 +65,6 @@ export function runStorageConformance(target: ConformanceTarget): void {
     auditTests(ctx);
     candidateTests(ctx);
     retentionTests(ctx);
+    jobIndexTests(ctx);
   });
 }

@@ -13,6 +13,7 @@ import {
 } from "kysely";
 import { consumeWithCountRequests } from "./postgres/count-requests";
 import { postgresKeyAdmission } from "./postgres/key-admission";
+import { recordAttemptsInOneStatement } from "./postgres/record-attempts";
 import { installPostgresRoutines, postgresRoutineStatements } from "./postgres/routines";
 import {
   appendEventByRoutine,
@@ -57,6 +58,7 @@ export const postgresStrategy: DialectStrategy = {
   consumeRateLimit: consumeWithCountRequests,
   insertUsage: insertUsageUnnested,
   nextSequence: nextSequenceRelaxed,
+  recordAttempts: recordAttemptsInOneStatement,
 
   columnTypes: {
     id: (length = 64) => sql.raw(`varchar(${length}) collate "C"`),

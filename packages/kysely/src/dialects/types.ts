@@ -14,6 +14,7 @@ import type {
   StorageStores,
   UsageRecord,
 } from "@hireport/core";
+import type { AttemptToRecord, RecordAttemptResult } from "@hireport/webhooks";
 import type {
   AliasedRawBuilder,
   ColumnDataType,
@@ -162,6 +163,12 @@ export interface DialectStrategy {
   insertUsage(ctx: StoreContext, entries: readonly UsageRecord[]): Promise<void>;
   /** The next value of a per-company counter, in one statement (inside a transaction it locks the row until the end). */
   nextSequence(ctx: StoreContext, companyId: string, kind: string): Promise<number>;
+  /**
+   * `webhooks.recordAttempts` of a batch that counts no failure and changes no endpoint's status
+   * (`recordsInOneStatement`), on hireport's own tables, in one statement; absent where the
+   * portable transaction is all there is.
+   */
+  readonly recordAttempts?: (ctx: StoreContext, items: readonly AttemptToRecord[]) => Promise<RecordAttemptResult[]>;
 
   // Schema.
 

@@ -7,6 +7,7 @@ import type { Kysely } from "kysely";
 import { attemptEndpointTimeIndexMigration } from "./attempt-endpoint-time-index";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
+import { jobIndexMigration } from "./job-index";
 import {
   type HireportMigration,
   type HireportMigrationProvider,
@@ -26,6 +27,7 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
   return {
     "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
+    "2026-11-27-0003-job-index": jobIndexMigration(prefix, options.dialect),
     "2026-11-27-0004-attempt-endpoint-time-index": attemptEndpointTimeIndexMigration(prefix, options.dialect),
   };
 }

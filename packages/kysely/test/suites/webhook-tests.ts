@@ -9,7 +9,7 @@ import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
 
 export function defineWebhookTests(suite: SuiteContext): void {
-  const { dialect, queries, storage, database, racer, extra } = suite;
+  const { dialect, queries, storage, database, racer, extra, countQueries } = suite;
 
   describe("webhook claims beside outbox writes", () => {
     it("claims (at most 2 per endpoint), records attempts, releases, and writes events with their deliveries at once without deadlocks", async () => {
@@ -300,6 +300,89 @@ export function defineWebhookTests(suite: SuiteContext): void {
       expect(await storage.webhooks.listAttempts(co.id, record.id)).toEqual([]);
       expect(await storage.webhooks.deleteEndpoint(co.id, ep.id)).toBe(true);
       expect(await storage.webhooks.deleteEndpoint(co.id, ep.id)).toBe(false);
+    });
+
+    it("records a batch of successes in one statement on Postgres: stale tokens left out, failure counts reset", async () => {
+      const co = make.company();
+      const failing = make.endpoint(co.id, { consecutiveFailures: 2 });
+      const healthy = make.endpoint(co.id);
+      await storage.webhooks.insertEndpoint(failing);
+      await storage.webhooks.insertEndpoint(healthy);
+      const ev = make.event(co.id);
+      await storage.events.append(ev);
+      const records = [make.delivery(ev, failing.id), make.delivery(ev, failing.id), make.delivery(ev, healthy.id)];
+      await storage.webhooks.insertDeliveries(records);
+      const now = new Date("2026-03-01T10:00:01.000Z");
+      const claimed = await storage.webhooks.claimDueDeliveries({
+        now,
+        limit: 10,
+        leaseUntil: new Date(now.getTime() + 30_000),
+        leaseToken: "tok_batch",
+        maxPerEndpoint: 5,
+      });
+      expect(claimed.map((c) => c.delivery.id).sort()).toEqual(records.map((r) => r.id).sort());
+      const success = (record: (typeof records)[number], n: number, token = "tok_batch") => ({
+        deliveryId: record.id,
+        leaseToken: token,
+        outcome: {
+          attempt: {
+            id: make.id("att"),
+            deliveryId: record.id,
+            endpointId: record.endpointId,
+            attemptedAt: new Date(now.getTime() + n * 1000),
+            statusCode: 200,
+            durationMs: 3.5,
+            responseBody: `ok ${n}`,
+            error: null,
+            succeeded: true,
+          },
+          status: "succeeded" as const,
+          nextAttemptAt: null,
+          endpoint: endpointUpdate({ succeeded: true, test: false, gone: false, pauseAfter: 3 }),
+        },
+      });
+      const [first, second, third] = records as [(typeof records)[0], (typeof records)[0], (typeof records)[0]];
+      let results: Awaited<ReturnType<typeof storage.webhooks.recordAttempts>> = [];
+      const used = await countQueries(async () => {
+        results = await storage.webhooks.recordAttempts([
+          success(second, 2),
+          success(first, 1, "tok_stale"),
+          success(third, 3),
+        ]);
+      });
+      if (dialect === "postgres") expect(used).toHaveLength(1);
+      expect(results.map((r) => r.recorded)).toEqual([true, false, true]);
+      expect(results.map((r) => [r.paused, r.disabled])).toEqual([
+        [false, false],
+        [false, false],
+        [false, false],
+      ]);
+      // The failing endpoint's count went to 0 at its first success; the healthy one was not touched.
+      expect(results[0]?.endpoint).toMatchObject({ id: failing.id, consecutiveFailures: 0 });
+      expect(results[0]?.endpoint?.updatedAt.toISOString()).toBe("2026-03-01T10:00:03.000Z");
+      expect(results[1]?.endpoint).toMatchObject({ id: failing.id, consecutiveFailures: 0 });
+      expect(results[2]?.endpoint).toEqual(healthy);
+      expect(await storage.webhooks.getEndpoint(co.id, failing.id)).toMatchObject({
+        consecutiveFailures: 0,
+        updatedAt: new Date("2026-03-01T10:00:03.000Z"),
+      });
+      expect(await storage.webhooks.getDelivery(co.id, second.id)).toMatchObject({
+        status: "succeeded",
+        attempts: 1,
+        leaseToken: null,
+        leaseExpiresAt: null,
+        updatedAt: new Date("2026-03-01T10:00:03.000Z"),
+      });
+      // The stale token changed nothing: still held, no attempt.
+      expect(await storage.webhooks.getDelivery(co.id, first.id)).toMatchObject({
+        status: "pending",
+        attempts: 0,
+        leaseToken: "tok_batch",
+      });
+      expect(await storage.webhooks.listAttempts(co.id, first.id)).toEqual([]);
+      const stored = await storage.webhooks.listAttempts(co.id, third.id);
+      expect(stored).toHaveLength(1);
+      expect(stored[0]).toMatchObject({ statusCode: 200, responseBody: "ok 3", succeeded: true, durationMs: 3.5 });
     });
 
     it("lists subscribed endpoints, paused ones included", async () => {

@@ -1,0 +1,364 @@
+/**
+ * The job-indexing notifier (docs/careers.md, Search engine indexing): tells IndexNow and Google's
+ * Indexing API when a job page appears, changes or goes. It reads the job-indexing outbox of the
+ * storage (`jobIndex`: every change of a job marks it in the change's transaction), so a notice
+ * pending when the process stops is sent by the next one; a periodic sweep marks the jobs whose
+ * closing date passed. Each service's last notice of each job is recorded, for `notices()` and the
+ * console.
+ */
+import {
+  type IndexingAction,
+  type IndexingService,
+  isHireportError,
+  type JobIndexNotice,
+  type JobIndexPending,
+  type JobRecord,
+  publicJobUrl,
+} from "@hireport/core";
+import { googleTokenSource, TokenError, type TokenSource } from "./google-token";
+import { type JobIndexingOptions, resolveJobIndexingOptions } from "./options";
+import { type SendOutcome, sendWithRetries } from "./send";
+
+/** Most URLs IndexNow takes in one POST. */
+const INDEXNOW_MAX_URLS = 10_000;
+/** The rate-limit name under which Google's daily quota is counted. */
+const GOOGLE_QUOTA_NAME = "hireport:indexing:google";
+
+/** What one service did in one run. */
+export interface IndexingServiceRun {
+  /** Jobs whose notice the service took (2xx). */
+  sent: number;
+  /** Jobs whose notice the service refused for good (a 4xx other than 429): recorded, not retried. */
+  failed: number;
+  /** Jobs left pending: a network error, 429 or 5xx after the retries, or (Google) no quota left today. */
+  waiting: number;
+  /** Jobs with nothing to tell (never public, and not public now). */
+  skipped: number;
+}
+
+/** What one `runOnce()` did. */
+export interface IndexingRunResult {
+  /** Jobs the closing-date sweep marked. */
+  swept: number;
+  indexnow: IndexingServiceRun | null;
+  google: IndexingServiceRun | null;
+}
+
+export interface JobIndexing {
+  /** The services configured, in the order they run. */
+  readonly services: readonly IndexingService[];
+  /** Starts the loop: a run every `pollIntervalMs`, at once on `wake()`. */
+  start(): void;
+  /** Stops the loop and waits for a run under way; what is pending stays in the storage. */
+  stop(): Promise<void>;
+  /** Asks the running loop for a run now (give it to `createPublicApi({ onEvent })` with the dispatcher's). */
+  wake(): void;
+  /** One run: the sweep, then every service's pending jobs. Runs never overlap. */
+  runOnce(): Promise<IndexingRunResult>;
+  /** The last notice of each of the company's jobs among `jobIds`, per service (no secret in them). */
+  notices(companyId: string, jobIds: readonly string[]): Promise<JobIndexNotice[]>;
+}
+
+/** One job to tell a service of. */
+interface Plan {
+  pending: JobIndexPending;
+  action: IndexingAction;
+  url: string;
+  closesAt: Date | null;
+}
+
+function emptyRun(): IndexingServiceRun {
+  return { sent: 0, failed: 0, waiting: 0, skipped: 0 };
+}
+
+/**
+ * Creates the notifier. Mount it in one process per database, as the webhook dispatcher: two
+ * running at once would send some notices twice (harmless to the services, but it spends
+ * Google's quota).
+ */
+export function createJobIndexing(input: JobIndexingOptions): JobIndexing {
+  const options = resolveJobIndexingOptions(input);
+  const { api, storage, clock, logger } = options;
+  const services: IndexingService[] = [];
+  if (options.indexNow) services.push("indexnow");
+  if (options.google) services.push("google");
+  const tokens: TokenSource | null = options.google
+    ? googleTokenSource({
+        account: options.google.account,
+        tokenUrl: options.google.tokenUrl,
+        now: () => clock.now(),
+        retry: options.retry,
+        timeoutMs: options.timeoutMs,
+      })
+    : null;
+  const resumeAt = new Map<IndexingService, number>();
+
+  async function readJob(companyId: string, jobId: string): Promise<JobRecord | null> {
+    try {
+      return await api.jobs.get(companyId, jobId);
+    } catch (error) {
+      if (isHireportError(error) && error.code === "not_found") return null;
+      throw error;
+    }
+  }
+
+  function record(plan: Plan, service: IndexingService, outcome: SendOutcome, now: Date): Promise<void> {
+    const { pending } = plan;
+    const before = pending.notice;
+    if (outcome.retryable) {
+      // Still pending: the covered count and the last action stay; the try is recorded.
+      return storage.jobIndex.record({
+        companyId: pending.companyId,
+        jobId: pending.jobId,
+        service,
+        seq: before?.seq ?? 0,
+        action: before?.action ?? null,
+        notifiedAt: now,
+        status: outcome.status,
+        error: outcome.error,
+        closesAt: before?.closesAt ?? null,
+      });
+    }
+    return storage.jobIndex.record({
+      companyId: pending.companyId,
+      jobId: pending.jobId,
+      service,
+      seq: pending.seq,
+      action: plan.action,
+      notifiedAt: now,
+      status: outcome.status,
+      error: outcome.error,
+      closesAt: plan.action === "updated" ? plan.closesAt : null,
+    });
+  }
+
+  function count(run: IndexingServiceRun, outcome: SendOutcome, jobs: number): void {
+    if (outcome.ok) run.sent += jobs;
+    else if (outcome.retryable) run.waiting += jobs;
+    else run.failed += jobs;
+  }
+
+  /** The jobs with something to tell; the others are recorded as covered at once. */
+  async function plan(service: IndexingService, run: IndexingServiceRun): Promise<Plan[]> {
+    const pending = await storage.jobIndex.pending(service, options.batchSize);
+    const plans: Plan[] = [];
+    for (const item of pending) {
+      const job = await readJob(item.companyId, item.jobId);
+      const isPublic = job !== null && api.publicJobs.isPublic(job);
+      const before = item.notice;
+      const action: IndexingAction | null = isPublic ? "updated" : before?.action === "updated" ? "deleted" : null;
+      if (action === null) {
+        // Never shown to the engines, and not public now: nothing to tell.
+        run.skipped++;
+        await storage.jobIndex.record({
+          companyId: item.companyId,
+          jobId: item.jobId,
+          service,
+          seq: item.seq,
+          action: before?.action ?? null,
+          notifiedAt: before?.notifiedAt ?? null,
+          status: before?.status ?? null,
+          error: before?.error ?? null,
+          closesAt: null,
+        });
+        continue;
+      }
+      plans.push({
+        pending: item,
+        action,
+        url: publicJobUrl({ id: item.jobId }, api.publicJobs.siteUrl(item.companyId)),
+        closesAt: job !== null && isPublic ? api.publicJobs.validThrough(job) : null,
+      });
+    }
+    return plans;
+  }
+
+  async function runIndexNow(): Promise<IndexingServiceRun> {
+    const settings = options.indexNow;
+    const run = emptyRun();
+    if (!settings) return run;
+    const plans = await plan("indexnow", run);
+    const bySite = new Map<string, Plan[]>();
+    for (const item of plans) {
+      const origin = new URL(item.url).origin;
+      const list = bySite.get(origin) ?? [];
+      list.push(item);
+      bySite.set(origin, list);
+    }
+    for (const [origin, all] of bySite) {
+      for (let start = 0; start < all.length; start += INDEXNOW_MAX_URLS) {
+        const group = all.slice(start, start + INDEXNOW_MAX_URLS);
+        const body = JSON.stringify({
+          host: new URL(origin).host,
+          key: settings.key,
+          keyLocation: settings.keyLocation(origin),
+          urlList: group.map((item) => item.url),
+        });
+        const outcome = await sendWithRetries(
+          () =>
+            fetch(settings.endpoint, {
+              method: "POST",
+              headers: { "content-type": "application/json; charset=utf-8" },
+              body,
+              signal: AbortSignal.timeout(options.timeoutMs),
+              redirect: "manual",
+            }),
+          options.retry,
+        );
+        const now = clock.now();
+        for (const item of group) await record(item, "indexnow", outcome, now);
+        count(run, outcome, group.length);
+      }
+    }
+    return run;
+  }
+
+  /** Deletions first, then new jobs (never announced as updated), then changes; the oldest change first in each. */
+  function googleOrder(plans: Plan[]): Plan[] {
+    const rank = (item: Plan) => (item.action === "deleted" ? 0 : item.pending.notice?.action !== "updated" ? 1 : 2);
+    return plans
+      .map((item, index) => ({ item, index }))
+      .sort((a, b) => rank(a.item) - rank(b.item) || a.index - b.index)
+      .map(({ item }) => item);
+  }
+
+  async function runGoogle(): Promise<IndexingServiceRun> {
+    const settings = options.google;
+    const run = emptyRun();
+    if (!settings || !tokens) return run;
+    const plans = googleOrder(await plan("google", run));
+    for (let index = 0; index < plans.length; index++) {
+      const item = plans[index] as Plan;
+      let token: string;
+      try {
+        token = await tokens.token();
+      } catch (error) {
+        const reason = error instanceof TokenError ? error.message : "No access token.";
+        logger.error("hireport indexing: Google refused the service account's token request", { reason });
+        const outcome: SendOutcome = {
+          status: error instanceof TokenError ? error.status : null,
+          ok: false,
+          retryable: true,
+          error: reason,
+          body: "",
+        };
+        await record(item, "google", outcome, clock.now());
+        run.waiting += plans.length - index;
+        break;
+      }
+      const quota = await api.throttle(GOOGLE_QUOTA_NAME, {
+        perMinute: settings.dailyQuota,
+        perDay: settings.dailyQuota,
+      });
+      if (!quota.allowed) {
+        // The rest wait for the next day; they stay pending, untouched.
+        run.waiting += plans.length - index;
+        break;
+      }
+      const body = JSON.stringify({ url: item.url, type: item.action === "updated" ? "URL_UPDATED" : "URL_DELETED" });
+      const outcome = await sendWithRetries(
+        () =>
+          fetch(settings.publishUrl, {
+            method: "POST",
+            headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+            body,
+            signal: AbortSignal.timeout(options.timeoutMs),
+            redirect: "manual",
+          }),
+        options.retry,
+      );
+      if (outcome.status === 401) tokens.forget();
+      await record(item, "google", outcome, clock.now());
+      count(run, outcome, 1);
+      if (outcome.retryable) {
+        // The service is unwell: the rest wait for a later run.
+        run.waiting += plans.length - index - 1;
+        break;
+      }
+    }
+    return run;
+  }
+
+  let current: Promise<IndexingRunResult> | null = null;
+
+  async function runAll(respectBackoff: boolean): Promise<IndexingRunResult> {
+    const now = clock.now();
+    const swept = await storage.jobIndex.sweep(now, options.batchSize);
+    const result: IndexingRunResult = { swept, indexnow: null, google: null };
+    for (const service of services) {
+      if (respectBackoff && (resumeAt.get(service) ?? 0) > clock.now().getTime()) continue;
+      const run = service === "indexnow" ? await runIndexNow() : await runGoogle();
+      result[service] = run;
+      if (run.waiting > 0 && run.sent === 0) resumeAt.set(service, clock.now().getTime() + options.backoffMs);
+      else resumeAt.delete(service);
+    }
+    return result;
+  }
+
+  /** Runs one after the other: a run asked for while one is under way starts when it ends. */
+  function runExclusive(respectBackoff: boolean): Promise<IndexingRunResult> {
+    const previous = current ?? Promise.resolve(null);
+    const next = previous.then(
+      () => runAll(respectBackoff),
+      () => runAll(respectBackoff),
+    );
+    current = next;
+    next
+      .finally(() => {
+        if (current === next) current = null;
+      })
+      .catch(() => undefined);
+    return next;
+  }
+
+  let running = false;
+  let loop: Promise<void> | null = null;
+  let wakeRequested = false;
+  let wakeSleeper: (() => void) | null = null;
+
+  const sleep = (ms: number): Promise<void> =>
+    new Promise((resolve) => {
+      const timer = setTimeout(done, ms);
+      function done() {
+        clearTimeout(timer);
+        wakeSleeper = null;
+        resolve();
+      }
+      wakeSleeper = done;
+    });
+
+  async function runLoop(): Promise<void> {
+    while (running) {
+      wakeRequested = false;
+      try {
+        await runExclusive(true);
+      } catch (error) {
+        logger.error("hireport indexing: a run failed", { error: String(error) });
+      }
+      if (!running) break;
+      if (wakeRequested) continue;
+      await sleep(options.pollIntervalMs);
+    }
+  }
+
+  return Object.freeze({
+    services: Object.freeze([...services]),
+    start() {
+      if (running) return;
+      running = true;
+      loop = runLoop();
+    },
+    async stop() {
+      running = false;
+      wakeSleeper?.();
+      await loop;
+      loop = null;
+    },
+    wake() {
+      wakeRequested = true;
+      wakeSleeper?.();
+    },
+    runOnce: () => runExclusive(false),
+    notices: (companyId: string, jobIds: readonly string[]) => storage.jobIndex.notices(companyId, jobIds),
+  });
+}
