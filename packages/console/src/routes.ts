@@ -3,6 +3,7 @@ import type { ApiResponse } from "@hireport/core";
 import type { Call } from "./call";
 import { showAudit } from "./handlers/audit";
 import { eraseCandidate, exportCandidate, reviewErasure, showCandidates } from "./handlers/candidates";
+import { showEventCatalog } from "./handlers/event-catalog";
 import { showIndexing } from "./handlers/indexing";
 import { confirmRevoke, createKey, revokeKey, showKeys } from "./handlers/keys";
 import { exportUsage, showUsage } from "./handlers/usage";
@@ -67,6 +68,7 @@ export const CONSOLE_ROUTES: readonly ConsoleRoute[] = [
     needs: "change",
     repeat: "/webhooks",
   },
+  { method: "GET", path: "/webhooks/events", handle: showEventCatalog },
   { method: "GET", path: "/webhooks/:id", handle: showEndpoint },
   {
     method: "POST",

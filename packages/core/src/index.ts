@@ -23,6 +23,12 @@ export {
   redactApplications,
 } from "./erasure";
 export * from "./errors";
+export {
+  EVENT_DESCRIPTIONS,
+  type EventCatalogEntry,
+  eventCatalog,
+  eventEnvelopeSchemaOf,
+} from "./event-catalog";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
 export {

@@ -3,6 +3,8 @@
  * `z.toJSONSchema`: the limits a client reads in the document are the limits the API enforces.
  */
 import * as z from "zod";
+import { EVENT_TYPES } from "./domain";
+import { EVENT_DESCRIPTIONS } from "./event-catalog";
 import { ROUTES, type RouteSpec } from "./routes";
 import {
   applicationCreateBodySchema,
@@ -293,15 +295,6 @@ const DESCRIPTION = `Read and manage one company's jobs and applications with a 
 
 **Personal data.** Applications contain personal data. Your company is its controller; the service processes it on your behalf.`;
 
-const WEBHOOK_EVENTS: Record<string, string> = {
-  "application.created":
-    "A new application arrived (from the application, the public jobs page, or POST /applications).",
-  "application.updated": "An application changed, for example its stage.",
-  "job.created": "A job was added.",
-  "job.updated": "A job changed.",
-  "job.closed": "A job was closed or filled.",
-};
-
 /** `application.created` is `applicationCreatedWebhook`. */
 function webhookOperationId(type: string): string {
   return `${type.replace(/\.(\w)/g, (_, letter: string) => letter.toUpperCase())}Webhook`;
@@ -316,7 +309,8 @@ function webhooks(): Json {
     schema: { type: "string" },
   });
   const out: Json = {};
-  for (const [type, when] of Object.entries(WEBHOOK_EVENTS)) {
+  for (const type of EVENT_TYPES) {
+    const when = EVENT_DESCRIPTIONS[type];
     out[type] = {
       post: {
         operationId: webhookOperationId(type),

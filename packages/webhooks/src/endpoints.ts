@@ -17,6 +17,7 @@ import {
   type WebhookSignatureScheme,
 } from "@hireport/core";
 import type { AddressPolicy } from "./address-policy";
+import { type EndpointStats, type EndpointStatsOptions, readEndpointStats } from "./endpoint-stats";
 import { checkEndpointUrl } from "./endpoint-url";
 import { toEndpointView, type WebhookEndpoint } from "./endpoint-view";
 import type { ResolvedDispatcherOptions } from "./options";
@@ -102,6 +103,13 @@ export interface EndpointManager {
   list(companyId: string): Promise<WebhookEndpoint[]>;
   /** Throws `not_found` when the company has no such endpoint. */
   get(companyId: string, id: string): Promise<WebhookEndpoint>;
+  /**
+   * How the endpoint's receiver answered over the last hours (24 by default), hour by hour: the
+   * attempts, the share that succeeded, the mean and longest time of an attempt. One bounded read of
+   * the store (`attemptStats`). The console's endpoint page charts it.
+   * @throws `not_found` for an endpoint the company does not have, `invalid` for `hours` out of range
+   */
+  stats(companyId: string, id: string, options?: EndpointStatsOptions): Promise<EndpointStats>;
   /** Changes the fields given. Audit: `webhook_endpoint.updated` (the names of the fields given). */
   update(companyId: string, id: string, input: UpdateEndpointInput, options?: ChangeOptions): Promise<WebhookEndpoint>;
   /** Stops deliveries; new events still queue for the endpoint. Audit: `webhook_endpoint.paused` (once). */
@@ -292,6 +300,11 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
 
     async get(companyId, id) {
       return view(await load(companyId, id));
+    },
+
+    async stats(companyId, id, statsOptions) {
+      await load(companyId, id);
+      return readEndpointStats(webhooks, companyId, id, clock.now(), statsOptions);
     },
 
     async update(companyId, id, input, changeOptions) {

@@ -22,6 +22,7 @@ export {
   type TestSendResult,
   type WebhookDispatcher,
 } from "./dispatcher";
+export type { AttemptFigures, EndpointHourStats, EndpointStats, EndpointStatsOptions } from "./endpoint-stats";
 export { type EndpointStopInput, endpointUpdate } from "./endpoint-stops";
 export type { WebhookEndpoint } from "./endpoint-view";
 export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
@@ -48,6 +49,7 @@ export {
 } from "./secret-encryption";
 export { RESPONSE_BODY_LIMIT } from "./sender";
 export { BlockedAddressError, type HostResolver } from "./ssrf-guard";
+export { type AttemptStatsBucket, type AttemptStatsQuery, MAX_ATTEMPT_STATS_BUCKETS } from "./store/attempt-stats";
 export {
   THROTTLE_WINDOW_MS,
   type ThrottleCount,

@@ -69,8 +69,9 @@ async function endpointPage(
   const statusFilter = DELIVERY_STATUSES.includes(requested as DeliveryStatus) ? (requested as DeliveryStatus) : null;
   const cursor = call.query.get("cursor");
   const endpoint = await dispatcher.endpoints.get(call.companyId, id);
-  const [ctx, deliveries] = await Promise.all([
+  const [ctx, health, deliveries] = await Promise.all([
     call.page(),
+    dispatcher.endpoints.stats(call.companyId, id),
     dispatcher.deliveries
       .list(call.companyId, id, { limit: 25, ...(statusFilter ? { status: statusFilter } : {}), cursor })
       .catch((error: unknown) => {
@@ -88,6 +89,7 @@ async function endpointPage(
       ctx={ctx}
       endpoint={endpoint}
       deliveries={deliveries}
+      health={health}
       statusFilter={statusFilter}
       recoverSince={recoverSince}
       {...extra}

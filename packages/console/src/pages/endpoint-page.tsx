@@ -1,6 +1,7 @@
 import type { DeliveryStatus } from "@hireport/core";
-import type { DeliveryPage, WebhookEndpoint } from "@hireport/webhooks";
+import type { DeliveryPage, EndpointStats, WebhookEndpoint } from "@hireport/webhooks";
 import { canChange, canSeeSecrets } from "../options";
+import { EndpointHealth } from "./endpoint-health";
 import { formatTime } from "./format";
 import { ActionButton, CopyableText, Csrf, href, Layout, type PageContext } from "./layout";
 import { EndpointFields, type EndpointFormState, FormErrors, SCHEME_LABELS, statusText } from "./webhooks-page";
@@ -18,6 +19,8 @@ export interface EndpointPageProps {
   /** The recovery form's default: 24 hours ago, as `YYYY-MM-DDTHH:MM` (UTC). */
   recoverSince: string;
   recoverError?: string | null;
+  /** The endpoint's attempts of the last 24 hours, hour by hour (`dispatcher.endpoints.stats`). */
+  health?: EndpointStats | null;
 }
 
 function Deliveries({ ctx, endpoint, deliveries, statusFilter }: EndpointPageProps) {
@@ -233,6 +236,7 @@ export function EndpointPage(props: EndpointPageProps) {
           </form>
         </section>
       ) : null}
+      {props.health ? <EndpointHealth stats={props.health} /> : null}
       <Deliveries {...props} />
     </Layout>
   );

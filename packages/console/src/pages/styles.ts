@@ -17,7 +17,7 @@ font-family:${theme.fontFamily};color:#1b1f27;background:var(--hrp-bg);margin:0;
 .hrp th,.hrp td{border-bottom:1px solid var(--hrp-border);padding:.35rem .5rem;text-align:left;vertical-align:top}
 .hrp th{background:var(--hrp-soft);font-weight:600}
 .hrp code,.hrp pre{font-family:ui-monospace,SFMono-Regular,Menlo,monospace;font-size:.85rem}
-.hrp pre{background:var(--hrp-soft);padding:.5rem;overflow:auto;max-height:16rem;white-space:pre-wrap;word-break:break-all}
+.hrp pre{background:var(--hrp-soft);padding:.5rem;overflow:auto;max-height:16rem;white-space:pre-wrap;word-break:break-all}.hrp pre.whole{max-height:none;overflow:visible}
 .hrp form.inline{display:inline}
 .hrp fieldset{border:1px solid var(--hrp-border);padding:.5rem .75rem;margin:0 0 .75rem}
 .hrp label{display:block;margin:.4rem 0 .15rem;font-weight:600}.hrp label.check{display:inline-flex;gap:.3rem;font-weight:400;margin-right:1rem}

@@ -102,6 +102,10 @@ export function WebhooksPage(props: { ctx: PageContext; endpoints: WebhookEndpoi
         Webhooks send the company's events to an https address, signed with the endpoint's secret (header{" "}
         <code>Service-Signature</code>).
       </p>
+      <p>
+        <a href={href(ctx, "/webhooks/events")}>The event types</a>: what each means, an example body and its JSON
+        Schema.
+      </p>
       <table>
         <caption class="visually-hidden">Webhook endpoints</caption>
         <thead>

@@ -77,6 +77,7 @@ export const mysqlStrategy: DialectStrategy = {
   // InnoDB, full Unicode, and binary comparisons: ids compare by code point.
   tableOptions: (builder) => builder.modifyEnd(sql.raw("engine=InnoDB default charset=utf8mb4 collate=utf8mb4_bin")),
   sequenceColumn: (builder) => builder.addColumn("seq", "bigint", (column) => column.primaryKey().autoIncrement()),
+  dropIndexOf: (builder, table) => builder.on(table),
   compileOnly: () => ({
     createAdapter: () => new MysqlAdapter(),
     createDriver: () => new DummyDriver(),

@@ -74,6 +74,7 @@ export const postgresStrategy: DialectStrategy = {
   },
   tableOptions: (builder) => builder,
   sequenceColumn: (builder) => builder.addColumn("seq", "bigserial", (column) => column.primaryKey()),
+  dropIndexOf: (builder) => builder,
   compileOnly: () => ({
     createAdapter: () => new PostgresAdapter(),
     createDriver: () => new DummyDriver(),

@@ -74,6 +74,7 @@ export const sqliteStrategy: DialectStrategy = {
   },
   tableOptions: (builder) => builder,
   sequenceColumn: (builder) => builder.addColumn("seq", "integer", (column) => column.primaryKey().autoIncrement()),
+  dropIndexOf: (builder) => builder,
   compileOnly: () => ({
     createAdapter: () => new SqliteAdapter(),
     createDriver: () => new DummyDriver(),

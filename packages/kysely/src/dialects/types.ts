@@ -21,6 +21,7 @@ import type {
   ColumnDataType,
   CreateTableBuilder,
   Dialect,
+  DropIndexBuilder,
   Expression,
   InsertQueryBuilder,
   Kysely,
@@ -186,6 +187,8 @@ export interface DialectStrategy {
   sequenceColumn<T extends string, C extends string>(
     builder: CreateTableBuilder<T, C>,
   ): CreateTableBuilder<T, C | "seq">;
+  /** `DROP INDEX` of the index `builder` names, which belongs to `table` (MySQL/MariaDB name the table). */
+  dropIndexOf(builder: DropIndexBuilder, table: string): DropIndexBuilder;
   /** A dialect that compiles this dialect's SQL without connecting (for `migrationSql`). */
   compileOnly(): Dialect;
 

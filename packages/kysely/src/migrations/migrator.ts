@@ -5,8 +5,9 @@
  */
 import { JOB_FIELDS } from "@hireport/core";
 import type { Kysely } from "kysely";
-import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
 import { addFieldColumnMigration } from "./add-field-column";
+import { attemptEndpointTimeIndexMigration } from "./attempt-endpoint-time-index";
+import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import { jobIndexMigration } from "./job-index";
@@ -42,6 +43,7 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
       "job",
       JOB_FIELDS.workplaceType,
     ),
+    "2026-11-27-0010-attempt-endpoint-time-index": attemptEndpointTimeIndexMigration(prefix, options.dialect),
   };
 }
 

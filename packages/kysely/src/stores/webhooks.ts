@@ -1,5 +1,6 @@
 import type { WebhookStore } from "@hireport/webhooks";
 import type { StoreContext } from "../context";
+import { createAttemptStatsMethods } from "./webhook-attempt-stats";
 import { createAttemptMethods } from "./webhook-attempts";
 import { createClaimMethods } from "./webhook-claims";
 import { createDeliveryMethods } from "./webhook-deliveries";
@@ -12,5 +13,6 @@ export function createWebhookStore(ctx: StoreContext): WebhookStore {
     ...createDeliveryMethods(ctx),
     ...createClaimMethods(ctx),
     ...createAttemptMethods(ctx),
+    ...createAttemptStatsMethods(ctx),
   };
 }

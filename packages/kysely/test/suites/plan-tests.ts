@@ -276,4 +276,54 @@ export function definePlanTests(options: {
       60_000,
     );
   });
+
+  describe("query plan of an endpoint's attempt statistics", () => {
+    it("sums the attempts of a day through the (endpoint_id, attempted_at) index, a range read", async () => {
+      const storage = kyselyStorage({ db: options.db(), tablePrefix: prefix });
+      const co = await make.addCompany(storage);
+      const endpoint = make.endpoint(co.id);
+      await storage.webhooks.insertEndpoint(endpoint);
+      // 30 days of attempts, one every 15 minutes: a day is a thirtieth of them.
+      const start = Date.UTC(2024, 5, 1);
+      const at = (ms: number) =>
+        dialect === "mysql" ? new Date(ms).toISOString().replace("T", " ").slice(0, 23) : new Date(ms).toISOString();
+      const rows = Array.from({ length: 30 * 96 }, (_, i) => ({
+        id: `att_plan_${endpoint.id}_${i}`,
+        delivery_id: `dlv_plan_${i}`,
+        endpoint_id: endpoint.id,
+        attempted_at: at(start + i * 15 * 60_000),
+        status_code: 200,
+        duration_ms: 100,
+        response_body: "",
+        error: null,
+        succeeded: dialect === "postgres" ? true : 1,
+      }));
+      for (let i = 0; i < rows.length; i += 500) {
+        await options
+          .db()
+          .insertInto(`${prefix}webhook_attempt`)
+          .values(rows.slice(i, i + 500))
+          .execute();
+      }
+      await options
+        .db()
+        .executeQuery(CompiledQuery.raw(dialect === "mysql" ? `analyze table ${prefix}webhook_attempt` : "analyze"));
+      const since = new Date(start + 10 * 86_400_000);
+      const stats = await storage.webhooks.attemptStats({
+        companyId: co.id,
+        endpointId: endpoint.id,
+        since,
+        bucketMs: 3_600_000,
+        buckets: 24,
+      });
+      expect(stats).toHaveLength(24);
+      expect(stats.every((bucket) => bucket.attempts === 4)).toBe(true);
+      const text = await plan(options.lastQuery() as LogEvent["query"], false);
+      if (process.env.HIREPORT_PRINT_PLANS) console.log(text);
+      expect(text).toMatch(/webhook_attempt_endpoint_attempted/);
+      if (dialect === "postgres") expect(text).toMatch(/Index Cond: .*attempted_at >=/);
+      if (dialect === "sqlite") expect(text).toMatch(/USING (COVERING )?INDEX \S+ \([^)]*attempted_at>/);
+      if (dialect === "mysql") expect(text).toMatch(/"type":"range"/);
+    }, 60_000);
+  });
 }

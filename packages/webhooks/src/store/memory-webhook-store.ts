@@ -20,6 +20,7 @@ import {
   type StateAccess,
   toStored,
 } from "@hireport/core/memory";
+import type { AttemptStatsBucket } from "./attempt-stats";
 import { THROTTLE_WINDOW_MS, type ThrottleCount, throttleAfter, throttleAllowance } from "./endpoint-throttle";
 import { applyEndpointUpdate } from "./endpoint-update";
 import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "./webhook-store";
@@ -334,6 +335,32 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
           .filter((attempt) => wanted.has(attempt.deliveryId))
           .sort(oldestFirst((attempt) => attempt.attemptedAt))
           .map((attempt) => copy(attempt));
+      }),
+
+    attemptStats: (query) =>
+      access.read((state) => {
+        if (!ownEndpoint(state, query.companyId, query.endpointId)) return [];
+        const since = query.since.getTime();
+        const until = since + query.buckets * query.bucketMs;
+        const buckets = new Map<number, AttemptStatsBucket>();
+        for (const attempt of state.read("attempts").values()) {
+          const at = attempt.attemptedAt.getTime();
+          if (attempt.endpointId !== query.endpointId || at < since || at >= until) continue;
+          const index = Math.floor((at - since) / query.bucketMs);
+          const bucket = buckets.get(index) ?? {
+            index,
+            attempts: 0,
+            succeeded: 0,
+            totalDurationMs: 0,
+            maxDurationMs: 0,
+          };
+          bucket.attempts += 1;
+          if (attempt.succeeded) bucket.succeeded += 1;
+          bucket.totalDurationMs += attempt.durationMs;
+          bucket.maxDurationMs = Math.max(bucket.maxDurationMs, attempt.durationMs);
+          buckets.set(index, bucket);
+        }
+        return [...buckets.values()].sort((a, b) => a.index - b.index);
       }),
 
     recoverFailedDeliveries: (query) =>

@@ -20,6 +20,7 @@ import type {
   WebhookSecret,
   WebhookStopReason,
 } from "@hireport/core";
+import type { AttemptStatsBucket, AttemptStatsQuery } from "./attempt-stats";
 
 export interface EndpointPatch {
   url?: string;
@@ -274,6 +275,15 @@ export interface WebhookStore extends EventDeliveryStore {
    * given twice (their attempts are returned once).
    */
   listAttemptsOf(companyId: string, deliveryIds: readonly string[]): Promise<DeliveryAttemptRecord[]>;
+  /**
+   * An endpoint's attempts summed per bucket (see {@link AttemptStatsQuery}): for each bucket that
+   * holds at least one attempt of the endpoint (`attemptedAt` in `[since + index × bucketMs,
+   * since + (index + 1) × bucketMs)`), one {@link AttemptStatsBucket}, by `index` ascending;
+   * buckets without attempts are left out. MUST only read, MUST be scoped to the company (another
+   * company's endpoint has none), and MUST read only the attempts of the range, through an index of
+   * the endpoint and the attempt time (a range read, never a scan of all the endpoint's attempts).
+   */
+  attemptStats(query: AttemptStatsQuery): Promise<AttemptStatsBucket[]>;
   /**
    * Makes a delivery pending again, due at `now`, whatever its state; keeps `attempts`. MUST clear
    * the lease (`leaseToken` and `leaseExpiresAt` null): a dispatcher still sending it can no longer

@@ -1,6 +1,7 @@
 import { conformanceHooks } from "@hireport/core/testing";
 import { describe } from "vitest";
 import { WebhookConformanceContext } from "./context";
+import { webhookAttemptStatsTests } from "./suites/webhook-attempt-stats";
 import { webhookAttemptTests } from "./suites/webhook-attempts";
 import { webhookClaimTests } from "./suites/webhook-claims";
 import { webhookDeliveryTests } from "./suites/webhook-deliveries";
@@ -44,6 +45,7 @@ export function runWebhookStoreConformance(target: WebhookConformanceTarget): vo
     webhookClaimTests(ctx);
     webhookOrderedClaimTests(ctx);
     webhookAttemptTests(ctx);
+    webhookAttemptStatsTests(ctx);
     webhookDeliveryTests(ctx);
     webhookLogTests(ctx);
     webhookErasureTests(ctx);
