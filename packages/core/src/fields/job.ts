@@ -20,6 +20,7 @@ import {
   SALARY_PERIODS,
   stringList,
 } from "../schemas/fields";
+import { questionListSchema } from "../schemas/questions";
 import { field, type RecordOf, type RowOf } from "./field";
 
 const salaryAmount = () =>
@@ -133,6 +134,14 @@ export const JOB_FIELDS = {
     input: z.int().min(1).max(LIMITS.positions).meta({ description: "Number of people to hire; null clears it." }),
     output: z.int().min(1).nullable(),
   }),
+  questions: field({
+    kind: "json",
+    wire: "questions",
+    input: questionListSchema,
+    default: [],
+    // Not in the careers site's public JSON: which choices knock an application out stays with the company.
+    public: false,
+  }),
 } as const;
 
 /** The Job fields' declarations (see {@link JOB_FIELDS}). */
@@ -148,7 +157,8 @@ export type JobFieldColumns = RowOf<JobFieldSet>;
 export function jobFieldDefaults(): JobFields {
   const fields: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(JOB_FIELDS)) {
-    fields[name] = Array.isArray(spec.default) ? [...spec.default] : spec.default;
+    const fallback: unknown = spec.default;
+    fields[name] = fallback !== null && typeof fallback === "object" ? structuredClone(fallback) : fallback;
   }
   return fields as JobFields;
 }

@@ -32,6 +32,7 @@ export const JOB_FIELDS = [
   "benefits",
   "start_date",
   "positions",
+  "questions",
 ] as const;
 
 /** The exact keys of the Application, in the documented order, then the additive ones. */
@@ -52,6 +53,8 @@ export const APPLICATION_FIELDS = [
   "applied_at",
   "updated_at",
   "erased_at",
+  "answers",
+  "knocked_out",
 ] as const;
 
 /** The exact keys of an Application's candidate. */
@@ -74,6 +77,7 @@ export const JOB_EXTRAS_UNSET = {
   benefits: [],
   start_date: null,
   positions: null,
+  questions: [],
 };
 
 /** What POST /jobs stores for every JobInput field but `title` when the body leaves it out. */
@@ -96,6 +100,7 @@ export const JOB_CREATE_DEFAULTS = {
   closing_date: null,
   start_date: null,
   positions: null,
+  questions: [],
   status: "draft",
 };
 
@@ -125,4 +130,17 @@ export const SAMPLE_JOB_WIRE = {
   benefits: ["Pension"],
   start_date: "2026-06-01",
   positions: null,
+  questions: [
+    {
+      id: "experience",
+      label: "Years of Go",
+      type: "single_choice",
+      required: true,
+      choices: [
+        { value: "none", label: "None", knockout: true },
+        { value: "3_plus", label: "3 years or more", knockout: false },
+      ],
+      help: "",
+    },
+  ],
 };

@@ -3,7 +3,10 @@
  * bundling), and the helpers that run them. The migrations hold the schema (tables and indexes);
  * the routines the storage calls on Postgres are installed after them (`installRoutines`).
  */
+import { JOB_FIELDS } from "@hireport/core";
 import type { Kysely } from "kysely";
+import { addFieldColumnMigration } from "./add-field-column";
+import { applicationAnswersMigration } from "./application-answers";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import {
@@ -25,6 +28,9 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
   return {
     "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
+    // Application questions: a job's questions, and the answers stored with each application.
+    "2026-11-27-0003-job-questions": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.questions),
+    "2026-11-27-0004-application-answers": applicationAnswersMigration(prefix, options.dialect),
   };
 }
 

@@ -8,7 +8,14 @@ import { CompiledQuery, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { deliveryIdSql, fanOutValues, insertedColumns } from "../../src/dialects/postgres/routine-sql";
 import { routinesOf } from "../../src/dialects/postgres/routines";
-import { installRoutines, kyselyStorage, migrateToLatest, migrationSql, TABLE_NAMES } from "../../src/index";
+import {
+  createHireportMigrator,
+  installRoutines,
+  kyselyStorage,
+  migrateToLatest,
+  migrationSql,
+  TABLE_NAMES,
+} from "../../src/index";
 import { COLUMNS } from "../../src/schema";
 import { type AnyDb, randomPrefix, withOwnPrefix } from "../helpers/databases";
 import * as make from "../helpers/records";
@@ -63,6 +70,8 @@ export function defineSchemaTests(suite: SuiteContext): void {
       expect(applied.rows.map((row) => row.name)).toEqual([
         "2026-11-21-0001-initial",
         "2026-11-27-0002-endpoint-signature-scheme",
+        "2026-11-27-0003-job-questions",
+        "2026-11-27-0004-application-answers",
       ]);
     });
 
@@ -101,7 +110,35 @@ export function defineSchemaTests(suite: SuiteContext): void {
         const result = await migrateToLatest(flaky, { tablePrefix: other });
         expect(failures).toBe(1);
         expect(result.error).toBeUndefined();
-        expect(result.results?.map((r) => r.status)).toEqual(["Success", "Success"]);
+        expect(result.results?.map((r) => r.status)).toEqual(["Success", "Success", "Success", "Success"]);
+      });
+    });
+
+    it("adds job.questions, application.answers and application.knocked_out to existing rows at their defaults", async () => {
+      await withOwnPrefix(database, randomPrefix(), async (other) => {
+        expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
+        const earlier = kyselyStorage({ db: database, tablePrefix: other });
+        const co = make.company();
+        await earlier.companies.upsert(co);
+        const job = make.job(co.id);
+        await earlier.jobs.insert(job);
+        const write = make.newApplicationWrite(co.id, job.id, job.title);
+        expect(await earlier.applications.create(write)).toEqual({ outcome: "created" });
+        // Back to before the questions (their columns dropped), then up again: existing rows get the defaults.
+        const migrator = await createHireportMigrator(database, { tablePrefix: other });
+        for (const name of ["2026-11-27-0004-application-answers", "2026-11-27-0003-job-questions"]) {
+          const down = await migrator.migrateDown();
+          expect(down.error).toBeUndefined();
+          expect(down.results?.map((result) => [result.migrationName, result.direction])).toEqual([[name, "Down"]]);
+        }
+        expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
+        const storage = kyselyStorage({ db: database, tablePrefix: other });
+        expect(await storage.jobs.get(co.id, job.id)).toEqual({ ...job, questions: [] });
+        expect(await storage.applications.get(co.id, write.record.id)).toMatchObject({
+          id: write.record.id,
+          answers: [],
+          knockedOut: false,
+        });
       });
     });
 

@@ -39,6 +39,7 @@ export function jobWire(job: JobRecord, publicUrl: string | null): JobWire {
     benefits: job.benefits,
     start_date: job.startDate,
     positions: job.positions,
+    questions: job.questions,
   };
 }
 

@@ -34,6 +34,7 @@ export function toJob(row: JobTable): JobRecord {
     closingDate: row.closing_date,
     startDate: row.start_date,
     positions: readNumber(row.positions),
+    questions: readJson<JobRecord["questions"]>(row.questions, []),
     status: row.status as JobStatus,
     hidden: readBool(row.hidden),
     applicationsCount: readNumber(row.applications_count),
@@ -69,6 +70,7 @@ export function jobRow(ctx: StoreContext, record: JobRecord) {
     closing_date: record.closingDate,
     start_date: record.startDate,
     positions: record.positions,
+    questions: JSON.stringify(record.questions),
     status: record.status,
     hidden: ctx.bool(record.hidden),
     applications_count: record.applicationsCount,
@@ -102,6 +104,7 @@ export function jobPatchColumns(ctx: StoreContext, patch: JobPatch): Updateable<
   if (patch.closingDate !== undefined) set.closing_date = patch.closingDate;
   if (patch.startDate !== undefined) set.start_date = patch.startDate;
   if (patch.positions !== undefined) set.positions = patch.positions;
+  if (patch.questions !== undefined) set.questions = JSON.stringify(patch.questions);
   if (patch.status !== undefined) set.status = patch.status;
   if (patch.hidden !== undefined) set.hidden = ctx.bool(patch.hidden);
   if (patch.closedAt !== undefined) set.closed_at = ctx.toDb(patch.closedAt);
