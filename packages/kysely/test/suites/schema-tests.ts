@@ -112,7 +112,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         expect(result.error).toBeUndefined();
         expect(result.results?.map((r) => r.status)).toEqual(["Success", "Success", "Success", "Success"]);
       });
-    });
+    }, 30_000);
 
     it("adds job.questions, application.answers and application.knocked_out to existing rows at their defaults", async () => {
       await withOwnPrefix(database, randomPrefix(), async (other) => {
@@ -133,14 +133,14 @@ export function defineSchemaTests(suite: SuiteContext): void {
         }
         expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
         const storage = kyselyStorage({ db: database, tablePrefix: other });
-        expect(await storage.jobs.get(co.id, job.id)).toEqual({ ...job, questions: [] });
+        expect(await storage.jobs.get(co.id, job.id)).toEqual({ ...job, questions: [], applicationsCount: 1 });
         expect(await storage.applications.get(co.id, write.record.id)).toMatchObject({
           id: write.record.id,
           answers: [],
           knockedOut: false,
         });
       });
-    });
+    }, 60_000);
 
     it("prints the SQL of the migration, and on Postgres of the routines, for review", async () => {
       const text = await migrationSql(dialect, { tablePrefix: prefix });
