@@ -70,7 +70,8 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
   const problems = FIELD_ORDER.filter((field) => errors[field]).map(
     (field) => [field, errors[field] as string] as const,
   );
-  const questionProblems = props.questions.filter((question) => props.questionErrors[question.id]);
+  const questionErrors = props.questionErrors ?? {};
+  const questionProblems = (props.questions ?? []).filter((question) => questionErrors[question.id]);
   const mebibytes = Math.round((props.maxFileBytes / 1_048_576) * 10) / 10;
   return (
     <form method="post" action={props.action} enctype="multipart/form-data" aria-labelledby="apply-heading" noValidate>
@@ -99,7 +100,7 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
             {questionProblems.map((question) => (
               <li>
                 <a href={`#${questionAnchor(question)}`}>
-                  {question.label}: {props.questionErrors[question.id]}
+                  {question.label}: {questionErrors[question.id]}
                 </a>
               </li>
             ))}
@@ -178,9 +179,9 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
           checked={values.consent}
           required
           aria-invalid={errors.consent ? "true" : undefined}
-          aria-describedby={describedBy(props, "consent", "retention-hint")}
+          aria-describedby={describedBy(props, "consent", props.retentionText ? "retention-hint" : undefined)}
         />
-        {props.consentText === null ? (
+        {props.consentText === null || props.consentText === undefined ? (
           <span>
             I agree that my application and CV are kept and used to consider me for this job, as the{" "}
             <a href={props.privacyNoticeUrl}>privacy notice</a> describes. (required)
@@ -191,9 +192,11 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
           </span>
         )}
       </label>
-      <p class="hint" id="retention-hint">
-        {props.retentionText}
-      </p>
+      {props.retentionText ? (
+        <p class="hint" id="retention-hint">
+          {props.retentionText}
+        </p>
+      ) : null}
       <FieldError props={props} field="consent" />
       <p>
         <button type="submit">Send application</button>

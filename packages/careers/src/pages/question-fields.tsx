@@ -45,8 +45,8 @@ function dateValue(value: string): string {
 function QuestionField({ props, question }: { props: ApplyFormProps; question: Question }) {
   const name = questionFieldName(question);
   const id = `q-${question.id}`;
-  const error = props.questionErrors[question.id];
-  const values = props.answers[question.id] ?? [];
+  const error = props.questionErrors?.[question.id];
+  const values = props.answers?.[question.id] ?? [];
   const first = values[0] ?? "";
   const hint = question.help ? (
     <p class="hint" id={`${id}-hint`}>
@@ -120,11 +120,12 @@ function QuestionField({ props, question }: { props: ApplyFormProps; question: Q
 
 /** The job's questions, in their order, in a fieldset of their own (nothing when the job asks none). */
 export function QuestionFields({ props }: { props: ApplyFormProps }) {
-  if (props.questions.length === 0) return null;
+  const questions = props.questions ?? [];
+  if (questions.length === 0) return null;
   return (
     <fieldset>
       <legend>Questions about this job</legend>
-      {props.questions.map((question) => (
+      {questions.map((question) => (
         <QuestionField props={props} question={question} />
       ))}
     </fieldset>

@@ -623,6 +623,8 @@ describe("valid input round-trips", () => {
             benefits: trimmed(input.benefits),
             start_date: input.start_date ?? null,
             positions: input.positions ?? null,
+            // The arbitrary sends no questions (their own checks: test/questions.test.ts, test/http/questions.test.ts).
+            questions: [],
           }),
         );
         expect(job.reference).toMatch(/^JOB-\d+$/);
