@@ -40,7 +40,14 @@ export function createCandidateStore(scope: Scope): CandidateStore {
           const partIds = part.map((row) => row.id);
           await tx.db
             .updateTable("candidacies")
-            .set({ coverNote: "", cvLink: null, cvFileId: null, anonymizedAt: at, updatedAt: at })
+            .set({
+              coverNote: "",
+              cvLink: null,
+              cvFileId: null,
+              screeningAnswers: "[]",
+              anonymizedAt: at,
+              updatedAt: at,
+            })
             .where("orgId", "=", companyId)
             .where("id", "in", partIds)
             .execute();

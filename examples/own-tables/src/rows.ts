@@ -1,5 +1,6 @@
 /** Between the host's rows and hireport's records: names, times, flags, JSON lists, the host's words. */
 import type {
+  AnswerRecord,
   ApplicationRecord,
   GetOptions,
   JobFields,
@@ -139,6 +140,8 @@ export function toApplication(row: ApplicationRow): ApplicationRecord {
     tags: JSON.parse(row.labels) as string[],
     starred: readFlag(row.flagged),
     humanReviewRequestedAt: readTimeOrNull(row.reviewRequestedAt),
+    answers: JSON.parse(row.screeningAnswers) as AnswerRecord[],
+    knockedOut: readFlag(row.screenedOut),
     appliedAt: readTime(row.appliedAt),
     updatedAt: readTime(row.updatedAt),
     erasedAt: readTimeOrNull(row.anonymizedAt),
@@ -199,6 +202,8 @@ export function candidacyRow(scope: Scope, candidateId: string, record: NewAppli
     labels: JSON.stringify(record.tags),
     flagged: flag(record.starred),
     reviewRequestedAt: timeOrNull(record.humanReviewRequestedAt),
+    screeningAnswers: JSON.stringify(record.answers),
+    screenedOut: flag(record.knockedOut),
     appliedAt: time(record.appliedAt),
     updatedAt: time(record.updatedAt),
     anonymizedAt: timeOrNull(record.erasedAt),

@@ -66,6 +66,9 @@ export interface CandidaciesTable {
   labels: string;
   flagged: Flag;
   reviewRequestedAt: Time | null;
+  /** JSON array: the answers to the opening's questions (hireport's `AnswerRecord`s). */
+  screeningAnswers: string;
+  screenedOut: Flag;
   appliedAt: Time;
   updatedAt: Time;
   anonymizedAt: Time | null;
@@ -166,6 +169,8 @@ export async function migrateHostTables(db: Kysely<unknown>, dialect: "postgres"
     .addColumn("labels", "text", (c) => c.notNull())
     .addColumn("flagged", flag, (c) => c.notNull())
     .addColumn("reviewRequestedAt", time)
+    .addColumn("screeningAnswers", "text", (c) => c.notNull())
+    .addColumn("screenedOut", flag, (c) => c.notNull())
     .addColumn("appliedAt", time, (c) => c.notNull())
     .addColumn("updatedAt", time, (c) => c.notNull())
     .addColumn("anonymizedAt", time)

@@ -225,6 +225,12 @@ export function createCareers(input: CareersOptions): HireportCareers {
       notices: [],
       privacyNoticeUrl: options.privacyNoticeUrl(site.company),
       maxFileBytes: options.limits.maxFileBytes,
+      questions: job.record.questions,
+      answers: {},
+      questionErrors: {},
+      consentText: options.consentText(site.company),
+      retentionText: options.retentionText(site.company),
+      salaryText: job.salaryText,
     };
   }
 
@@ -280,6 +286,8 @@ export function createCareers(input: CareersOptions): HireportCareers {
       job,
       siteUrl: site.siteUrl,
       privacyNoticeUrl: options.privacyNoticeUrl(site.company),
+      consentText: options.consentText(site.company),
+      retentionText: options.retentionText(site.company),
       reviewToken: (applicationId) =>
         tokens.reviewToken({ companyId: site.company.id, applicationId }, options.clock.now(), REVIEW_LINK_SECONDS),
       created: (applicationId) => {

@@ -101,6 +101,18 @@ export interface CareersOptions {
    */
   privacyNoticeUrl: string | ((company: CompanyRecord) => string);
   /**
+   * The sentence of the apply form's consent checkbox, before its link to the privacy notice: one
+   * text, or one per company.
+   * @default "I agree that my application and CV are kept and used to consider me for this job, as the privacy notice describes."
+   */
+  consentText?: string | ((company: CompanyRecord) => string);
+  /**
+   * What the apply form tells candidates about how long their application is kept: one text, or
+   * one per company.
+   * @default a sentence from the application periods of the API's `retention` option (`api.retention.settings`), or, without any, that the company keeps it until it deletes it or the candidate asks it to
+   */
+  retentionText?: string | ((company: CompanyRecord) => string);
+  /**
    * Where the host mounts the careers site (`"/careers"`), `""` at the root. Links are built on it,
    * and request paths that start with it (Web runtimes pass whole paths) have it stripped.
    * @default ""
@@ -186,6 +198,9 @@ export interface ResolvedCareersOptions {
   readonly resolveCompany: CareersOptions["resolveCompany"];
   readonly secret: string;
   readonly privacyNoticeUrl: (company: CompanyRecord) => string;
+  /** The consent sentence, without its link (the form adds the link to the privacy notice). */
+  readonly consentText: (company: CompanyRecord) => string | null;
+  readonly retentionText: (company: CompanyRecord) => string;
   readonly basePath: string;
   readonly theme: (company: CompanyRecord) => ResolvedTheme;
   /** The company's default country (checked), or null. */
@@ -229,6 +244,38 @@ function count(name: string, value: number | undefined, fallback: number, min: n
   if (!Number.isInteger(result) || result < min || result > max)
     fail(`limits.${name} must be a whole number from ${min} to ${max}`);
   return result;
+}
+
+/** A text option (one text, or one per company) as a function; `fallback` when it is not set. */
+function textOption<T extends string | null>(
+  value: string | ((company: CompanyRecord) => string) | undefined,
+  name: string,
+  fallback: (company: CompanyRecord) => T,
+): (company: CompanyRecord) => string | T {
+  if (value === undefined) return fallback;
+  if (typeof value === "function") return value;
+  if (typeof value !== "string" || value.trim() === "") fail(`${name} must be a non-empty text or a function`);
+  return () => value;
+}
+
+/**
+ * The apply form's words on how long applications are kept, from the application periods of the
+ * API's `retention` option (days, per stage group; null keeps them).
+ */
+export function retentionSentence(periods: {
+  readonly rejected: number | null;
+  readonly withdrawn: number | null;
+  readonly other: number | null;
+}): string {
+  const days = (count: number) => `${count} ${count === 1 ? "day" : "days"}`;
+  const parts: string[] = [];
+  if (periods.rejected !== null) parts.push(`${days(periods.rejected)} after it is turned down`);
+  if (periods.withdrawn !== null) parts.push(`${days(periods.withdrawn)} after you withdraw it`);
+  if (periods.other !== null) parts.push(`${days(periods.other)} after its last change while it is considered`);
+  if (parts.length === 0) {
+    return "The company keeps your application until it deletes it, or until you ask for it to be deleted.";
+  }
+  return `Your application and CV are deleted ${parts.join("; ")}. You can ask for them to be deleted sooner.`;
 }
 
 /** A theme with its defaults, checked (a `TypeError` names the bad value). */
@@ -304,6 +351,12 @@ export function resolveOptions(options: CareersOptions): ResolvedCareersOptions 
       const url = typeof privacy === "function" ? privacy(company) : privacy;
       return safeUrl(url, "privacyNoticeUrl") as string;
     },
+    consentText: textOption(options.consentText, "consentText", () => null),
+    retentionText: textOption(options.retentionText, "retentionText", () =>
+      retentionSentence(
+        options.api.retention?.settings?.applications ?? { rejected: null, withdrawn: null, other: null },
+      ),
+    ),
     basePath,
     theme: (company: CompanyRecord) => resolveTheme(typeof theme === "function" ? theme(company) : theme, company),
     defaultCountry: (company: CompanyRecord) =>

@@ -221,6 +221,39 @@ describe("the careers site in Chromium", () => {
       benefits: ["Pension", "Training budget"],
       status: "active",
     });
+    const asking = await api.jobs.create(COMPANY, {
+      title: "Support Engineer",
+      salary_min: 30_000,
+      salary_max: 36_000,
+      status: "active",
+      questions: [
+        { id: "why", label: "Why this job?", type: "long_text", required: true, help: "A few lines are enough." },
+        { id: "nick", label: "What should we call you?", type: "short_text" },
+        { id: "visa", label: "Do you need a visa to work here?", type: "yes_no", required: true },
+        {
+          id: "shifts",
+          label: "Which shift suits you?",
+          type: "single_choice",
+          required: true,
+          choices: [
+            { value: "early", label: "Early" },
+            { value: "none", label: "None of them", knockout: true },
+          ],
+        },
+        {
+          id: "tools",
+          label: "Tools you have used",
+          type: "multiple_choice",
+          help: "Tick all that apply.",
+          choices: [
+            { value: "zendesk", label: "Zendesk" },
+            { value: "jira", label: "Jira" },
+          ],
+        },
+        { id: "notice", label: "Notice period in weeks", type: "number" },
+        { id: "start", label: "Earliest start date", type: "date" },
+      ],
+    });
     const closed = await api.jobs.create(COMPANY, { title: "Night Porter", status: "active" });
     await api.jobs.close(COMPANY, closed.id);
     // More jobs than a page of the list holds (25), for its second page.
@@ -267,6 +300,23 @@ describe("the careers site in Chromium", () => {
     await pages.collect(page, "human review: confirm");
     await page.getByRole("button", { name: "Ask for a person to review my application" }).click();
     await pages.collect(page, "human review: done");
+    // A job with a question of every type: the form, then its errors beside the questions.
+    await page.goto(`${origin}/jobs/${asking.id}`);
+    await pages.collect(page, "job page: a question of every type, pay");
+    await page.waitForTimeout(3_100);
+    await page.getByLabel("Full name (required)").fill("Grace Hopper");
+    await page.getByLabel("E-mail address (required)").fill("grace.questions@example.com");
+    await page
+      .getByLabel("CV (required)")
+      .setInputFiles({ name: "hopper.pdf", mimeType: "application/pdf", buffer: Buffer.from(pdfBytes()) });
+    await page.locator("#consent").check();
+    await page.getByLabel("Jira").check();
+    await page.getByLabel("Notice period in weeks").fill("a month");
+    await page.getByRole("button", { name: "Send application" }).click();
+    await pages.collect(page, "apply form: errors beside the questions", 422);
+    expect(await page.locator("#q-notice-error").textContent()).toBe("Enter a number, such as 3 or 2.5.");
+    expect(await page.getByLabel("Jira").isChecked()).toBe(true);
+
     await page.goto(`${origin}/review/not-a-token`);
     await pages.collect(page, "human review: invalid link", 404);
     await page.goto(`${origin}/jobs/${closed.id}`);
@@ -283,7 +333,7 @@ describe("the careers site in Chromium", () => {
     console.info(
       `careers page checks: ${pages.pages.size} pages in ${Date.now() - started} ms, the Nu HTML checker ${Date.now() - checking} ms of it`,
     );
-    expect(pages.pages.size).toBe(12);
+    expect(pages.pages.size).toBe(14);
     expect(formatHtmlMessages(errors), "Nu HTML checker errors").toBe("");
     expect(formatViolations(pages.violations), "axe-core violations").toBe("");
   }, 180_000);

@@ -36,6 +36,8 @@ const PROFILE = {
 const COVER = "I have led data teams at Quintana Analytics for six years.";
 const API_COVER = "Sourced by our recruiter: Zoë Quintana-Øster, strong in analytics.";
 const NOTE = "Phoned Zoë Quintana-Øster: prefers Lisbon, notice period 2 months.";
+/** Her answer to the job's question on the site's form. */
+const ANSWER = "My grandmother Inês lives in Alfama.";
 const CV_FILENAME = `${NAME} CV.pdf`;
 const CV_LINK = "https://files.example.org/zoe-quintana-oster.pdf";
 const BYSTANDER = { name: "Sam Bystander", email: "sam.bystander@example.net" };
@@ -45,7 +47,7 @@ const BYSTANDER = { name: "Sam Bystander", email: "sam.bystander@example.net" };
  */
 const APPLICANT_ADDRESS = "127.0.0.9";
 /** The texts that identify her: none may be left in any table after the erasure. */
-const TRACES = [EMAIL, NAME, "Quintana", "Øster", PHONE, COVER, API_COVER, NOTE];
+const TRACES = [EMAIL, NAME, "Quintana", "Øster", PHONE, COVER, API_COVER, NOTE, ANSWER];
 
 /** Each dialect behind one of the two server frameworks, so both reach every step. */
 const PLAN: { dialect: TestDialect; adapter: Adapter }[] = [
@@ -192,8 +194,14 @@ for (const { dialect, adapter } of PLAN) {
       host = await startHost(adapter, { uploadDirectory: uploads }, { db: db as Kysely<unknown>, tablePrefix: prefix });
       const acme = COMPANIES.acme;
       jobs = {
-        careers: (await host.api.jobs.create(acme, { title: "Data Lead", location: "Lisbon, PT", status: "active" }))
-          .id,
+        careers: (
+          await host.api.jobs.create(acme, {
+            title: "Data Lead",
+            location: "Lisbon, PT",
+            status: "active",
+            questions: [{ id: "why", label: "Why Lisbon?", type: "long_text" }],
+          })
+        ).id,
         api: (await host.api.jobs.create(acme, { title: "Analytics Engineer", status: "draft" })).id,
       };
       const created = await host.api.keys.create({
@@ -212,7 +220,7 @@ for (const { dialect, adapter } of PLAN) {
       host.clock.advance(61_000);
       viaSite = await applyOnSite(
         jobs.careers,
-        { ...PROFILE, skills: "SQL, Leadership", cover_letter: COVER },
+        { ...PROFILE, skills: "SQL, Leadership", cover_letter: COVER, q_why: ANSWER },
         { bytes: cv, name: CV_FILENAME },
       );
       // She sends the form again (a double click): the same confirmation, and the second CV is not kept.
@@ -313,6 +321,8 @@ for (const { dialect, adapter } of PLAN) {
         applied_at: viaSite.at.toISOString(),
         updated_at: reviewedAt.toISOString(),
         erased_at: null,
+        answers: [{ question_id: "why", label: "Why Lisbon?", type: "long_text", value: ANSWER, text: ANSWER }],
+        knocked_out: false,
         consent: true,
         consent_at: viaSite.at.toISOString(),
         human_review_requested_at: reviewedAt.toISOString(),
@@ -360,6 +370,8 @@ for (const { dialect, adapter } of PLAN) {
         applied_at: viaApi.at.toISOString(),
         updated_at: viaApi.movedAt.toISOString(),
         erased_at: null,
+        answers: [],
+        knocked_out: false,
         consent: true,
         consent_at: viaApi.at.toISOString(),
         human_review_requested_at: null,

@@ -4,6 +4,7 @@
  * by `serialize.ts`.
  */
 import type { JobFields } from "./fields/job";
+import type { QuestionType } from "./schemas/questions";
 
 /** The 14 application stages, in the order docs/api-reference.md#application-stages lists them. */
 export const APPLICATION_STAGES = [
@@ -120,6 +121,22 @@ export interface CandidateRecord {
   skills: string[];
 }
 
+/** The value of an answer, by its question's type (see `checkAnswers`). */
+export type AnswerValue = string | number | boolean | string[];
+
+/**
+ * An answer to one of the job's questions, as stored with the application: the question's id,
+ * label and type at the time of applying (readable without the job, whatever it becomes), the
+ * value, and the value as a person reads it (choice labels, Yes or No).
+ */
+export interface AnswerRecord {
+  questionId: string;
+  label: string;
+  type: QuestionType;
+  value: AnswerValue;
+  text: string;
+}
+
 export interface ApplicationRecord {
   id: string;
   companyId: string;
@@ -151,6 +168,10 @@ export interface ApplicationRecord {
   starred: boolean;
   /** When the candidate asked for a person to review the application (a link the careers site gives them), or null. */
   humanReviewRequestedAt: Date | null;
+  /** The answers to the job's questions, in the questions' order (personal data: erasure empties them). */
+  answers: AnswerRecord[];
+  /** Whether an answer picked a choice marked `knockout`; the application is stored all the same. */
+  knockedOut: boolean;
   appliedAt: Date;
   updatedAt: Date;
   /**

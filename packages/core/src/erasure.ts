@@ -25,9 +25,9 @@ export function emptyErasureResult(): CandidateErasureResult {
 
 /**
  * The application as erasure leaves it: the candidate's fields, the normalized e-mail and the cover
- * letter become empty strings, the skills an empty list, the CV link and the CV file id null, and
+ * letter become empty strings, the skills and the answers empty lists, the CV link and the CV file id null, and
  * `erasedAt` and `updatedAt` the erasure's time. Everything else stays true: id, reference, job,
- * stage, source, scores, tags, star, consent and its time, the human-review request time, the time
+ * stage, source, scores, tags, star, `knockedOut`, consent and its time, the human-review request time, the time
  * it arrived (and the stage history and the job's count, which live elsewhere).
  */
 export function erasedApplication<T extends Omit<ApplicationRecord, "jobTitle">>(record: T, erasedAt: Date): T {
@@ -38,6 +38,7 @@ export function erasedApplication<T extends Omit<ApplicationRecord, "jobTitle">>
     coverLetter: "",
     resumeSourceUrl: null,
     resumeFileId: null,
+    answers: [],
     erasedAt,
     updatedAt: erasedAt,
   };
@@ -65,6 +66,7 @@ function redactValue(value: Json, ids: ReadonlySet<string>, erasedAt: string): J
     out.candidate = { ...ERASED_WIRE_CANDIDATE, skills: [] };
     if ("cover_letter" in out) out.cover_letter = "";
     if ("resume_url" in out) out.resume_url = null;
+    if ("answers" in out) out.answers = [];
     out.erased_at = erasedAt;
   }
   return out;
@@ -73,7 +75,7 @@ function redactValue(value: Json, ids: ReadonlySet<string>, erasedAt: string): J
 /**
  * A JSON text (an event's envelope, a stored answer `{ "data": Application }`) with every
  * Application in it whose `id` is one of `applicationIds` erased as its record is: the candidate's
- * texts empty and skills empty, `cover_letter` empty, `resume_url` null, and `erased_at` set.
+ * texts empty and skills empty, `cover_letter` empty, `resume_url` null, `answers` empty, and `erased_at` set.
  * Everything else is kept as it was. A text that does not mention any of the ids is returned
  * unchanged; one that does but is not JSON is replaced by `{"redacted":true}`.
  */

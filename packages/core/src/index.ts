@@ -1,4 +1,13 @@
 export { type ChangeOptions, hostActor } from "./actor";
+export {
+  type AnswerInput,
+  type AnswerProblem,
+  answerInputSchema,
+  answerListSchema,
+  answersError,
+  type CheckedAnswers,
+  checkAnswers,
+} from "./answers";
 export { type ApplicationCreateSteps, createApplicationInSteps } from "./application-create-steps";
 export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./audit-log";
 export { readKey } from "./auth";
@@ -89,6 +98,7 @@ export {
 } from "./schemas/fields";
 export * from "./schemas/job";
 export * from "./schemas/query";
+export * from "./schemas/questions";
 export { expandScopes, hasScope } from "./scopes";
 export { skillsMatchScore } from "./scoring";
 export type { ApplicationWire, JobWire } from "./serialize";

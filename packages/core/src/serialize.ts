@@ -79,6 +79,14 @@ export class Serializer {
       applied_at: application.appliedAt.toISOString(),
       updated_at: application.updatedAt.toISOString(),
       erased_at: application.erasedAt?.toISOString() ?? null,
+      answers: application.answers.map((answer) => ({
+        question_id: answer.questionId,
+        label: answer.label,
+        type: answer.type,
+        value: answer.value,
+        text: answer.text,
+      })),
+      knocked_out: application.knockedOut,
     };
   }
 

@@ -426,6 +426,7 @@ describe("POST /applications body (applicationCreateBodySchema)", () => {
       cover_letter: "",
       resume_url: null,
       consent: null,
+      answers: [],
     });
   });
 
@@ -445,6 +446,12 @@ describe("POST /applications body (applicationCreateBodySchema)", () => {
       resume_url: "https://files.example.com/cv/ada.pdf",
       source: "careers-site",
       consent: true,
+      answers: [
+        { question_id: "why", value: "Because." },
+        { question_id: "tools", value: ["git"] },
+        { question_id: "years", value: 3 },
+        { question_id: "visa", value: false },
+      ],
     };
     expect(parseBody(applicationCreateBodySchema, body)).toEqual(body);
   });
@@ -651,6 +658,8 @@ const applicationWire = {
   applied_at: "2026-03-31T09:30:00.000Z",
   updated_at: "2026-03-31T09:30:00.000Z",
   erased_at: null,
+  answers: [{ question_id: "visa", label: "Need a visa?", type: "yes_no", value: false, text: "No" }],
+  knocked_out: false,
 };
 
 describe("returned shapes", () => {
@@ -666,7 +675,7 @@ describe("returned shapes", () => {
     expect(jobSchema.safeParse({ ...jobWire, salary: { min: 1, max: 2, currency: "GBP" } }).success).toBe(false);
   });
 
-  it("applicationSchema is exactly the documented Application, plus human_review_requested and erased_at", () => {
+  it("applicationSchema is exactly the documented Application, plus human_review_requested, erased_at, answers and knocked_out", () => {
     expect(applicationSchema.parse(applicationWire)).toEqual(applicationWire);
     expect(Object.keys(applicationSchema.shape)).toEqual(APPLICATION_FIELDS);
     expect(Object.keys(candidateSchema.shape)).toEqual(CANDIDATE_FIELDS);

@@ -87,6 +87,9 @@ export interface ApplicationTable {
   updated_at: DbDate;
   /** When the candidate's data was erased; null otherwise. */
   erased_at: DbDate | null;
+  /** The answers to the job's questions, JSON text (`[]` when none; emptied by erasure). */
+  answers: string;
+  knocked_out: DbBool;
 }
 
 /** Stage changes, notes and audit entries share their actor columns. */
@@ -397,6 +400,8 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "applied_at",
     "updated_at",
     "erased_at",
+    "answers",
+    "knocked_out",
   ],
   stage_change: [
     "seq",

@@ -24,7 +24,15 @@ import type { ApplyField, ApplyFormProps, ApplyValues } from "../pages/renderers
 import { json, jsonError } from "../responses";
 import type { CareersTokens } from "../tokens";
 import { type CvType, cvFilename, cvTypeOf } from "./cv-type";
-import { discardBody, discardSubmission, readSubmission, type Submission, UnreadableBody } from "./read-submission";
+import { answerFieldCount, readFormAnswers, typedAnswers } from "./read-answers";
+import {
+  discardBody,
+  discardSubmission,
+  FORM_FIELDS,
+  readSubmission,
+  type Submission,
+  UnreadableBody,
+} from "./read-submission";
 
 /** The source of every application of the careers site. */
 export const CAREERS_SOURCE = "careers_site";
@@ -41,6 +49,10 @@ export interface ApplyContext {
   /** The root of the company's site, absolute (human-review links live under it). */
   siteUrl: string;
   privacyNoticeUrl: string;
+  /** The consent sentence before the privacy notice's link, or null for the site's own. */
+  consentText: string | null;
+  /** How long the application is kept, in the candidate's words. */
+  retentionText: string;
   /** Answers with the job page and its form (422), the confirmation, or a message. */
   answer: {
     form(status: number, form: ApplyFormProps): Promise<ApiResponse>;
@@ -86,7 +98,11 @@ function valuesOf(fields: Record<string, string>): ApplyValues {
 }
 
 /** The candidate's input to core, from what the form sent. */
-function inputOf(jobId: string, values: ApplyValues): ApplicationCreateInput {
+function inputOf(
+  jobId: string,
+  values: ApplyValues,
+  answers: ApplicationCreateInput["answers"],
+): ApplicationCreateInput {
   const optional = (value: string) => value.trim();
   return {
     job_id: jobId,
@@ -105,6 +121,7 @@ function inputOf(jobId: string, values: ApplyValues): ApplicationCreateInput {
     cover_letter: values.cover_letter,
     source: CAREERS_SOURCE,
     consent: true,
+    answers,
   };
 }
 
@@ -172,6 +189,8 @@ const UNREADABLE: Record<
 /** The refusal of one application: what the candidate sees next to the fields, or above the form. */
 interface Refusal {
   errors: Partial<Record<ApplyField, string>>;
+  /** By question id. @default none */
+  questionErrors?: Record<string, string>;
   notices: string[];
   /** Whether the form needs a fresh token (the old one was not valid). */
   freshToken: boolean;
@@ -203,6 +222,7 @@ export async function handleApply(ctx: ApplyContext): Promise<ApiResponse> {
         maxFileBytes: options.limits.maxFileBytes,
         maxBodyBytes: formBodyLimit(options.limits.maxFileBytes),
         directory: options.uploadDirectory,
+        maxFields: FORM_FIELDS + answerFieldCount(ctx.job.record.questions),
       });
     } catch (error) {
       if (!(error instanceof UnreadableBody)) throw error;
@@ -221,11 +241,17 @@ export async function handleApply(ctx: ApplyContext): Promise<ApiResponse> {
 async function applyWith(ctx: ApplyContext, submission: Submission, asJson: boolean): Promise<ApiResponse> {
   const { options, tokens, job } = ctx;
   const values = valuesOf(submission.fields);
+  const { questions } = job.record;
+  const typed = typedAnswers(questions, submission.lists);
   const now = options.clock.now();
   const submittedToken = submission.fields.form_token ?? "";
   const refuse = async (refusal: Refusal): Promise<ApiResponse> => {
+    const questionErrors = refusal.questionErrors ?? {};
     if (asJson) {
-      const fields = Object.entries(refusal.errors).map(([field, message]) => ({ field, message }));
+      const fields = [
+        ...Object.entries(refusal.errors).map(([field, message]) => ({ field, message })),
+        ...Object.entries(questionErrors).map(([id, message]) => ({ field: `q_${id}`, message })),
+      ];
       const message = [...refusal.notices, ...fields.map((field) => `${field.field}: ${field.message}`)].join(" ");
       return jsonError(422, "invalid", message || "The application is not valid.", { fields });
     }
@@ -238,6 +264,12 @@ async function applyWith(ctx: ApplyContext, submission: Submission, asJson: bool
       notices: refusal.notices,
       privacyNoticeUrl: ctx.privacyNoticeUrl,
       maxFileBytes: options.limits.maxFileBytes,
+      questions,
+      answers: typed,
+      questionErrors,
+      consentText: ctx.consentText,
+      retentionText: ctx.retentionText,
+      salaryText: job.salaryText,
     });
   };
 
@@ -250,12 +282,15 @@ async function applyWith(ctx: ApplyContext, submission: Submission, asJson: bool
   }
   if (submission.invalidText.length > 0) {
     const errors: Partial<Record<ApplyField, string>> = {};
+    const questionErrors: Record<string, string> = {};
     const notices: string[] = [];
     for (const name of submission.invalidText) {
+      const question = questions.find((item) => `q_${item.id}` === name);
       if (isApplyField(name)) errors[name] = NOT_UTF8;
+      else if (question) questionErrors[question.id] = NOT_UTF8;
       else notices.push(`The field “${name}” was not sent as valid UTF-8. Send the form again.`);
     }
-    return refuse({ errors, notices, freshToken: false });
+    return refuse({ errors, questionErrors, notices, freshToken: false });
   }
   // The honeypot: a field people never see or fill.
   if ((submission.fields.website ?? "") !== "") {
@@ -318,15 +353,25 @@ async function applyWith(ctx: ApplyContext, submission: Submission, asJson: bool
       }. Save your CV as one of those and send it again.`;
     }
   }
-  const input = inputOf(job.id, values);
+  const formAnswers = readFormAnswers(questions, typed);
+  const input = inputOf(job.id, values, formAnswers.answers);
   const checked = applicationCreateBodySchema.safeParse(input);
+  const questionOf = (path: string) => {
+    const index = /^answers\.(\d+)(?:\.|$)/.exec(path)?.[1];
+    return index === undefined ? undefined : formAnswers.answers[Number(index)]?.question_id;
+  };
   if (!checked.success) {
     for (const issue of checked.error.issues) {
-      const field = fieldOf(issue.path.join("."));
+      const path = issue.path.join(".");
+      const field = fieldOf(path);
+      const question = questionOf(path);
       if (field && !errors[field]) errors[field] = issue.message;
+      else if (question) formAnswers.errors[question] ??= issue.message;
     }
   }
-  if (Object.keys(errors).length > 0) return refuse({ errors, notices: [], freshToken: false });
+  if (Object.keys(errors).length > 0 || Object.keys(formAnswers.errors).length > 0) {
+    return refuse({ errors, questionErrors: formAnswers.errors, notices: [], freshToken: false });
+  }
   if (!file || !cvType) throw new Error("unreachable: a CV passed its checks without a type");
 
   let token: string;
@@ -351,12 +396,17 @@ async function applyWith(ctx: ApplyContext, submission: Submission, asJson: bool
       return asJson ? jsonError(410, "gone", "This job is no longer open for applications.") : ctx.answer.gone();
     } else if (isHireportError(error) && error.code === "invalid") {
       const fieldErrors: Partial<Record<ApplyField, string>> = {};
+      const questionErrors: Record<string, string> = {};
       for (const field of error.fields ?? []) {
         const name = fieldOf(field.field);
+        const question = questionOf(field.field);
         if (name) fieldErrors[name] = field.message;
+        else if (question) questionErrors[question] = field.message;
       }
-      const notices = Object.keys(fieldErrors).length > 0 ? [] : [error.message];
-      return refuse({ errors: fieldErrors, notices, freshToken: false });
+      const shown = Object.keys(fieldErrors).length + Object.keys(questionErrors).length;
+      // The job's questions changed while the form was open: the form shows them as they are now.
+      const notices = shown > 0 ? [] : [error.message];
+      return refuse({ errors: fieldErrors, questionErrors, notices, freshToken: false });
     } else throw error;
   }
   if (asJson) {

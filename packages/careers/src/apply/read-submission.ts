@@ -27,6 +27,8 @@ export interface SpooledFile {
 export interface Submission {
   /** The text fields, the first value of each name. */
   fields: Record<string, string>;
+  /** Every value of each name, in the order sent (the boxes ticked of a question of several answers). */
+  lists: Record<string, string[]>;
   file: SpooledFile | null;
   /** The body broke a limit (too many fields or files, a field too long): it is refused whole. */
   overLimit: boolean;
@@ -40,11 +42,14 @@ export interface ReadLimits {
   maxBodyBytes: number;
   /** Where the CV is spooled. */
   directory: string;
+  /** Most text fields a form may have (the form's own and one per answer box of its questions). @default 30 */
+  maxFields?: number;
 }
 
 /** Longest text field (the cover letter is 20,000 characters, up to 4 bytes each). */
 const MAX_FIELD_BYTES = 96 * 1024;
-const MAX_FIELDS = 30;
+/** The form's own fields, with room to spare: a job's questions add theirs (`ReadLimits.maxFields`). */
+export const FORM_FIELDS = 30;
 /** A JSON body: the CV as base64 (4 bytes per 3) and the text fields. */
 const jsonLimit = (maxFileBytes: number) => Math.ceil((maxFileBytes * 4) / 3) + 256 * 1024;
 
@@ -123,12 +128,12 @@ async function readMultipart(
       // One byte more than the limit: busboy's `limit` then means "over", never "exactly at".
       fileSize: limits.maxFileBytes + 1,
       files: 1,
-      fields: MAX_FIELDS,
-      parts: MAX_FIELDS + 1,
+      fields: limits.maxFields ?? FORM_FIELDS,
+      parts: (limits.maxFields ?? FORM_FIELDS) + 1,
       fieldSize: MAX_FIELD_BYTES,
     },
   });
-  const submission: Submission = { fields: {}, file: null, overLimit: false, invalidText: [] };
+  const submission: Submission = { fields: {}, lists: {}, file: null, overLimit: false, invalidText: [] };
   const writes: Promise<void>[] = [];
   let fileOverLimit = false;
   let failure: unknown = null;
@@ -142,13 +147,14 @@ async function readMultipart(
   parsed.catch(() => undefined);
   parser.on("field", (name, value, info) => {
     if (info.nameTruncated || info.valueTruncated) submission.overLimit = true;
-    if (name in submission.fields) return;
     const text = strictUtf8(value);
-    if (text === null) {
-      submission.invalidText.push(name);
-      // Shown back as the browser would have decoded it, for the candidate to fix.
-      submission.fields[name] = Buffer.from(value, "latin1").toString("utf8");
-    } else submission.fields[name] = text;
+    // Shown back as the browser would have decoded it, for the candidate to fix.
+    const shown = text ?? Buffer.from(value, "latin1").toString("utf8");
+    if (text === null && !submission.invalidText.includes(name)) submission.invalidText.push(name);
+    const list = submission.lists[name] ?? [];
+    list.push(shown);
+    submission.lists[name] = list;
+    if (!(name in submission.fields)) submission.fields[name] = shown;
   });
   parser.on("file", (name, file, info) => {
     if (name !== "resume" || submission.file) {
@@ -224,10 +230,15 @@ const LONE_SURROGATE_ALL = new RegExp(LONE_SURROGATE.source, "g");
 
 /** A JSON application: the fields by the form's names, `consent` true, the CV as `{ filename, content_base64 }`. */
 async function fromJson(value: unknown, limits: ReadLimits): Promise<Submission> {
-  const submission: Submission = { fields: {}, file: null, overLimit: false, invalidText: [] };
+  const submission: Submission = { fields: {}, lists: {}, file: null, overLimit: false, invalidText: [] };
   if (typeof value !== "object" || value === null || Array.isArray(value)) return submission;
   for (const [name, item] of Object.entries(value as Record<string, unknown>)) {
     if (name === "resume") continue;
+    // A list of texts: every item kept (the choices picked of a question), and joined as the field.
+    if (Array.isArray(item) && item.every((entry) => typeof entry === "string")) {
+      // A lone surrogate in an item is in the joined text too: reported below.
+      submission.lists[name] = item.map((entry) => entry.replace(LONE_SURROGATE_ALL, "\uFFFD"));
+    }
     const field = text(item);
     if (field === undefined) continue;
     // JSON text is UTF-8 already; a lone surrogate (`"\ud800"`) is text UTF-8 cannot hold.
@@ -235,6 +246,7 @@ async function fromJson(value: unknown, limits: ReadLimits): Promise<Submission>
       submission.invalidText.push(name);
       submission.fields[name] = field.replace(LONE_SURROGATE_ALL, "\uFFFD");
     } else submission.fields[name] = field;
+    submission.lists[name] ??= [submission.fields[name] ?? field];
   }
   if ((value as { consent?: unknown }).consent === true) submission.fields.consent = "yes";
   else delete submission.fields.consent;

@@ -1,3 +1,4 @@
+import { QuestionFields, questionAnchor } from "./question-fields";
 import type { ApplyField, ApplyFormProps } from "./renderers";
 
 function describedBy(props: ApplyFormProps, field: ApplyField, hint?: string): string | undefined {
@@ -57,8 +58,9 @@ const LABELS: Record<ApplyField, string> = {
 };
 
 /**
- * The apply form: the candidate's fields, a cover letter, the CV, the consent checkbox linking the
- * privacy notice, a honeypot field people never see, and the signed form token. Works without
+ * The apply form: the job's pay when it has one, the candidate's fields, the job's questions, a
+ * cover letter, the CV, the consent checkbox linking the privacy notice with how long the
+ * application is kept, a honeypot field people never see, and the signed form token. Works without
  * JavaScript; every error is next to its field (and tied to it with `aria-describedby`) and listed
  * above the form with a link to it.
  */
@@ -68,11 +70,18 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
   const problems = FIELD_ORDER.filter((field) => errors[field]).map(
     (field) => [field, errors[field] as string] as const,
   );
+  const questionErrors = props.questionErrors ?? {};
+  const questionProblems = (props.questions ?? []).filter((question) => questionErrors[question.id]);
   const mebibytes = Math.round((props.maxFileBytes / 1_048_576) * 10) / 10;
   return (
     <form method="post" action={props.action} enctype="multipart/form-data" aria-labelledby="apply-heading" noValidate>
       <h2 id="apply-heading">Apply for this job</h2>
-      {problems.length > 0 || props.notices.length > 0 ? (
+      {props.salaryText ? (
+        <p class="pay">
+          <strong>Pay:</strong> {props.salaryText}
+        </p>
+      ) : null}
+      {problems.length > 0 || questionProblems.length > 0 || props.notices.length > 0 ? (
         <div class="errors" role="alert" tabIndex={-1} id="form-errors">
           <p>
             <strong>Your application was not sent yet.</strong> Please check:
@@ -85,6 +94,13 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
               <li>
                 <a href={`#${field}`}>
                   {LABELS[field]}: {message}
+                </a>
+              </li>
+            ))}
+            {questionProblems.map((question) => (
+              <li>
+                <a href={`#${questionAnchor(question)}`}>
+                  {question.label}: {questionErrors[question.id]}
                 </a>
               </li>
             ))}
@@ -119,6 +135,8 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
           </>
         ))}
       </fieldset>
+      {/* Before the CV too, for the same reason. */}
+      <QuestionFields props={props} />
       <fieldset>
         <legend>Your application</legend>
         {/* Before the CV: a CV over its limit is refused where it passes it, with what came before kept. */}
@@ -161,13 +179,24 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
           checked={values.consent}
           required
           aria-invalid={errors.consent ? "true" : undefined}
-          aria-describedby={describedBy(props, "consent")}
+          aria-describedby={describedBy(props, "consent", props.retentionText ? "retention-hint" : undefined)}
         />
-        <span>
-          I agree that my application and CV are kept and used to consider me for this job, as the{" "}
-          <a href={props.privacyNoticeUrl}>privacy notice</a> describes. (required)
-        </span>
+        {props.consentText === null || props.consentText === undefined ? (
+          <span>
+            I agree that my application and CV are kept and used to consider me for this job, as the{" "}
+            <a href={props.privacyNoticeUrl}>privacy notice</a> describes. (required)
+          </span>
+        ) : (
+          <span>
+            {props.consentText} (<a href={props.privacyNoticeUrl}>privacy notice</a>) (required)
+          </span>
+        )}
       </label>
+      {props.retentionText ? (
+        <p class="hint" id="retention-hint">
+          {props.retentionText}
+        </p>
+      ) : null}
       <FieldError props={props} field="consent" />
       <p>
         <button type="submit">Send application</button>

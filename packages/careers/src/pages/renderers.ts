@@ -3,7 +3,7 @@
  * replace any of them (`render` option): a function returns a preact element (escaped by
  * construction) or an HTML string the host escaped itself.
  */
-import type { CompanyRecord } from "@hireport/core";
+import type { CompanyRecord, Question } from "@hireport/core";
 import type { JobView } from "../job-view";
 import type { ResolvedTheme } from "../options";
 import type { Rendered } from "../responses";
@@ -49,6 +49,18 @@ export interface ApplyFormProps {
   notices: string[];
   privacyNoticeUrl: string;
   maxFileBytes: number;
+  /** The job's questions, asked after the candidate's own fields (the form's names are `q_{id}`). @default none */
+  questions?: readonly Question[];
+  /** What the candidate answered, by question id (a list: the boxes ticked of a multiple choice). @default none */
+  answers?: Readonly<Record<string, readonly string[]>>;
+  /** A message per question to fix, by question id, shown next to it. @default none */
+  questionErrors?: Readonly<Record<string, string>>;
+  /** The consent sentence (`consentText`) before the link to the privacy notice; null or left out for the site's own sentence. */
+  consentText?: string | null;
+  /** How long the application is kept (`retentionText`), shown by the consent checkbox. @default none shown */
+  retentionText?: string;
+  /** The job's pay in words, or null when no figure is set. @default none shown */
+  salaryText?: string | null;
 }
 
 export interface JobListProps {

@@ -19,8 +19,9 @@ font-family:${theme.fontFamily};color:#1b1f27;background:#fff;margin:0;line-heig
 .hrc ol.jobs{list-style:none;padding:0;margin:0}.hrc ol.jobs li{border-bottom:1px solid var(--hrc-border);padding:.75rem 0}
 .hrc ol.jobs h2{margin:0;font-size:1.1rem}
 .hrc form{margin:1rem 0 2rem}.hrc fieldset{border:1px solid var(--hrc-border);padding:.75rem 1rem;margin:0 0 1rem}
+.hrc fieldset.question{border:0;padding:0;margin:.75rem 0 0}.hrc fieldset.question legend{font-weight:600;padding:0}
 .hrc label{display:block;margin:.75rem 0 .2rem;font-weight:600}.hrc .hint{color:var(--hrc-muted);font-size:.9rem;margin:.1rem 0}
-.hrc input[type=text],.hrc input[type=email],.hrc input[type=tel],.hrc input[type=url],.hrc textarea{box-sizing:border-box;width:100%;max-width:36rem;padding:.45rem .5rem;border:1px solid #8a919c;border-radius:4px;font:inherit}
+.hrc input[type=text],.hrc input[type=email],.hrc input[type=tel],.hrc input[type=url],.hrc input[type=date],.hrc textarea{box-sizing:border-box;width:100%;max-width:36rem;padding:.45rem .5rem;border:1px solid #8a919c;border-radius:4px;font:inherit}
 .hrc textarea{min-height:8rem}
 .hrc [aria-invalid=true]{border-color:#b42318;outline:1px solid #b42318}
 .hrc .field-error{color:#b42318;font-weight:600;margin:.2rem 0}

@@ -44,6 +44,8 @@ function compoundBytes(withWordStream: boolean): Uint8Array {
 
 export interface Application {
   fields?: Record<string, string>;
+  /** Fields sent once per value (the boxes ticked of a multiple-choice question). */
+  lists?: Record<string, string[]>;
   file?: { bytes: Uint8Array; name: string; type?: string } | null;
   token?: string | null;
   prefix?: string;
@@ -129,6 +131,9 @@ export function defineCareersSuite(adapter: Adapter): void {
         ...application.fields,
       };
       for (const [name, value] of Object.entries(fields)) form.set(name, value);
+      for (const [name, values] of Object.entries(application.lists ?? {})) {
+        for (const value of values) form.append(name, value);
+      }
       const file = application.file === undefined ? { bytes: pdfBytes(), name: "grace.pdf" } : application.file;
       if (file)
         form.set("resume", new Blob([file.bytes as BlobPart], { type: file.type ?? "application/pdf" }), file.name);
@@ -624,6 +629,196 @@ export function defineCareersSuite(adapter: Adapter): void {
       expect(quick.status).toBe(422);
       expect(await quick.text()).toContain("quicker than a person");
       expect(await count()).toBe(before);
+    });
+
+    describe("the job's questions", () => {
+      const QUESTIONS = [
+        { id: "why", label: "Why this job?", type: "long_text", required: true, help: "A few lines are enough." },
+        { id: "visa", label: "Do you need a visa?", type: "yes_no", required: true },
+        {
+          id: "years",
+          label: "Years of TypeScript",
+          type: "single_choice",
+          required: true,
+          choices: [
+            { value: "0", label: "Less than one", knockout: true },
+            { value: "3", label: "Three or more" },
+          ],
+        },
+        {
+          id: "tools",
+          label: "Tools you use",
+          type: "multiple_choice",
+          choices: [
+            { value: "git", label: "Git" },
+            { value: "k8s", label: "Kubernetes" },
+          ],
+        },
+        { id: "notice", label: "Notice in weeks", type: "number" },
+        { id: "start", label: "Earliest start", type: "date" },
+        { id: "nick", label: "Nickname", type: "short_text" },
+      ] as const;
+      const good = {
+        q_why: "I like <APIs> & queues.",
+        q_visa: "no",
+        q_years: "3",
+        q_notice: "4",
+        q_start: "2026-09-01",
+        q_nick: "Amazing Grace",
+      };
+      let job: { id: string };
+      beforeAll(async () => {
+        job = await createJob(COMPANIES.acme, { title: "Questions Engineer", questions: QUESTIONS });
+      });
+      const stored = async (email: string) =>
+        (await host.api.applications.list(COMPANIES.acme, { jobId: job.id, limit: 100 })).data.find(
+          (application) => application.candidate.email === email,
+        );
+
+      it("asks each question with a labelled control, choices in a fieldset with a legend, with the pay, consent and retention", async () => {
+        const html = await (await get(`/jobs/${job.id}`)).text();
+        expect(html).toContain("<legend>Questions about this job</legend>");
+        expect(html).toMatch(/<label for="q-why">Why this job\? \(required\)<\/label>/);
+        expect(html).toMatch(/<textarea id="q-why" name="q_why" required[^>]*aria-describedby="q-why-hint"/);
+        expect(html).toContain('<p class="hint" id="q-why-hint">A few lines are enough.</p>');
+        expect(html).toMatch(/<fieldset class="question"><legend>Do you need a visa\? \(required\)<\/legend>/);
+        expect(html).toMatch(/<input type="radio" id="q-visa-0" name="q_visa" value="yes"/);
+        expect(html).toMatch(/<input type="radio" id="q-years-1" name="q_years" value="3"/);
+        expect(html).toMatch(/<input type="checkbox" id="q-tools-1" name="q_tools" value="k8s"/);
+        expect(html).toMatch(/<input type="text" inputmode="decimal" value autocomplete="off" id="q-notice"/);
+        expect(html).toMatch(/<input type="date" value id="q-start" name="q_start"/);
+        expect(html).toContain('<label for="q-nick">Nickname</label>');
+        // Which answer knocks out is never on the page.
+        expect(html).not.toContain("knockout");
+        expect(html).toContain("<strong>Pay:</strong> £50,000 – £70,000 a year");
+        expect(html).toContain('aria-describedby="retention-hint"');
+        expect(html).toContain("until you ask for it to be deleted");
+      });
+
+      it("stores the answers with the application, the same confirmation for a knockout, which is flagged", async () => {
+        const kept = await apply(job.id, {
+          fields: { ...good, email: "kept@example.com" },
+          lists: { q_tools: ["k8s", "git"] },
+        });
+        expect(kept.status).toBe(200);
+        const keptHtml = await kept.text();
+        const application = await stored("kept@example.com");
+        expect(application?.knockedOut).toBe(false);
+        expect(application?.answers).toEqual([
+          {
+            questionId: "why",
+            label: "Why this job?",
+            type: "long_text",
+            value: "I like <APIs> & queues.",
+            text: "I like <APIs> & queues.",
+          },
+          { questionId: "visa", label: "Do you need a visa?", type: "yes_no", value: false, text: "No" },
+          {
+            questionId: "years",
+            label: "Years of TypeScript",
+            type: "single_choice",
+            value: "3",
+            text: "Three or more",
+          },
+          {
+            questionId: "tools",
+            label: "Tools you use",
+            type: "multiple_choice",
+            value: ["git", "k8s"],
+            text: "Git, Kubernetes",
+          },
+          { questionId: "notice", label: "Notice in weeks", type: "number", value: 4, text: "4" },
+          { questionId: "start", label: "Earliest start", type: "date", value: "2026-09-01", text: "2026-09-01" },
+          { questionId: "nick", label: "Nickname", type: "short_text", value: "Amazing Grace", text: "Amazing Grace" },
+        ]);
+        const created = (await host.events(COMPANIES.acme)).find(
+          (event) => event.type === "application.created" && JSON.parse(event.payload).data.id === application?.id,
+        );
+        expect(JSON.parse(created?.payload ?? "{}").data.answers).toHaveLength(7);
+        freshWindows();
+        const out = await apply(job.id, { fields: { ...good, q_years: "0", email: "out@example.com" } });
+        expect(out.status).toBe(200);
+        // The candidate reads what everyone reads (only the links differ).
+        const strip = (html: string) => html.replace(/\/review\/[^"]+/g, "/review/…");
+        expect(strip(await out.text())).toBe(strip(keptHtml));
+        expect(await stored("out@example.com")).toMatchObject({ knockedOut: true, stage: "new" });
+      });
+
+      it("gives the form back with each question's error tied to it and what was answered kept", async () => {
+        const answer = await apply(job.id, {
+          fields: {
+            q_why: "  ",
+            q_visa: "maybe",
+            q_years: "7",
+            q_notice: "four",
+            q_start: "2026-02-30",
+            q_nick: "Gr<ace>",
+            email: "bad@example.com",
+          },
+          lists: { q_tools: ["git", "svn"] },
+        });
+        expect(answer.status).toBe(422);
+        const html = await answer.text();
+        expect(html).toMatch(/<textarea id="q-why"[^>]*aria-invalid="true" aria-describedby="q-why-hint q-why-error"/);
+        expect(html).toContain('<p class="field-error" id="q-why-error">Answer this question.</p>');
+        expect(html).toContain('<p class="field-error" id="q-visa-error">Choose Yes or No.</p>');
+        expect(html).toMatch(/id="q-years-0"[^>]*aria-invalid="true" aria-describedby="q-years-error"/);
+        expect(html).toContain('id="q-tools-error"');
+        expect(html).toContain('<p class="field-error" id="q-notice-error">Enter a number, such as 3 or 2.5.</p>');
+        expect(html).toContain('id="q-start-error"');
+        expect(html).not.toContain('id="q-nick-error"');
+        // Kept: the text typed, the box ticked; the list above the form links to each question.
+        expect(html).toMatch(/value="four"[^>]*id="q-notice"/);
+        expect(html).toMatch(/value="Gr&lt;ace>"[^>]*id="q-nick"/);
+        expect(html).toMatch(/id="q-tools-0" name="q_tools" value="git" checked/);
+        expect(html).toContain('<a href="#q-years-0">Years of TypeScript: ');
+        expect(html).toContain('<a href="#q-why">Why this job?: Answer this question.</a>');
+        expect(await stored("bad@example.com")).toBeUndefined();
+      });
+
+      it("takes answers as JSON from a host's own front end, and names the question of each error", async () => {
+        const token = await host.careers.formToken({ companyId: COMPANIES.acme, jobId: job.id });
+        host.clock.advance(4_000);
+        const body = {
+          form_token: token,
+          name: "Dorothy Vaughan",
+          email: "dorothy@example.com",
+          consent: true,
+          resume: { filename: "dv.pdf", content_base64: Buffer.from(pdfBytes(1000)).toString("base64") },
+          q_why: "Fortran.",
+          q_visa: false,
+          q_years: "3",
+          q_tools: ["git"],
+          q_notice: 2,
+        };
+        const send = (content: unknown) =>
+          fetch(url(`/jobs/${job.id}/apply`), {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: JSON.stringify(content),
+          });
+        expect((await send(body)).status).toBe(201);
+        expect((await stored("dorothy@example.com"))?.answers.map((a) => [a.questionId, a.value])).toEqual([
+          ["why", "Fortran."],
+          ["visa", false],
+          ["years", "3"],
+          ["tools", ["git"]],
+          ["notice", 2],
+        ]);
+        freshWindows();
+        const again = await host.careers.formToken({ companyId: COMPANIES.acme, jobId: job.id });
+        host.clock.advance(4_000);
+        const bad = await send({
+          ...body,
+          form_token: again,
+          email: "dot2@example.com",
+          q_visa: undefined,
+          q_tools: ["x"],
+        });
+        expect(bad.status).toBe(422);
+        const error = ((await bad.json()) as { error: { fields: { field: string }[] } }).error;
+        expect(error.fields.map((f) => f.field).sort()).toEqual(["q_tools", "q_visa"]);
+      });
     });
 
     it("answers a duplicate exactly as a new application, and stores nothing more", async () => {

@@ -354,6 +354,49 @@ export interface components {
             locality: string | null;
             postal_code: string | null;
             workplace_type: ("on_site" | "hybrid" | "remote") | null;
+            /** @description Questions of the apply form, in the order it asks them: up to 30, ids unique. Answers arrive on the Application (answers). */
+            questions: {
+                /**
+                 * @description A short key you choose, unique within the job and stable over its changes.
+                 * @example experience
+                 */
+                id: string;
+                /** @example How many years of Go have you written? */
+                label: string;
+                /** @enum {string} */
+                type: "short_text" | "long_text" | "yes_no" | "single_choice" | "multiple_choice" | "number" | "date";
+                /**
+                 * @description Whether the form must answer it. Default false.
+                 * @default false
+                 */
+                required: boolean;
+                /**
+                 * @description The choices of a single_choice or multiple_choice question (1 to 50, values unique); empty for the other types.
+                 * @default []
+                 */
+                choices: {
+                    /**
+                     * @description What the answer holds when this choice is picked; unique within the question.
+                     * @example 3_plus
+                     */
+                    value: string;
+                    /**
+                     * @description What the candidate reads.
+                     * @example 3 years or more
+                     */
+                    label: string;
+                    /**
+                     * @description Picking it flags the application `knocked_out` (it is still stored; the candidate is not told). Default false.
+                     * @default false
+                     */
+                    knockout: boolean;
+                }[];
+                /**
+                 * @description A hint shown under the question; empty for none.
+                 * @default
+                 */
+                help: string;
+            }[];
         };
         /** @description Always present; min and max are null when not set. */
         Salary: {
@@ -404,6 +447,24 @@ export interface components {
             updated_at: string;
             /** @description When the candidate's personal data was erased at the company's request, or null. An erased application stays as an anonymous record: its stage, history, source, scores, tags and dates are kept; every candidate field and cover_letter are empty strings, skills is empty and resume_url is null. Additive to the v1 fields. */
             erased_at: string | null;
+            /** @description The candidate's answers to the job's questions, in the questions' order (optional questions left blank are not listed). Empty once the candidate's data is erased. Additive to the v1 fields. */
+            answers: {
+                /** @example experience */
+                question_id: string;
+                /** @description The question's label when the candidate answered it. */
+                label: string;
+                /** @enum {string} */
+                type: "short_text" | "long_text" | "yes_no" | "single_choice" | "multiple_choice" | "number" | "date";
+                /** @description short_text, long_text, single_choice (a choice's value) and date (YYYY-MM-DD): a string; yes_no: a boolean; number: a number; multiple_choice: a list of choice values. */
+                value: string | number | boolean | string[];
+                /**
+                 * @description The answer as a person reads it: the text, Yes or No, the number, the date, or the choices' labels joined by commas.
+                 * @example 3 years or more
+                 */
+                text: string;
+            }[];
+            /** @description True when an answer picked a choice marked knockout. The application is stored and handled like any other; the candidate is not told. Additive to the v1 fields. */
+            knocked_out: boolean;
         };
         Candidate: {
             name: string;
@@ -842,6 +903,52 @@ export interface components {
                     /** @default null */
                     workplace_type?: ("on_site" | "hybrid" | "remote") | null;
                     /**
+                     * @description Questions of the apply form, in the order it asks them: up to 30, ids unique. Answers arrive on the Application (answers).
+                     * @default []
+                     */
+                    questions?: {
+                        /**
+                         * @description A short key you choose, unique within the job and stable over its changes.
+                         * @example experience
+                         */
+                        id: string;
+                        /** @example How many years of Go have you written? */
+                        label: string;
+                        /** @enum {string} */
+                        type: "short_text" | "long_text" | "yes_no" | "single_choice" | "multiple_choice" | "number" | "date";
+                        /**
+                         * @description Whether the form must answer it. Default false.
+                         * @default false
+                         */
+                        required?: boolean;
+                        /**
+                         * @description The choices of a single_choice or multiple_choice question (1 to 50, values unique); empty for the other types.
+                         * @default []
+                         */
+                        choices?: {
+                            /**
+                             * @description What the answer holds when this choice is picked; unique within the question.
+                             * @example 3_plus
+                             */
+                            value: string;
+                            /**
+                             * @description What the candidate reads.
+                             * @example 3 years or more
+                             */
+                            label: string;
+                            /**
+                             * @description Picking it flags the application `knocked_out` (it is still stored; the candidate is not told). Default false.
+                             * @default false
+                             */
+                            knockout?: boolean;
+                        }[];
+                        /**
+                         * @description A hint shown under the question; empty for none.
+                         * @default
+                         */
+                        help?: string;
+                    }[];
+                    /**
                      * @description active: shown on the public jobs page, the search-engine listing and the job-board feed (unless hidden by the company). draft and paused: not public. Closing is POST /jobs/{id}/close.
                      * @default draft
                      * @enum {string}
@@ -905,6 +1012,49 @@ export interface components {
                     locality?: string | null;
                     postal_code?: string | null;
                     workplace_type?: ("on_site" | "hybrid" | "remote") | null;
+                    /** @description Questions of the apply form, in the order it asks them: up to 30, ids unique. Answers arrive on the Application (answers). */
+                    questions?: {
+                        /**
+                         * @description A short key you choose, unique within the job and stable over its changes.
+                         * @example experience
+                         */
+                        id: string;
+                        /** @example How many years of Go have you written? */
+                        label: string;
+                        /** @enum {string} */
+                        type: "short_text" | "long_text" | "yes_no" | "single_choice" | "multiple_choice" | "number" | "date";
+                        /**
+                         * @description Whether the form must answer it. Default false.
+                         * @default false
+                         */
+                        required?: boolean;
+                        /**
+                         * @description The choices of a single_choice or multiple_choice question (1 to 50, values unique); empty for the other types.
+                         * @default []
+                         */
+                        choices?: {
+                            /**
+                             * @description What the answer holds when this choice is picked; unique within the question.
+                             * @example 3_plus
+                             */
+                            value: string;
+                            /**
+                             * @description What the candidate reads.
+                             * @example 3 years or more
+                             */
+                            label: string;
+                            /**
+                             * @description Picking it flags the application `knocked_out` (it is still stored; the candidate is not told). Default false.
+                             * @default false
+                             */
+                            knockout?: boolean;
+                        }[];
+                        /**
+                         * @description A hint shown under the question; empty for none.
+                         * @default
+                         */
+                        help?: string;
+                    }[];
                     /**
                      * @description active: shown on the public jobs page, the search-engine listing and the job-board feed (unless hidden by the company). draft and paused: not public. Closing is POST /jobs/{id}/close.
                      * @enum {string}
@@ -962,6 +1112,16 @@ export interface components {
                      * @default null
                      */
                     consent?: boolean | null;
+                    /**
+                     * @description Answers to the job's questions, checked against them: every required question answered, each value of its question's type, choices known. Left out: no answers (refused when the job has a required question).
+                     * @default []
+                     */
+                    answers?: {
+                        /** @example experience */
+                        question_id: string;
+                        /** @description short_text and long_text: text; yes_no: true or false; single_choice: a choice's value; multiple_choice: a list of choice values; number: a number; date: YYYY-MM-DD. */
+                        value: string | number | boolean | string[];
+                    }[];
                 };
             };
         };

@@ -14,9 +14,12 @@ import * as z from "zod";
  * - `enum`: one of a fixed list on input (stored values are read back as plain strings);
  * - `list`: a list of strings, stored as JSON text;
  * - `number`: a number;
- * - `date`: a calendar date `YYYY-MM-DD`, stored as text.
+ * - `date`: a calendar date `YYYY-MM-DD`, stored as text;
+ * - `json`: a structured value (objects and lists, such as a job's questions), stored as JSON text
+ *   on every database; its input check gives its type and, unless it is nullable, a `default`
+ *   must be declared.
  */
-export type FieldKind = "text" | "label" | "code" | "enum" | "list" | "number" | "date";
+export type FieldKind = "text" | "label" | "code" | "enum" | "list" | "number" | "date" | "json";
 
 /**
  * Where a field sits in the returned object of its entity, in declaration order within each place.
@@ -26,12 +29,12 @@ export type FieldKind = "text" | "label" | "code" | "enum" | "list" | "number" |
  */
 export type FieldPlacement = "lead" | "main" | "salary" | "tail";
 
-/** The value a field of `Kind` has in a domain record. */
-export type RecordValueOf<Kind extends FieldKind, Nullable extends boolean> =
-  | (Kind extends "list" ? string[] : Kind extends "number" ? number : string)
+/** The value a field of `Kind` has in a domain record (`Json`: the checked value of a `json` field). */
+export type RecordValueOf<Kind extends FieldKind, Nullable extends boolean, Json = unknown> =
+  | (Kind extends "json" ? Json : Kind extends "list" ? string[] : Kind extends "number" ? number : string)
   | (Nullable extends true ? null : never);
 
-/** The value a field of `Kind` has in a database row as the drivers return it. */
+/** The value a field of `Kind` has in a database row as the drivers return it (JSON text for `list` and `json`). */
 export type ColumnValueOf<Kind extends FieldKind, Nullable extends boolean> =
   | (Kind extends "number" ? number : string)
   | (Nullable extends true ? null : never);
@@ -60,9 +63,9 @@ export interface FieldSpec<
   /** The check of a value sent, with its limits and messages; create and patch add optionality and defaults. */
   readonly input: Input;
   /** The field as returned. */
-  readonly output: z.ZodType<RecordValueOf<Kind, Nullable>>;
-  /** Stored when the create body leaves the field out (a fresh array each time for a list). */
-  readonly default: RecordValueOf<Kind, Nullable>;
+  readonly output: z.ZodType<RecordValueOf<Kind, Nullable, z.output<Input>>>;
+  /** Stored when the create body leaves the field out (a fresh copy each time for a list or a `json` value). */
+  readonly default: RecordValueOf<Kind, Nullable, z.output<Input>>;
   /** Whether PATCH may change it. */
   readonly patch: Patch;
   /** Whether the careers site's public JSON shows it. */
@@ -93,10 +96,10 @@ export interface FieldOptions<
   /** @default false */
   required?: Required;
   input: Input;
-  /** @default what the kind returns: a string, a list of strings, a date or null… */
-  output?: z.ZodType<RecordValueOf<Kind, Nullable>>;
-  /** @default `""`, `[]` for a list, null when nullable */
-  default?: RecordValueOf<Kind, Nullable>;
+  /** @default what the kind returns: a string, a list of strings, a date or null…; for `json`, the input check */
+  output?: z.ZodType<RecordValueOf<Kind, Nullable, z.output<Input>>>;
+  /** @default `""`, `[]` for a list, null when nullable (a non-nullable `json` field must declare one) */
+  default?: RecordValueOf<Kind, Nullable, z.output<Input>>;
   /** @default true */
   patch?: Patch;
   /** @default true */
@@ -106,7 +109,8 @@ export interface FieldOptions<
   salaryKey?: string;
 }
 
-function defaultOutput(kind: FieldKind, nullable: boolean): z.ZodType {
+function defaultOutput(kind: FieldKind, nullable: boolean, input: z.ZodType): z.ZodType {
+  if (kind === "json") return nullable ? input.nullable() : input;
   const base =
     kind === "list"
       ? z.array(z.string())
@@ -143,6 +147,9 @@ export function field<
   if ((placement === "salary") !== (options.salaryKey !== undefined)) {
     throw new Error(`Field ${options.wire}: salaryKey goes with placement "salary" and only with it.`);
   }
+  if (options.kind === "json" && !nullable && options.default === undefined) {
+    throw new Error(`Field ${options.wire}: a json field that is not nullable declares its default.`);
+  }
   const fallback = nullable ? null : options.kind === "list" ? [] : options.kind === "number" ? 0 : "";
   return {
     kind: options.kind,
@@ -151,8 +158,12 @@ export function field<
     nullable,
     required: (options.required ?? false) as Required,
     input: options.input,
-    output: options.output ?? (defaultOutput(options.kind, nullable) as z.ZodType<RecordValueOf<Kind, Nullable>>),
-    default: (options.default ?? fallback) as RecordValueOf<Kind, Nullable>,
+    output:
+      options.output ??
+      (defaultOutput(options.kind, nullable, options.input) as z.ZodType<
+        RecordValueOf<Kind, Nullable, z.output<Input>>
+      >),
+    default: (options.default ?? fallback) as RecordValueOf<Kind, Nullable, z.output<Input>>,
     patch: (options.patch ?? true) as Patch,
     public: (options.public ?? true) as Public,
     placement,
@@ -165,8 +176,14 @@ export type FieldSet = Readonly<Record<string, FieldSpec>>;
 
 /** The domain record part an entity's fields make: record name → value. */
 export type RecordOf<Fields extends FieldSet> = {
-  -readonly [Name in keyof Fields]: Fields[Name] extends FieldSpec<infer Kind, string, string, infer Nullable>
-    ? RecordValueOf<Kind, Nullable>
+  -readonly [Name in keyof Fields]: Fields[Name] extends FieldSpec<
+    infer Kind,
+    string,
+    string,
+    infer Nullable,
+    infer Input
+  >
+    ? RecordValueOf<Kind, Nullable, z.output<Input>>
     : never;
 };
 
@@ -257,11 +274,12 @@ export function createShape<Fields extends FieldSet>(fields: Fields): CreateShap
   const shape: Record<string, z.ZodType> = {};
   for (const spec of Object.values(fields)) {
     const input = spec.nullable ? spec.input.nullable() : spec.input;
+    const fallback: unknown = spec.default;
     shape[spec.wire] = spec.required
       ? input
-      : spec.kind === "list"
-        ? input.default(() => [])
-        : input.default(spec.default as never);
+      : fallback !== null && typeof fallback === "object"
+        ? input.default(() => structuredClone(fallback) as never)
+        : input.default(fallback as never);
   }
   return shape as CreateShapeOf<Fields>;
 }

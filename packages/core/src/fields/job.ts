@@ -22,6 +22,7 @@ import {
   stringList,
   WORKPLACE_TYPES,
 } from "../schemas/fields";
+import { questionListSchema } from "../schemas/questions";
 import { field, type RecordOf, type RowOf } from "./field";
 
 const salaryAmount = () =>
@@ -180,6 +181,14 @@ export const JOB_FIELDS = {
     }),
     output: z.enum(WORKPLACE_TYPES).nullable(),
   }),
+  questions: field({
+    kind: "json",
+    wire: "questions",
+    input: questionListSchema,
+    default: [],
+    // Not in the careers site's public JSON: which choices knock an application out stays with the company.
+    public: false,
+  }),
 } as const;
 
 /** The Job fields' declarations (see {@link JOB_FIELDS}). */
@@ -195,7 +204,8 @@ export type JobFieldColumns = RowOf<JobFieldSet>;
 export function jobFieldDefaults(): JobFields {
   const fields: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(JOB_FIELDS)) {
-    fields[name] = Array.isArray(spec.default) ? [...spec.default] : spec.default;
+    const fallback: unknown = spec.default;
+    fields[name] = fallback !== null && typeof fallback === "object" ? structuredClone(fallback) : fallback;
   }
   return fields as JobFields;
 }

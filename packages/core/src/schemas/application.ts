@@ -3,6 +3,7 @@
  * body of PATCH /applications/{id}, and the Application as returned (docs/api-reference.md, Application).
  */
 import * as z from "zod";
+import { answerListSchema } from "../answers";
 import { APPLICATION_STAGES } from "../domain";
 import {
   email,
@@ -16,6 +17,7 @@ import {
   utcDateTime,
   webUrlOrEmpty,
 } from "./fields";
+import { QUESTION_TYPES } from "./questions";
 
 /** The 14 stages (docs/api-reference.md, Application stages); every move between them is allowed. */
 export const stageSchema = z.enum(APPLICATION_STAGES).meta({
@@ -61,6 +63,7 @@ export const applicationCreateBodySchema = z
       .nullable()
       .default(null)
       .meta({ description: "True when the candidate agreed to their data being sent; stored with its time." }),
+    answers: answerListSchema.default(() => []),
   })
   .meta({
     description:
@@ -110,6 +113,24 @@ export const scoresSchema = z
   })
   .meta({ description: "Scores that help a person review; they never decide anything on their own." });
 
+/** An answer as returned: readable without the job (its question's label and type are kept with it). */
+export const answerSchema = z
+  .strictObject({
+    question_id: z.string().meta({ examples: ["experience"] }),
+    label: z.string().meta({ description: "The question's label when the candidate answered it." }),
+    type: z.enum(QUESTION_TYPES),
+    value: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).meta({
+      description:
+        "short_text, long_text, single_choice (a choice's value) and date (YYYY-MM-DD): a string; yes_no: a boolean; number: a number; multiple_choice: a list of choice values.",
+    }),
+    text: z.string().meta({
+      description:
+        "The answer as a person reads it: the text, Yes or No, the number, the date, or the choices' labels joined by commas.",
+      examples: ["3 years or more"],
+    }),
+  })
+  .meta({ description: "An answer to one of the job's questions." });
+
 /** An Application as returned (docs/api-reference.md, Application), exactly its fields. */
 export const applicationSchema = z
   .strictObject({
@@ -136,6 +157,14 @@ export const applicationSchema = z
     erased_at: utcDateTime().nullable().meta({
       description:
         "When the candidate's personal data was erased at the company's request, or null. An erased application stays as an anonymous record: its stage, history, source, scores, tags and dates are kept; every candidate field and cover_letter are empty strings, skills is empty and resume_url is null. Additive to the v1 fields.",
+    }),
+    answers: z.array(answerSchema).meta({
+      description:
+        "The candidate's answers to the job's questions, in the questions' order (optional questions left blank are not listed). Empty once the candidate's data is erased. Additive to the v1 fields.",
+    }),
+    knocked_out: z.boolean().meta({
+      description:
+        "True when an answer picked a choice marked knockout. The application is stored and handled like any other; the candidate is not told. Additive to the v1 fields.",
     }),
   })
   .meta({ description: "An application: personal data your company controls and the service processes for you." });

@@ -46,6 +46,24 @@ export const LIMITS = {
   pageMax: 100,
   /** Page size when `limit` is not sent. */
   pageDefault: 25,
+  /** Questions of one job's apply form. */
+  questions: 30,
+  /** Characters of a question's `id` (letters, digits, `_` and `-`). */
+  questionId: 50,
+  /** Characters of a question's `label`. */
+  questionLabel: 500,
+  /** Characters of a question's `help` text. */
+  questionHelp: 1_000,
+  /** Choices of one choice question. */
+  choices: 50,
+  /** Characters of a choice's `value`. */
+  choiceValue: 100,
+  /** Characters of an answer to a `short_text` question. */
+  shortAnswer: 500,
+  /** Characters of an answer to a `long_text` question. */
+  longAnswer: 10_000,
+  /** Largest absolute value of an answer to a `number` question. */
+  numberAnswer: 1_000_000_000_000,
 } as const;
 
 const DATE_EXAMPLE = "2026-03-31";

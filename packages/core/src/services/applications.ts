@@ -1,3 +1,4 @@
+import { answersError, checkAnswers } from "../answers";
 import { cursorScope } from "../cursor";
 import type { Actor, ApplicationRecord, ApplicationStage, JobRecord, NoteRecord, StageChangeRecord } from "../domain";
 import { HireportError, notFound } from "../errors";
@@ -116,6 +117,8 @@ export class ApplicationService {
     // A job closed between this read and the write takes the application as if it had come first.
     if (job.status === "closed") throw closedJob();
     if (extras.publicJobOnly && !publicJobs.isPublic(job)) throw notPublicJob();
+    // Checked before the CV is put: answers that do not fit the job's questions leave nothing behind.
+    answersFor(job, body);
     let file: StoredFileInfo | null = null;
     if (extras.resume && fileStore) {
       file = await fileStore.put({
@@ -163,6 +166,7 @@ export class ApplicationService {
     // locked (every application of the company would queue on it); a refused one leaves a gap.
     const sequence = await storage.companies.nextSequence(companyId, "application");
     for (let read = 1; ; read++) {
+      const { answers, knockedOut } = answersFor(job, body);
       const aiMatch = clampScore(await scoring({ job, candidate }));
       const now = clock.now();
       const record: NewApplication = {
@@ -184,6 +188,8 @@ export class ApplicationService {
         tags: [],
         starred: false,
         humanReviewRequestedAt: null,
+        answers,
+        knockedOut,
         appliedAt: now,
         updatedAt: now,
         erasedAt: null,
@@ -388,6 +394,13 @@ export class ApplicationService {
   async #unchanged(application: ApplicationRecord): Promise<Written<ApplicationRecord, ApplicationWire>> {
     return { record: application, wire: await this.#runtime.serializer.application(application) };
   }
+}
+
+/** The answers of `body` checked against the job's questions (422 `invalid` when they do not fit). */
+function answersFor(job: JobRecord, body: ApplicationCreateBody) {
+  const checked = checkAnswers(job.questions, body.answers ?? []);
+  if (!checked.ok) throw answersError(checked.problems);
+  return checked;
 }
 
 /** 422 for a note on an erased application: notes are about the candidate, whose data was erased. */

@@ -170,6 +170,8 @@ export function makeApplication(
     tags: [],
     starred: false,
     humanReviewRequestedAt: null,
+    answers: [],
+    knockedOut: false,
     appliedAt: at,
     updatedAt: at,
     erasedAt: null,

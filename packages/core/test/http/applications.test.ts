@@ -117,6 +117,8 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         applied_at: START.toISOString(),
         updated_at: START.toISOString(),
         erased_at: null,
+        answers: [],
+        knocked_out: false,
       });
       expect(application.applied_at).toMatch(ISO_UTC);
       const stored = await w.api.applications.get(w.acme, application.id);

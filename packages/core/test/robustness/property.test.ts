@@ -628,6 +628,8 @@ describe("valid input round-trips", () => {
             locality: input.locality?.trim() ?? null,
             postal_code: input.postal_code?.trim() ?? null,
             workplace_type: input.workplace_type ?? null,
+            // The arbitrary sends no questions (their own checks: test/questions.test.ts, test/http/questions.test.ts).
+            questions: [],
           }),
         );
         expect(job.reference).toMatch(/^JOB-\d+$/);

@@ -53,6 +53,7 @@ function salaryObject(source: string, copy: boolean, only?: (spec: FieldSpec) =>
 
 /** A record value as returned: lists copied when `copy` (the public JSON hands out fresh arrays). */
 function value(expression: string, spec: FieldSpec, copy: boolean): string {
+  if (copy && spec.kind === "json") return `structuredClone(${expression})`;
   return copy && spec.kind === "list" ? `[...${expression}]` : expression;
 }
 
@@ -94,11 +95,13 @@ ${publicEntries.join("\n")}
 }
 
 /** Row to record: the declared fields between the leading and trailing specials. */
-function fromColumn(spec: FieldSpec): string {
+function fromColumn(name: string, spec: FieldSpec): string {
   const column = `row.${spec.column}`;
   switch (spec.kind) {
     case "list":
       return `readJson<string[]>(${column}, [])`;
+    case "json":
+      return `readJson<JobRecord[${JSON.stringify(name)}]>(${column}, ${JSON.stringify(spec.default)})`;
     case "number":
       return `readNumber(${column})`;
     default:
@@ -108,11 +111,11 @@ function fromColumn(spec: FieldSpec): string {
 
 /** Record value to column value. */
 function toColumn(spec: FieldSpec, expression: string): string {
-  return spec.kind === "list" ? `JSON.stringify(${expression})` : expression;
+  return spec.kind === "list" || spec.kind === "json" ? `JSON.stringify(${expression})` : expression;
 }
 
 function renderJobRows(): string {
-  const toRecord = FIELDS.map(([name, spec]) => `    ${name}: ${fromColumn(spec)},`);
+  const toRecord = FIELDS.map(([name, spec]) => `    ${name}: ${fromColumn(name, spec)},`);
   const toRow = FIELDS.map(([name, spec]) => `    ${spec.column}: ${toColumn(spec, `record.${name}`)},`);
   const patch = FIELDS.filter(([, spec]) => spec.patch).map(
     ([name, spec]) => `  if (patch.${name} !== undefined) set.${spec.column} = ${toColumn(spec, `patch.${name}`)};`,

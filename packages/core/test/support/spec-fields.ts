@@ -37,6 +37,7 @@ export const JOB_FIELDS = [
   "locality",
   "postal_code",
   "workplace_type",
+  "questions",
 ] as const;
 
 /** The exact keys of the Application, in the documented order, then the additive ones. */
@@ -57,6 +58,8 @@ export const APPLICATION_FIELDS = [
   "applied_at",
   "updated_at",
   "erased_at",
+  "answers",
+  "knocked_out",
 ] as const;
 
 /** The exact keys of an Application's candidate. */
@@ -84,6 +87,7 @@ export const JOB_EXTRAS_UNSET = {
   locality: null,
   postal_code: null,
   workplace_type: null,
+  questions: [],
 };
 
 /** What POST /jobs stores for every JobInput field but `title` when the body leaves it out. */
@@ -111,6 +115,7 @@ export const JOB_CREATE_DEFAULTS = {
   locality: null,
   postal_code: null,
   workplace_type: null,
+  questions: [],
   status: "draft",
 };
 
@@ -145,4 +150,17 @@ export const SAMPLE_JOB_WIRE = {
   locality: "London",
   postal_code: "EC1A 1BB",
   workplace_type: "hybrid",
+  questions: [
+    {
+      id: "experience",
+      label: "Years of Go",
+      type: "single_choice",
+      required: true,
+      choices: [
+        { value: "none", label: "None", knockout: true },
+        { value: "3_plus", label: "3 years or more", knockout: false },
+      ],
+      help: "",
+    },
+  ],
 };

@@ -22,9 +22,11 @@ function columnType(spec: FieldSpec, ty: ColumnTypes) {
   }
 }
 
-/** A non-null field's default as its column stores it (a list as JSON text). */
+/** A non-null field's default as its column stores it (a list or a `json` value as JSON text). */
 function storedDefault(spec: FieldSpec): string | number {
-  return spec.kind === "list" ? JSON.stringify(spec.default) : (spec.default as string | number);
+  return spec.kind === "list" || spec.kind === "json"
+    ? JSON.stringify(spec.default)
+    : (spec.default as string | number);
 }
 
 /**

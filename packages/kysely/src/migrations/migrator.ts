@@ -8,6 +8,7 @@ import type { Kysely } from "kysely";
 import { addFieldColumnMigration } from "./add-field-column";
 import { attemptEndpointTimeIndexMigration } from "./attempt-endpoint-time-index";
 import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
+import { applicationAnswersMigration } from "./application-answers";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import { jobIndexMigration } from "./job-index";
@@ -44,6 +45,9 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
       JOB_FIELDS.workplaceType,
     ),
     "2026-11-27-0010-attempt-endpoint-time-index": attemptEndpointTimeIndexMigration(prefix, options.dialect),
+    // Application questions: a job's questions, and the answers stored with each application.
+    "2026-11-27-0011-job-questions": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.questions),
+    "2026-11-27-0012-application-answers": applicationAnswersMigration(prefix, options.dialect),
   };
 }
 

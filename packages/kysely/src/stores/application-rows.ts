@@ -1,5 +1,6 @@
 /** Applications, stage changes and notes: rows to records, records to rows, and the joined read of applications. */
 import type {
+  AnswerRecord,
   ApplicationRecord,
   ApplicationStage,
   NewApplication,
@@ -53,6 +54,8 @@ export function toApplication(row: ApplicationRow): ApplicationRecord {
     tags: readJson<string[]>(row.tags, []),
     starred: readBool(row.starred),
     humanReviewRequestedAt: fromDb(row.human_review_requested_at),
+    answers: readJson<AnswerRecord[]>(row.answers, []),
+    knockedOut: readBool(row.knocked_out),
     appliedAt: fromDb(row.applied_at),
     updatedAt: fromDb(row.updated_at),
     erasedAt: fromDb(row.erased_at),
@@ -112,6 +115,8 @@ export function applicationRow(ctx: StoreContext, record: NewApplication) {
     applied_at: ctx.toDb(record.appliedAt),
     updated_at: ctx.toDb(record.updatedAt),
     erased_at: ctx.toDb(record.erasedAt ?? null),
+    answers: JSON.stringify(record.answers),
+    knocked_out: ctx.bool(record.knockedOut),
   } satisfies Record<keyof ApplicationTable, unknown>;
   return row;
 }

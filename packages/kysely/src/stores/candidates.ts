@@ -58,6 +58,7 @@ export function createCandidateStore(ctx: StoreContext): CandidateStore {
               cover_letter: "",
               resume_source_url: null,
               resume_file_id: null,
+              answers: "[]",
               erased_at: tx.toDb(erasedAt),
               updated_at: tx.toDb(erasedAt),
             })

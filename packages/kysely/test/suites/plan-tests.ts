@@ -85,6 +85,8 @@ export function definePlanTests(options: {
       overall_score: null,
       tags: "[]",
       starred: dialect === "postgres" ? false : 0,
+      answers: "[]",
+      knocked_out: dialect === "postgres" ? false : 0,
       applied_at: at(appliedAt),
       updated_at: at(updatedAt),
     };

@@ -79,6 +79,8 @@ export function defineSchemaTests(suite: SuiteContext): void {
         "2026-11-27-0008-job-postal-code",
         "2026-11-27-0009-job-workplace-type",
         "2026-11-27-0010-attempt-endpoint-time-index",
+        "2026-11-27-0011-job-questions",
+        "2026-11-27-0012-application-answers",
       ]);
     });
 
@@ -166,6 +168,34 @@ export function defineSchemaTests(suite: SuiteContext): void {
       });
       // Every migration on an empty prefix: MariaDB's DDL alone takes seconds on a busy machine.
     }, 30_000);
+
+    it("adds job.questions, application.answers and application.knocked_out to existing rows at their defaults", async () => {
+      await withOwnPrefix(database, randomPrefix(), async (other) => {
+        expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
+        const earlier = kyselyStorage({ db: database, tablePrefix: other });
+        const co = make.company();
+        await earlier.companies.upsert(co);
+        const job = make.job(co.id);
+        await earlier.jobs.insert(job);
+        const write = make.newApplicationWrite(co.id, job.id, job.title);
+        expect(await earlier.applications.create(write)).toEqual({ outcome: "created" });
+        // Back to before the questions (their columns dropped), then up again: existing rows get the defaults.
+        const migrator = await createHireportMigrator(database, { tablePrefix: other });
+        for (const name of ["2026-11-27-0012-application-answers", "2026-11-27-0011-job-questions"]) {
+          const down = await migrator.migrateDown();
+          expect(down.error).toBeUndefined();
+          expect(down.results?.map((result) => [result.migrationName, result.direction])).toEqual([[name, "Down"]]);
+        }
+        expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
+        const storage = kyselyStorage({ db: database, tablePrefix: other });
+        expect(await storage.jobs.get(co.id, job.id)).toEqual({ ...job, questions: [], applicationsCount: 1 });
+        expect(await storage.applications.get(co.id, write.record.id)).toMatchObject({
+          id: write.record.id,
+          answers: [],
+          knockedOut: false,
+        });
+      });
+    }, 60_000);
 
     it("prints the SQL of the migration, and on Postgres of the routines, for review", async () => {
       const text = await migrationSql(dialect, { tablePrefix: prefix });

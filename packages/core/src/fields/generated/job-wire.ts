@@ -44,6 +44,7 @@ export function jobWire(job: JobRecord, publicUrl: string | null): JobWire {
     locality: job.locality,
     postal_code: job.postalCode,
     workplace_type: job.workplaceType,
+    questions: job.questions,
   };
 }
 

@@ -45,6 +45,17 @@ export function candidateTests(ctx: ConformanceContext): void {
       starred: true,
       overallScore: 80,
       humanReviewRequestedAt: shift(now(), -SECOND),
+      answers: [
+        {
+          questionId: "why",
+          label: "Why us?",
+          type: "long_text",
+          value: `Because Zoë's answer ${randomHex(6)} 🚀`,
+          text: "Because…",
+        },
+        { questionId: "tools", label: "Tools", type: "multiple_choice", value: ["git"], text: "Git" },
+      ],
+      knockedOut: true,
       ...overrides,
     });
     expect(await ctx.createApplication(application)).toEqual({ outcome: "created" });
@@ -114,6 +125,8 @@ export function candidateTests(ctx: ConformanceContext): void {
       });
       const history = await ctx.storage.applications.listStageChanges(companyId, application.id);
       expect(await ctx.inspect.findText(email), "the email is stored before the erasure").not.toEqual([]);
+      const answerMarker = /answer (\w+)/.exec(String(application.answers[0]?.value))?.[1] ?? "none";
+      expect(await ctx.inspect.findText(answerMarker), "the answer is stored before the erasure").not.toEqual([]);
 
       const at = new Date(Math.floor(Date.now() / 1000) * 1000 + 123);
       const result = await ctx.storage.transaction((tx) =>
@@ -141,6 +154,9 @@ export function candidateTests(ctx: ConformanceContext): void {
       await ctx.expectRaw("findText", [email], []);
       await ctx.expectRaw("findText", [application.candidate.name], []);
       await ctx.expectRaw("findText", ["Called her"], []);
+      // The answers to the job's questions are personal data too; the knockout flag stays.
+      expect(await stored(companyId, application.id)).toMatchObject({ answers: [], knockedOut: true });
+      await ctx.expectRaw("findText", [answerMarker], []);
     });
 
     // The answers of webhook attempts: the webhook store suite (`@hireport/webhooks/testing`).

@@ -39,6 +39,7 @@ export function toJob(row: JobTable): JobRecord {
     locality: row.locality,
     postalCode: row.postal_code,
     workplaceType: row.workplace_type,
+    questions: readJson<JobRecord["questions"]>(row.questions, []),
     status: row.status as JobStatus,
     hidden: readBool(row.hidden),
     applicationsCount: readNumber(row.applications_count),
@@ -79,6 +80,7 @@ export function jobRow(ctx: StoreContext, record: JobRecord) {
     locality: record.locality,
     postal_code: record.postalCode,
     workplace_type: record.workplaceType,
+    questions: JSON.stringify(record.questions),
     status: record.status,
     hidden: ctx.bool(record.hidden),
     applications_count: record.applicationsCount,
@@ -117,6 +119,7 @@ export function jobPatchColumns(ctx: StoreContext, patch: JobPatch): Updateable<
   if (patch.locality !== undefined) set.locality = patch.locality;
   if (patch.postalCode !== undefined) set.postal_code = patch.postalCode;
   if (patch.workplaceType !== undefined) set.workplace_type = patch.workplaceType;
+  if (patch.questions !== undefined) set.questions = JSON.stringify(patch.questions);
   if (patch.status !== undefined) set.status = patch.status;
   if (patch.hidden !== undefined) set.hidden = ctx.bool(patch.hidden);
   if (patch.closedAt !== undefined) set.closed_at = ctx.toDb(patch.closedAt);
