@@ -81,6 +81,7 @@ function toJob(row: Record<string, unknown>): JobRecord {
     locality: row.locality as string | null,
     postalCode: row.postal_code as string | null,
     workplaceType: row.workplace_type as JobRecord["workplaceType"],
+    questions: typeof row.questions === "string" ? (JSON.parse(row.questions) as JobRecord["questions"]) : [],
     status: row.status as JobStatus,
     hidden: row.hidden as boolean,
     applicationsCount: Number(row.applications_count),

@@ -95,6 +95,16 @@ function exampleApplication(type: AnyEventType): ApplicationWire {
     applied_at: EXAMPLE_TIME.toISOString(),
     updated_at: EXAMPLE_TIME.toISOString(),
     erased_at: null,
+    answers: [
+      {
+        question_id: "right_to_work",
+        label: "Do you have the right to work in the UK?",
+        type: "yes_no",
+        value: true,
+        text: "Yes",
+      },
+    ],
+    knocked_out: false,
   };
 }
 
