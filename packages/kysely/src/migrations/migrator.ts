@@ -6,9 +6,9 @@
 import { JOB_FIELDS } from "@hireport/core";
 import type { Kysely } from "kysely";
 import { addFieldColumnMigration } from "./add-field-column";
+import { applicationAnswersMigration } from "./application-answers";
 import { attemptEndpointTimeIndexMigration } from "./attempt-endpoint-time-index";
 import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
-import { applicationAnswersMigration } from "./application-answers";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import { jobIndexMigration } from "./job-index";
