@@ -88,7 +88,14 @@ beforeAll(async () => {
   });
   signingSecret = endpoint.secret;
 
-  const careers = createCareers({ api, resolveCompany: () => COMPANY, secret: SECRET, privacyNoticeUrl: "/privacy" });
+  const careers = createCareers({
+    api,
+    resolveCompany: () => COMPANY,
+    secret: SECRET,
+    privacyNoticeUrl: "/privacy",
+    // Every test here applies from one address: more than the default 5 a minute.
+    limits: { perMinute: 100 },
+  });
   const app = express();
   app.use("/api/public/v1", hireportExpress(api));
   app.use(hireportExpress(careers));
