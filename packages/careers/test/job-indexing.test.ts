@@ -296,7 +296,10 @@ for (const kind of ["memory", "sqlite"] as const) {
       ]);
       expect(google.notices.map((n) => n.url).sort()).toEqual(jobs.map((job) => pageOf(job.id)).sort());
       expect(google.tokens).toHaveLength(1);
-      const notices = await indexing.notices(ACME, jobs.map((job) => job.id));
+      const notices = await indexing.notices(
+        ACME,
+        jobs.map((job) => job.id),
+      );
       expect(notices.map((n) => [n.action, n.status, n.error])).toEqual(jobs.map(() => ["updated", 200, null]));
     });
 
@@ -316,8 +319,17 @@ for (const kind of ["memory", "sqlite"] as const) {
       const byJob = new Map((await indexing.notices(ACME, [sent.id, later.id, refused.id])).map((n) => [n.jobId, n]));
       expect(byJob.get(sent.id)).toMatchObject({ action: "updated", status: 200, error: null });
       // Still pending: nothing covered yet, the try recorded.
-      expect(byJob.get(later.id)).toMatchObject({ seq: 0, action: null, status: 429, error: expect.stringContaining("429") });
-      expect(byJob.get(refused.id)).toMatchObject({ action: "updated", status: 400, error: expect.stringContaining("400") });
+      expect(byJob.get(later.id)).toMatchObject({
+        seq: 0,
+        action: null,
+        status: 429,
+        error: expect.stringContaining("429"),
+      });
+      expect(byJob.get(refused.id)).toMatchObject({
+        action: "updated",
+        status: 400,
+        error: expect.stringContaining("400"),
+      });
 
       expect((await indexing.runOnce()).google).toEqual({ sent: 1, failed: 0, waiting: 0, skipped: 0 });
       expect(google.batches.at(-1)).toEqual({ calls: 1, status: 200 });
@@ -449,7 +461,9 @@ describe("job indexing options", () => {
         /google\.batchSize must be a whole number from 1 to 100/,
       );
     }
-    expect(createJobIndexing({ api, storage, google: { serviceAccount, batchSize: 100 } }).services).toEqual(["google"]);
+    expect(createJobIndexing({ api, storage, google: { serviceAccount, batchSize: 100 } }).services).toEqual([
+      "google",
+    ]);
   });
 
   it("refuses a service account without its fields, and never repeats the key's text", () => {

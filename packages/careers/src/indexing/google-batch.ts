@@ -133,7 +133,9 @@ export function parseBatchAnswer(contentType: string | null, body: string): Batc
       throw new BatchFormatError("A part of the batch answer is not application/http.");
     }
     const id = answeredId(partHeaders.get("content-id"));
-    const inner = /\r?\n\r?\n/.test(outer.rest) ? splitHead(outer.rest, "response") : { lines: outer.rest.split(/\r?\n/), rest: "" };
+    const inner = /\r?\n\r?\n/.test(outer.rest)
+      ? splitHead(outer.rest, "response")
+      : { lines: outer.rest.split(/\r?\n/), rest: "" };
     const statusLine = /^HTTP\/\d(?:\.\d)? ([1-5]\d\d)(?: .*)?$/.exec(inner.lines[0] ?? "");
     if (!statusLine) throw new BatchFormatError("A part of the batch answer has no HTTP status line.");
     headers(inner.lines.slice(1), "response");

@@ -165,13 +165,13 @@ function batchCall(chunk: string): { id: string; notice: Partial<GoogleNotice> }
   if (!chunk.startsWith("\r\n") || !chunk.endsWith("\r\n")) return "part line ends";
   const [partHead, requestHead, ...rest] = chunk.slice(2, -2).split("\r\n\r\n");
   const partHeaders = headerBlock(partHead ?? "");
-  if (!partHeaders || partHeaders["content-type"] !== "application/http") return "part content-type";
+  if (partHeaders?.["content-type"] !== "application/http") return "part content-type";
   const id = /^<([^<>]+)>$/.exec(partHeaders["content-id"] ?? "")?.[1];
   if (!id) return "part content-id";
   const [requestLine, ...requestHeaderLines] = (requestHead ?? "").split("\r\n");
   if (requestLine !== "POST /v3/urlNotifications:publish HTTP/1.1") return `request line ${requestLine}`;
   const requestHeaders = headerBlock(requestHeaderLines.join("\r\n"));
-  if (!requestHeaders || !requestHeaders["content-type"]?.startsWith("application/json")) {
+  if (!requestHeaders?.["content-type"]?.startsWith("application/json")) {
     return "call content-type";
   }
   const body = rest.join("\r\n\r\n");
@@ -248,7 +248,9 @@ export async function startGoogleServers(now: () => Date): Promise<GoogleServers
       return answer(response, 401, { error: { code: 401, status: "UNAUTHENTICATED" } });
     }
     if (isBatch) {
-      const boundary = /^multipart\/mixed; boundary=([0-9A-Za-z_-]{1,70})$/.exec(request.headers["content-type"] ?? "")?.[1];
+      const boundary = /^multipart\/mixed; boundary=([0-9A-Za-z_-]{1,70})$/.exec(
+        request.headers["content-type"] ?? "",
+      )?.[1];
       if (!boundary) {
         state.refused.push("batch content-type");
         return answer(response, 400, {});
@@ -296,7 +298,12 @@ export async function startGoogleServers(now: () => Date): Promise<GoogleServers
       const answerBoundary = "batch_Ab-12cD";
       response.statusCode = 200;
       response.setHeader("content-type", `multipart/mixed; boundary="${answerBoundary}"`);
-      response.end(`${parts.reverse().map((part) => `--${answerBoundary}\r\n${part}\r\n`).join("")}--${answerBoundary}--\r\n`);
+      response.end(
+        `${parts
+          .reverse()
+          .map((part) => `--${answerBoundary}\r\n${part}\r\n`)
+          .join("")}--${answerBoundary}--\r\n`,
+      );
       return;
     }
     if (!(request.headers["content-type"] ?? "").startsWith("application/json")) {
