@@ -377,6 +377,24 @@ for (const kind of ["memory", "sqlite"] as const) {
       expect(google.refused).toEqual([]);
     });
 
+    it("leaves every call pending when a batch's 200 answer is not multipart/mixed, and sends them later", async () => {
+      const indexing = withGoogle({}, 200, { batchSize: 10 });
+      const jobs = await createJobs(2);
+      google.unreadable = 1;
+      expect((await indexing.runOnce()).google).toEqual({ sent: 0, failed: 0, waiting: 2, skipped: 0 });
+      const notices = await indexing.notices(
+        ACME,
+        jobs.map((job) => job.id),
+      );
+      expect(notices.map((n) => [n.action, n.error])).toEqual([
+        [null, expect.stringContaining("not multipart/mixed")],
+        [null, expect.stringContaining("not multipart/mixed")],
+      ]);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 2, failed: 0, waiting: 0, skipped: 0 });
+      expect(google.batches.map((b) => b.calls)).toEqual([2, 2]);
+      expect(google.refused).toEqual([]);
+    });
+
     it("with batchSize 1, sends each notice as a publish call of its own", async () => {
       const indexing = withGoogle({}, 200, { batchSize: 1 });
       await createJobs(2);

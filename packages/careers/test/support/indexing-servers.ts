@@ -144,6 +144,8 @@ export interface GoogleServers {
   batches: { calls: number; status: number }[];
   /** Statuses the batch endpoint answers as a whole next, before 200 (a non-200 takes none of its calls). */
   batchScript: number[];
+  /** Batch requests still to be answered 200 with a body that is not multipart/mixed (their calls taken by none). */
+  unreadable: number;
   close(): Promise<void>;
 }
 
@@ -198,6 +200,7 @@ export async function startGoogleServers(now: () => Date): Promise<GoogleServers
     script: [] as number[],
     batches: [] as { calls: number; status: number }[],
     batchScript: [] as number[],
+    unreadable: 0,
   };
   let tokenUrl = "";
   const token = await listen(async (request, response) => {
@@ -270,6 +273,10 @@ export async function startGoogleServers(now: () => Date): Promise<GoogleServers
       const whole = state.batchScript.shift() ?? 200;
       state.batches.push({ calls: calls.length, status: whole });
       if (whole !== 200) return answer(response, whole, { error: { code: whole, message: "Scripted batch" } });
+      if (state.unreadable > 0) {
+        state.unreadable--;
+        return answer(response, 200, { note: "not a batch answer" });
+      }
       const parts: string[] = [];
       for (const call of calls as { id: string; notice: Partial<GoogleNotice> }[]) {
         const { url, type } = call.notice;
@@ -325,8 +332,8 @@ export async function startGoogleServers(now: () => Date): Promise<GoogleServers
     private_key: await exportPKCS8(privateKey),
     token_uri: tokenUrl,
   });
-  return {
-    ...state,
+  // The state itself, so that what a test sets (as `unreadable`) reaches the handlers.
+  return Object.assign(state, {
     tokenUrl,
     publishUrl: `${indexing.origin}/v3/urlNotifications:publish`,
     batchUrl: `${indexing.origin}/batch`,
@@ -336,5 +343,5 @@ export async function startGoogleServers(now: () => Date): Promise<GoogleServers
       await closeServer(token.server);
       await closeServer(indexing.server);
     },
-  };
+  });
 }
