@@ -4,8 +4,8 @@
  * storage (`jobIndex`: every change of a job marks it in the change's transaction), so a notice
  * pending when the process stops is sent by the next one; a periodic sweep marks the jobs whose
  * closing date passed. Google's notices go in batches (google-batch.ts), each call counted against
- * the daily quota and recorded by its own answer. Each service's last notice of each job is recorded, for `notices()` and the
- * console.
+ * the daily quota and recorded by its own answer. Each service's last notice of each job is
+ * recorded, for `notices()` and the console.
  */
 import {
   type IndexingAction,
