@@ -18,7 +18,13 @@ import SQLite from "better-sqlite3";
 import express from "express";
 import { Kysely, SqliteDialect } from "kysely";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
-import { createCareers, createJobIndexing, type JobIndexing, type JobIndexingOptions } from "../src/index";
+import {
+  createCareers,
+  createJobIndexing,
+  type GoogleIndexingOptions,
+  type JobIndexing,
+  type JobIndexingOptions,
+} from "../src/index";
 import { SECRET, type TestClock, testClock } from "./support/host";
 import {
   type GoogleServers,
@@ -145,9 +151,19 @@ for (const kind of ["memory", "sqlite"] as const) {
     };
     const withIndexNow = (options: Partial<JobIndexingOptions> = {}) =>
       notifier({ indexNow: { key: KEY, endpoint: indexNow.endpoint }, ...options });
-    const withGoogle = (options: Partial<JobIndexingOptions> = {}, dailyQuota = 200) =>
+    const withGoogle = (
+      options: Partial<JobIndexingOptions> = {},
+      dailyQuota = 200,
+      googleOptions: Partial<GoogleIndexingOptions> = {},
+    ) =>
       notifier({
-        google: { serviceAccount: google.serviceAccountJson, publishUrl: google.publishUrl, dailyQuota },
+        google: {
+          serviceAccount: google.serviceAccountJson,
+          publishUrl: google.publishUrl,
+          batchUrl: google.batchUrl,
+          dailyQuota,
+          ...googleOptions,
+        },
         ...options,
       });
     const pageOf = (jobId: string, company = ACME) =>
@@ -259,6 +275,135 @@ for (const kind of ["memory", "sqlite"] as const) {
       expect(google.notices.at(-1)).toEqual({ url: pageOf(changed.id), type: "URL_UPDATED", status: 200 });
     });
 
+    const createJobs = async (count: number) => {
+      const jobs = [];
+      for (let n = 1; n <= count; n++) {
+        jobs.push(await host.api.jobs.create(ACME, { ...baker, title: `Baker ${n}` }));
+        host.clock.advance(1000);
+      }
+      return jobs;
+    };
+
+    it("sends Google's notices in batches: N jobs in ceil(N / batchSize) batch requests", async () => {
+      const indexing = withGoogle({}, 200, { batchSize: 2 });
+      const jobs = await createJobs(5);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 5, failed: 0, waiting: 0, skipped: 0 });
+      expect(google.refused).toEqual([]);
+      expect(google.batches).toEqual([
+        { calls: 2, status: 200 },
+        { calls: 2, status: 200 },
+        { calls: 1, status: 200 },
+      ]);
+      expect(google.notices.map((n) => n.url).sort()).toEqual(jobs.map((job) => pageOf(job.id)).sort());
+      expect(google.tokens).toHaveLength(1);
+      const notices = await indexing.notices(
+        ACME,
+        jobs.map((job) => job.id),
+      );
+      expect(notices.map((n) => [n.action, n.status, n.error])).toEqual(jobs.map(() => ["updated", 200, null]));
+    });
+
+    it("records each call of a batch by its own answer: 200 sent, 429 pending and sent later, 400 failed", async () => {
+      const indexing = withGoogle({}, 200, { batchSize: 3 });
+      const [sent, later, refused] = await createJobs(3);
+      if (!sent || !later || !refused) throw new Error("three jobs");
+      google.script.push(200, 429, 400);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 1, failed: 1, waiting: 1, skipped: 0 });
+      expect(google.refused).toEqual([]);
+      expect(google.batches).toEqual([{ calls: 3, status: 200 }]);
+      expect(google.notices.map((n) => [n.url, n.status])).toEqual([
+        [pageOf(sent.id), 200],
+        [pageOf(later.id), 429],
+        [pageOf(refused.id), 400],
+      ]);
+      const byJob = new Map((await indexing.notices(ACME, [sent.id, later.id, refused.id])).map((n) => [n.jobId, n]));
+      expect(byJob.get(sent.id)).toMatchObject({ action: "updated", status: 200, error: null });
+      // Still pending: nothing covered yet, the try recorded.
+      expect(byJob.get(later.id)).toMatchObject({
+        seq: 0,
+        action: null,
+        status: 429,
+        error: expect.stringContaining("429"),
+      });
+      expect(byJob.get(refused.id)).toMatchObject({
+        action: "updated",
+        status: 400,
+        error: expect.stringContaining("400"),
+      });
+
+      expect((await indexing.runOnce()).google).toEqual({ sent: 1, failed: 0, waiting: 0, skipped: 0 });
+      expect(google.batches.at(-1)).toEqual({ calls: 1, status: 200 });
+      expect(google.notices.at(-1)).toEqual({ url: pageOf(later.id), type: "URL_UPDATED", status: 200 });
+      expect((await indexing.notices(ACME, [later.id]))[0]).toMatchObject({ action: "updated", status: 200 });
+    });
+
+    it("counts every call of a batch against the daily quota, across batches and days", async () => {
+      const indexing = withGoogle({}, 3, { batchSize: 2 });
+      const jobs = await createJobs(5);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 3, failed: 0, waiting: 2, skipped: 0 });
+      expect(google.batches.map((b) => b.calls)).toEqual([2, 1]);
+      expect((await indexing.runOnce()).google).toMatchObject({ sent: 0, waiting: 2 });
+      expect(google.batches).toHaveLength(2);
+      host.clock.advance(DAY);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 2, failed: 0, waiting: 0, skipped: 0 });
+      expect(google.batches.map((b) => b.calls)).toEqual([2, 1, 2]);
+      expect(google.notices.map((n) => n.url).sort()).toEqual(jobs.map((job) => pageOf(job.id)).sort());
+    });
+
+    it("retries a whole batch answered 503; leaves every call pending when the batch keeps getting 429", async () => {
+      const indexing = withGoogle({}, 200, { batchSize: 10 });
+      const [first, second] = await createJobs(2);
+      if (!first || !second) throw new Error("two jobs");
+      google.batchScript.push(503);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 2, failed: 0, waiting: 0, skipped: 0 });
+      expect(google.batches).toEqual([
+        { calls: 2, status: 503 },
+        { calls: 2, status: 200 },
+      ]);
+
+      await host.api.jobs.update(ACME, first.id, { title: "Head baker" });
+      await host.api.jobs.update(ACME, second.id, { title: "Second baker" });
+      // FAST_RETRY: the first try and two retries.
+      google.batchScript.push(429, 429, 429);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 0, failed: 0, waiting: 2, skipped: 0 });
+      expect(google.batches.slice(2).map((b) => b.status)).toEqual([429, 429, 429]);
+      expect(google.notices).toHaveLength(2);
+      const notices = await indexing.notices(ACME, [first.id, second.id]);
+      expect(notices.map((n) => [n.status, n.seq])).toEqual([
+        [429, 1],
+        [429, 1],
+      ]);
+      expect((await indexing.runOnce()).google).toMatchObject({ sent: 2, waiting: 0 });
+      expect(google.refused).toEqual([]);
+    });
+
+    it("leaves every call pending when a batch's 200 answer is not multipart/mixed, and sends them later", async () => {
+      const indexing = withGoogle({}, 200, { batchSize: 10 });
+      const jobs = await createJobs(2);
+      google.unreadable = 1;
+      expect((await indexing.runOnce()).google).toEqual({ sent: 0, failed: 0, waiting: 2, skipped: 0 });
+      const notices = await indexing.notices(
+        ACME,
+        jobs.map((job) => job.id),
+      );
+      expect(notices.map((n) => [n.action, n.error])).toEqual([
+        [null, expect.stringContaining("not multipart/mixed")],
+        [null, expect.stringContaining("not multipart/mixed")],
+      ]);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 2, failed: 0, waiting: 0, skipped: 0 });
+      expect(google.batches.map((b) => b.calls)).toEqual([2, 2]);
+      expect(google.refused).toEqual([]);
+    });
+
+    it("with batchSize 1, sends each notice as a publish call of its own", async () => {
+      const indexing = withGoogle({}, 200, { batchSize: 1 });
+      await createJobs(2);
+      expect((await indexing.runOnce()).google).toEqual({ sent: 2, failed: 0, waiting: 0, skipped: 0 });
+      expect(google.batches).toEqual([]);
+      expect(google.notices).toHaveLength(2);
+      expect(google.refused).toEqual([]);
+    });
+
     it("sends after a restart what was pending when the notifier stopped", async () => {
       const first = withIndexNow({ pollIntervalMs: 60_000 });
       indexNow.status = 503;
@@ -286,7 +431,7 @@ for (const kind of ["memory", "sqlite"] as const) {
     it("sweeps a job whose closing date passed (no event of its own) and tells both services it is gone", async () => {
       const indexing = notifier({
         indexNow: { key: KEY, endpoint: indexNow.endpoint },
-        google: { serviceAccount: google.serviceAccountJson, publishUrl: google.publishUrl },
+        google: { serviceAccount: google.serviceAccountJson, publishUrl: google.publishUrl, batchUrl: google.batchUrl },
       });
       const job = await host.api.jobs.create(ACME, { ...baker, closing_date: "2026-03-02" });
       const result = await indexing.runOnce();
@@ -325,6 +470,18 @@ describe("job indexing options", () => {
       ).toThrow(/indexNowKey/);
     }
     expect(createJobIndexing({ api, storage, indexNow: { key: "a".repeat(128) } }).services).toEqual(["indexnow"]);
+  });
+
+  it("refuses a Google batch size outside 1 to 100", () => {
+    const serviceAccount = { client_email: "x@y.iam.gserviceaccount.com", private_key: "not used here" };
+    for (const batchSize of [0, 101, 2.5]) {
+      expect(() => createJobIndexing({ api, storage, google: { serviceAccount, batchSize } })).toThrow(
+        /google\.batchSize must be a whole number from 1 to 100/,
+      );
+    }
+    expect(createJobIndexing({ api, storage, google: { serviceAccount, batchSize: 100 } }).services).toEqual([
+      "google",
+    ]);
   });
 
   it("refuses a service account without its fields, and never repeats the key's text", () => {

@@ -3,8 +3,9 @@
  * Indexing API when a job page appears, changes or goes. It reads the job-indexing outbox of the
  * storage (`jobIndex`: every change of a job marks it in the change's transaction), so a notice
  * pending when the process stops is sent by the next one; a periodic sweep marks the jobs whose
- * closing date passed. Each service's last notice of each job is recorded, for `notices()` and the
- * console.
+ * closing date passed. Google's notices go in batches (google-batch.ts), each call counted against
+ * the daily quota and recorded by its own answer. Each service's last notice of each job is
+ * recorded, for `notices()` and the console.
  */
 import {
   type IndexingAction,
@@ -15,9 +16,10 @@ import {
   type JobRecord,
   publicJobUrl,
 } from "@hireport/core";
+import { type BatchAnswer, BatchFormatError, batchBody, batchBoundary, parseBatchAnswer } from "./google-batch";
 import { googleTokenSource, TokenError, type TokenSource } from "./google-token";
-import { type JobIndexingOptions, resolveJobIndexingOptions } from "./options";
-import { type SendOutcome, sendWithRetries } from "./send";
+import { type JobIndexingOptions, type ResolvedGoogle, resolveJobIndexingOptions } from "./options";
+import { answered, type SendOutcome, sendWithRetries } from "./send";
 
 /** Most URLs IndexNow takes in one POST. */
 const INDEXNOW_MAX_URLS = 10_000;
@@ -222,13 +224,78 @@ export function createJobIndexing(input: JobIndexingOptions): JobIndexing {
       .map(({ item }) => item);
   }
 
+  /** The JSON body of a publish call. */
+  function noticeBody(item: Plan): string {
+    return JSON.stringify({ url: item.url, type: item.action === "updated" ? "URL_UPDATED" : "URL_DELETED" });
+  }
+
+  /** One publish call of its own (`google.batchSize` 1). */
+  async function publishOne(google: ResolvedGoogle, item: Plan, token: string): Promise<SendOutcome[]> {
+    const body = noticeBody(item);
+    const outcome = await sendWithRetries(
+      () =>
+        fetch(google.publishUrl, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body,
+          signal: AbortSignal.timeout(options.timeoutMs),
+          redirect: "manual",
+        }),
+      options.retry,
+    );
+    return [outcome];
+  }
+
+  /**
+   * One batch of publish calls: the outcome of each, in the order of `group`. A network error, 429
+   * or 5xx of the whole batch (after its retries) or an answer that cannot be read leaves every
+   * call pending; another failure of the whole batch is every call's failure.
+   */
+  async function publishBatch(google: ResolvedGoogle, group: readonly Plan[], token: string): Promise<SendOutcome[]> {
+    const boundary = batchBoundary();
+    const calls = group.map((item, n) => ({ id: `notice-${n + 1}`, body: noticeBody(item) }));
+    const body = batchBody(new URL(google.publishUrl).pathname, calls, boundary);
+    const whole = await sendWithRetries(
+      () =>
+        fetch(google.batchUrl, {
+          method: "POST",
+          headers: { "content-type": `multipart/mixed; boundary=${boundary}`, authorization: `Bearer ${token}` },
+          body,
+          signal: AbortSignal.timeout(options.timeoutMs),
+          redirect: "manual",
+        }),
+      options.retry,
+    );
+    if (!whole.ok) return group.map(() => whole);
+    let answers: BatchAnswer[];
+    try {
+      answers = parseBatchAnswer(whole.contentType, whole.body);
+    } catch (error) {
+      const reason = error instanceof BatchFormatError ? error.message : "The batch answer could not be read.";
+      const unread: SendOutcome = { ...whole, ok: false, retryable: true, error: reason, body: "" };
+      return group.map(() => unread);
+    }
+    const byId = new Map(answers.map((part) => [part.id, part]));
+    return calls.map((call): SendOutcome => {
+      const part = byId.get(call.id);
+      if (!part) {
+        const error = "The batch answer has no part for this call.";
+        return { status: null, ok: false, retryable: true, error, body: "", contentType: null };
+      }
+      const ok = part.status >= 200 && part.status < 300;
+      const retryable = part.status === 429 || part.status >= 500;
+      const error = ok ? null : answered(part.status, part.body);
+      return { status: part.status, ok, retryable, error, body: "", contentType: null };
+    });
+  }
+
   async function runGoogle(): Promise<IndexingServiceRun> {
     const settings = options.google;
     const run = emptyRun();
     if (!settings || !tokens) return run;
     const plans = googleOrder(await plan("google", run));
-    for (let index = 0; index < plans.length; index++) {
-      const item = plans[index] as Plan;
+    let index = 0;
+    while (index < plans.length) {
       let token: string;
       try {
         token = await tokens.token();
@@ -241,38 +308,45 @@ export function createJobIndexing(input: JobIndexingOptions): JobIndexing {
           retryable: true,
           error: reason,
           body: "",
+          contentType: null,
         };
-        await record(item, "google", outcome, clock.now());
+        await record(plans[index] as Plan, "google", outcome, clock.now());
         run.waiting += plans.length - index;
         break;
       }
-      const quota = await api.throttle(GOOGLE_QUOTA_NAME, {
-        perMinute: settings.dailyQuota,
-        perDay: settings.dailyQuota,
-      });
-      if (!quota.allowed) {
-        // The rest wait for the next day; they stay pending, untouched.
-        run.waiting += plans.length - index;
-        break;
+      // Each call of a batch counts against the daily quota.
+      const group: Plan[] = [];
+      let quotaLeft = true;
+      while (group.length < settings.batchSize && index + group.length < plans.length) {
+        const quota = await api.throttle(GOOGLE_QUOTA_NAME, {
+          perMinute: settings.dailyQuota,
+          perDay: settings.dailyQuota,
+        });
+        if (!quota.allowed) {
+          quotaLeft = false;
+          break;
+        }
+        group.push(plans[index + group.length] as Plan);
       }
-      const body = JSON.stringify({ url: item.url, type: item.action === "updated" ? "URL_UPDATED" : "URL_DELETED" });
-      const outcome = await sendWithRetries(
-        () =>
-          fetch(settings.publishUrl, {
-            method: "POST",
-            headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
-            body,
-            signal: AbortSignal.timeout(options.timeoutMs),
-            redirect: "manual",
-          }),
-        options.retry,
-      );
-      if (outcome.status === 401) tokens.forget();
-      await record(item, "google", outcome, clock.now());
-      count(run, outcome, 1);
-      if (outcome.retryable) {
-        // The service is unwell: the rest wait for a later run.
-        run.waiting += plans.length - index - 1;
+      const outcomes =
+        group.length === 0
+          ? []
+          : settings.batchSize === 1
+            ? await publishOne(settings, group[0] as Plan, token)
+            : await publishBatch(settings, group, token);
+      index += group.length;
+      const now = clock.now();
+      let unwell = false;
+      for (const [n, item] of group.entries()) {
+        const outcome = outcomes[n] as SendOutcome;
+        if (outcome.status === 401) tokens.forget();
+        await record(item, "google", outcome, now);
+        count(run, outcome, 1);
+        if (outcome.retryable) unwell = true;
+      }
+      if (!quotaLeft || unwell) {
+        // No quota left today, or the service is unwell: the rest wait, untouched, for a later run.
+        run.waiting += plans.length - index;
         break;
       }
     }

@@ -8,6 +8,10 @@ import type { RetrySettings } from "./send";
 export const DEFAULT_INDEXNOW_ENDPOINT = "https://api.indexnow.org/indexnow";
 /** Google's Indexing API, publish call. */
 export const DEFAULT_GOOGLE_PUBLISH_URL = "https://indexing.googleapis.com/v3/urlNotifications:publish";
+/** Google's Indexing API, batch endpoint. */
+export const DEFAULT_GOOGLE_BATCH_URL = "https://indexing.googleapis.com/batch";
+/** Most publish calls Google takes in one batch. */
+export const GOOGLE_MAX_BATCH = 100;
 
 /** IndexNow (Bing, Yandex, Naver, Seznam, Yep): one POST per site of every changed job page. */
 export interface IndexNowOptions {
@@ -36,8 +40,20 @@ export interface GoogleIndexingOptions {
    * wait for the next day. @default 200 (Google's default quota)
    */
   dailyQuota?: number;
-  /** The publish call's address. @default "https://indexing.googleapis.com/v3/urlNotifications:publish" */
+  /**
+   * The publish call's address. Its path is also the path of every call in a batch.
+   * @default "https://indexing.googleapis.com/v3/urlNotifications:publish"
+   */
   publishUrl?: string;
+  /** The batch endpoint's address. @default "https://indexing.googleapis.com/batch" */
+  batchUrl?: string;
+  /**
+   * Publish calls sent together in one batch request, 1 to 100 (Google's most). Each call of a
+   * batch still counts against `dailyQuota`, and each call's own answer decides its job's notice.
+   * With 1, no batch is sent: each notice is a publish call of its own to `publishUrl`.
+   * @default 100
+   */
+  batchSize?: number;
   /** Where access tokens are obtained. @default the service account's `token_uri` */
   tokenUrl?: string;
 }
@@ -91,6 +107,8 @@ export interface ResolvedGoogle {
   readonly account: GoogleServiceAccount;
   readonly dailyQuota: number;
   readonly publishUrl: string;
+  readonly batchUrl: string;
+  readonly batchSize: number;
   readonly tokenUrl: string | undefined;
 }
 
@@ -182,6 +200,8 @@ export function resolveJobIndexingOptions(options: JobIndexingOptions): Resolved
             account: serviceAccount(google.serviceAccount),
             dailyQuota: count("google.dailyQuota", google.dailyQuota, 200, 1, 1_000_000),
             publishUrl: httpUrl(google.publishUrl ?? DEFAULT_GOOGLE_PUBLISH_URL, "google.publishUrl"),
+            batchUrl: httpUrl(google.batchUrl ?? DEFAULT_GOOGLE_BATCH_URL, "google.batchUrl"),
+            batchSize: count("google.batchSize", google.batchSize, GOOGLE_MAX_BATCH, 1, GOOGLE_MAX_BATCH),
             tokenUrl: google.tokenUrl === undefined ? undefined : httpUrl(google.tokenUrl, "google.tokenUrl"),
           }),
     pollIntervalMs: count("pollIntervalMs", options.pollIntervalMs, 30_000, 10, 86_400_000),

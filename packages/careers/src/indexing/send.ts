@@ -17,6 +17,8 @@ export interface SendOutcome {
   error: string | null;
   /** The answer's body, read for a 2xx only (at most `MAX_BODY` characters). */
   body: string;
+  /** The answer's `Content-Type`, for a 2xx only (null otherwise, or when it has none). */
+  contentType: string | null;
 }
 
 /** Retries of a call that may help, and the waits between them. */
@@ -27,7 +29,8 @@ export interface RetrySettings {
 }
 
 const MAX_ERROR_TEXT = 200;
-const MAX_BODY = 16_384;
+/** Enough for a batch answer of a hundred parts. */
+const MAX_BODY = 1_048_576;
 
 class RetryableAnswer extends Error {
   constructor(
@@ -43,7 +46,8 @@ function excerpt(text: string): string {
   return flat.length > MAX_ERROR_TEXT ? `${flat.slice(0, MAX_ERROR_TEXT)}…` : flat;
 }
 
-function answered(status: number, text: string): string {
+/** Why an answer with `status` failed, with the first characters of its body (no secret in them). */
+export function answered(status: number, text: string): string {
   const said = excerpt(text);
   return said === "" ? `The service answered ${status}.` : `The service answered ${status}: ${said}`;
 }
@@ -68,11 +72,16 @@ export async function sendWithRetries(request: () => Promise<Response>, settings
       },
     );
     const text = (await response.text().catch(() => "")).slice(0, MAX_BODY);
-    if (response.ok) return { status: response.status, ok: true, retryable: false, error: null, body: text };
-    return { status: response.status, ok: false, retryable: false, error: answered(response.status, text), body: "" };
+    if (response.ok) {
+      const contentType = response.headers.get("content-type");
+      return { status: response.status, ok: true, retryable: false, error: null, body: text, contentType };
+    }
+    const error = answered(response.status, text);
+    return { status: response.status, ok: false, retryable: false, error, body: "", contentType: null };
   } catch (error) {
     if (error instanceof RetryableAnswer) {
-      return { status: error.status, ok: false, retryable: true, error: answered(error.status, error.text), body: "" };
+      const reason = answered(error.status, error.text);
+      return { status: error.status, ok: false, retryable: true, error: reason, body: "", contentType: null };
     }
     const cause = (error as { cause?: { code?: unknown } }).cause?.code;
     const reason = error instanceof Error ? error.message : String(error);
@@ -82,6 +91,7 @@ export async function sendWithRetries(request: () => Promise<Response>, settings
       retryable: true,
       error: `The service could not be reached: ${reason}${typeof cause === "string" ? ` (${cause})` : ""}.`,
       body: "",
+      contentType: null,
     };
   }
 }
