@@ -36,6 +36,12 @@ interface JobRow {
   benefits: string;
   start_date: string | null;
   positions: number | null;
+  country: string | null;
+  region: string | null;
+  locality: string | null;
+  postal_code: string | null;
+  workplace_type: string | null;
+  questions: string;
 }
 
 interface ApplicationRow {
@@ -58,6 +64,8 @@ interface ApplicationRow {
   overall_score: number | null;
   tags: string;
   starred: boolean;
+  answers: string;
+  knocked_out: boolean;
   human_review_requested_at: Date | null;
   applied_at: Date;
   updated_at: Date;
@@ -131,6 +139,12 @@ export async function bareJobs(db: Kysely<unknown>, query: Record<string, unknow
       benefits: JSON.parse(job.benefits) as string[],
       start_date: job.start_date,
       positions: job.positions,
+      country: job.country,
+      region: job.region,
+      locality: job.locality,
+      postal_code: job.postal_code,
+      workplace_type: job.workplace_type,
+      questions: JSON.parse(job.questions) as unknown[],
     }),
   );
 }
@@ -175,6 +189,8 @@ export async function bareApplications(db: Kysely<unknown>, query: Record<string
       applied_at: a.applied_at.toISOString(),
       updated_at: a.updated_at.toISOString(),
       erased_at: a.erased_at?.toISOString() ?? null,
+      answers: JSON.parse(a.answers) as unknown[],
+      knocked_out: a.knocked_out,
     }),
   );
 }
