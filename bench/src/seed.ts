@@ -93,7 +93,7 @@ async function bulkLoad(db: Kysely<unknown>, jobIds: readonly string[]): Promise
         id, company_id, job_id, reference, candidate_name, candidate_email, candidate_phone,
         candidate_location, candidate_linkedin_url, candidate_current_title, candidate_skills,
         email_normalized, cover_letter, resume_source_url, source, consent, consent_at, stage,
-        ai_match, overall_score, tags, starred, applied_at, updated_at)
+        ai_match, overall_score, tags, starred, applied_at, updated_at, answers, knocked_out)
       select
         'app_b' || lpad(n::text, 25, '0'),
         ${LIST_COMPANY},
@@ -118,7 +118,9 @@ async function bulkLoad(db: Kysely<unknown>, jobIds: readonly string[]): Promise
         '[]',
         n % 17 = 0,
         ${BASE_TIME}::timestamptz + n * interval '1 second',
-        ${BASE_TIME}::timestamptz + n * interval '1 second'
+        ${BASE_TIME}::timestamptz + n * interval '1 second',
+        '[]',
+        false
       from generate_series(${from}::int, ${to}::int) as n`.execute(db);
     have = to;
     // Rows per second over this run's load so far.

@@ -19,10 +19,27 @@ export function toHex(bytes: Uint8Array): string {
   return out;
 }
 
+/** Node's `Buffer` (Node, Bun, Deno's Node mode), whose base64url coding is native: far cheaper than `btoa`. */
+interface NodeBufferClass {
+  from(bytes: ArrayBufferLike, offset: number, length: number): { toString(encoding: "base64url"): string };
+  from(text: string, encoding: "base64url"): Uint8Array;
+}
+const NodeBuffer = (globalThis as { Buffer?: NodeBufferClass }).Buffer;
+
+const BASE64URL = /^[A-Za-z0-9_-]*$/;
+
+/** Base64url without padding (RFC 4648 §5), natively where `Buffer` exists. */
+export function toBase64Url(bytes: Uint8Array): string {
+  return NodeBuffer
+    ? NodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64url")
+    : toBase64UrlPortable(bytes);
+}
+
 /** Bytes per `String.fromCharCode` call: well under every engine's limit on arguments. */
 const CHARS_PER_CALL = 0x2000;
 
-export function toBase64Url(bytes: Uint8Array): string {
+/** {@link toBase64Url} on `btoa` alone, for runtimes without `Buffer`. */
+export function toBase64UrlPortable(bytes: Uint8Array): string {
   let binary = "";
   for (let at = 0; at < bytes.length; at += CHARS_PER_CALL) {
     // apply, not a spread: a spread walks the bytes through an iterator, an object per byte.
@@ -34,8 +51,16 @@ export function toBase64Url(bytes: Uint8Array): string {
   return base64.slice(0, end).replaceAll("+", "-").replaceAll("/", "_");
 }
 
+/** The bytes of base64url text, or null when it holds a character outside the alphabet. */
 export function fromBase64Url(text: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(text)) return null;
+  // Buffer would skip a stray character, or a lone last one, silently: both are refused here.
+  if (!BASE64URL.test(text) || text.length % 4 === 1) return null;
+  return NodeBuffer ? new Uint8Array(NodeBuffer.from(text, "base64url")) : fromBase64UrlPortable(text);
+}
+
+/** {@link fromBase64Url} on `atob` alone, for runtimes without `Buffer`. */
+export function fromBase64UrlPortable(text: string): Uint8Array | null {
+  if (!BASE64URL.test(text)) return null;
   const padded = text.replace(/-/g, "+").replace(/_/g, "/") + "=".repeat((4 - (text.length % 4)) % 4);
   try {
     const binary = atob(padded);

@@ -27,6 +27,9 @@ function invalidCursor(): HireportError {
  * are signed (HMAC-SHA256, 128 bits) and a tampered one is refused too; without one (lists whose
  * reads are scoped to the caller's company anyway), they are only encoded.
  */
+const utf8 = new TextEncoder();
+const utf8Text = new TextDecoder();
+
 export class CursorCodec {
   readonly #signer: HmacSigner | null;
 
@@ -36,7 +39,7 @@ export class CursorCodec {
 
   async encode(scope: string, position: KeysetPosition): Promise<string> {
     const body: CursorBody = { v: VERSION, s: scope, t: position.at.getTime(), i: position.id };
-    const text = toBase64Url(new TextEncoder().encode(JSON.stringify(body)));
+    const text = toBase64Url(utf8.encode(JSON.stringify(body)));
     if (!this.#signer) return text;
     const mac = (await this.#signer.sign(text)).slice(0, MAC_BYTES);
     return `${text}.${toBase64Url(mac)}`;
@@ -58,7 +61,7 @@ export class CursorCodec {
     const bytes = fromBase64Url(text);
     let body: CursorBody;
     try {
-      body = JSON.parse(new TextDecoder().decode(bytes ?? new Uint8Array())) as CursorBody;
+      body = JSON.parse(utf8Text.decode(bytes ?? new Uint8Array())) as CursorBody;
     } catch {
       throw invalidCursor();
     }

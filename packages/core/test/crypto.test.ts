@@ -4,11 +4,13 @@ import {
   createHmacSigner,
   createHmacSignerWeb,
   fromBase64Url,
+  fromBase64UrlPortable,
   hs256Key,
   sha256Hex,
   sha256HexNow,
   sha256HexWeb,
   toBase64Url,
+  toBase64UrlPortable,
   usesNodeCrypto,
 } from "../src/crypto";
 import { CursorCodec } from "../src/cursor";
@@ -27,7 +29,20 @@ describe("crypto fast path", () => {
       crypto.getRandomValues(bytes.subarray(0, Math.min(length, 65_536)));
       const text = toBase64Url(bytes);
       expect(text).toBe(Buffer.from(bytes).toString("base64url"));
+      expect(toBase64UrlPortable(bytes)).toBe(text);
       expect(fromBase64Url(text)).toEqual(bytes);
+      expect(fromBase64UrlPortable(text)).toEqual(bytes);
+      // A view into a larger buffer encodes only its own bytes.
+      const framed = new Uint8Array(length + 6);
+      framed.set(bytes, 3);
+      expect(toBase64Url(framed.subarray(3, 3 + length))).toBe(text);
+    }
+  });
+
+  it("refuses base64url text with a character outside the alphabet, on both paths", () => {
+    for (const text of ["abc=", "ab+c", "ab/c", "a b", "abc.", "é", "a", "abcde"]) {
+      expect(fromBase64Url(text)).toBeNull();
+      expect(fromBase64UrlPortable(text)).toBeNull();
     }
   });
 

@@ -50,17 +50,74 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
         expect((await migrateToLatest(on, { tablePrefix })).error).toBeUndefined();
         const storage = kyselyStorage({ db: on, tablePrefix });
         expect(await storage.jobs.list({ companyId: "nobody", take: 26 })).toEqual([]);
-        expect(await storage.jobs.list({ companyId: "someone else", take: 3 })).toEqual([]);
+        expect(await storage.jobs.list({ companyId: "someone else", take: 26 })).toEqual([]);
+        expect(await storage.jobs.list({ companyId: "nobody", take: 3 })).toEqual([]);
         expect(await storage.keys.findByHash("no such hash")).toBeNull();
         const statements = await prepared(on);
-        // One statement per shape: the two lists share one, whatever their values.
+        // One statement per shape: two lists of one page size share one, whatever the company; the
+        // page size is part of the text (see the generic-plan test below), so 3 has its own.
         const marked = statements.filter((row) => row.statement.startsWith(PREPARED_MARK));
-        expect(marked).toHaveLength(2);
+        expect(marked).toHaveLength(3);
         expect(marked.every((row) => /^hireport_[0-9a-f]{24}_0$/.test(row.name))).toBe(true);
-        expect(marked.some((row) => row.statement.includes(`"${tablePrefix}job"`))).toBe(true);
+        const lists = marked.filter((row) => row.statement.includes(`"${tablePrefix}job"`));
+        expect(lists.map((row) => /limit (\d+)$/.exec(row.statement)?.[1]).sort()).toEqual(["26", "3"]);
         expect(marked.some((row) => row.statement.includes(`"${tablePrefix}api_key"`))).toBe(true);
         // Only hireport's marked statements: the migrations and this query are not prepared.
-        expect(statements).toHaveLength(2);
+        expect(statements).toHaveLength(3);
+      } finally {
+        await on.destroy();
+      }
+    });
+  });
+
+  it("plans a page of applications once per connection (a generic plan), and every updated_since page for its values", async () => {
+    await withOwnPrefix(db as AnyDb, randomPrefix(), async (tablePrefix) => {
+      const on = oneConnection();
+      try {
+        expect((await migrateToLatest(on, { tablePrefix })).error).toBeUndefined();
+        const t = (name: string) => sql.table(`${tablePrefix}${name}`);
+        // Enough rows that a LIMIT of unknown size makes a generic plan look worse than a custom
+        // one (5,000 applications of one company, each joined to its job).
+        await sql`insert into ${t("job")} (id, company_id, reference, title, description, short_description,
+            department, location, employment_type, experience_level, salary_currency, salary_period,
+            required_skills, preferred_skills, qualifications, responsibilities, benefits, status, hidden,
+            created_at, updated_at, questions)
+          values ('job_plan', 'co_plan', 'JOB-1', 'Engineer', '', '', '', '', '', '', 'GBP', 'year',
+            '[]', '[]', '[]', '[]', '[]', 'active', false, now(), now(), '[]')`.execute(on);
+        await sql`insert into ${t("application")} (id, company_id, job_id, reference, candidate_name,
+            candidate_email, candidate_phone, candidate_location, candidate_linkedin_url,
+            candidate_current_title, candidate_skills, email_normalized, cover_letter, source, consent,
+            stage, ai_match, tags, starred, applied_at, updated_at, answers, knocked_out)
+          select 'app_plan_' || n, 'co_plan', 'job_plan', 'APP-' || n, 'Candidate ' || n, 'c' || n || '@example.com',
+            '', '', '', '', '[]', 'c' || n || '@example.com', '', 'api', true, 'new', 0, '[]', false,
+            now() - n * interval '1 second', now(), '[]', false
+          from generate_series(1, 5000) as n`.execute(on);
+        await sql`analyze ${t("application")}`.execute(on);
+        await sql`analyze ${t("job")}`.execute(on);
+        const storage = kyselyStorage({ db: on, tablePrefix });
+        for (let i = 0; i < 8; i += 1) {
+          const page = await storage.applications.list({ companyId: "co_plan", take: 26 });
+          expect(page.map((application) => application.id)).toEqual(
+            Array.from({ length: 26 }, (_, n) => `app_plan_${n + 1}`),
+          );
+          const since = await storage.applications.list({
+            companyId: "co_plan",
+            take: 26,
+            updatedSince: new Date(Date.now() - 86_400_000),
+          });
+          expect(since).toHaveLength(26);
+        }
+        const { rows } = await sql<{ statement: string; generic_plans: number; custom_plans: number }>`
+          select statement, generic_plans::int, custom_plans::int from pg_prepared_statements
+          where statement like ${`%"${tablePrefix}application"%`}`.execute(on);
+        const page = rows.find((row) => !row.statement.includes('updated_at" >='));
+        const sinceRow = rows.find((row) => row.statement.includes('updated_at" >='));
+        // Postgres plans a prepared statement for its values five times, then keeps a generic plan
+        // when it costs no more: the page (size in its text) does; the updated_since page, whose
+        // index depends on the date, keeps its LIMIT a parameter and is planned on every run.
+        expect(page?.statement).toMatch(/limit 26$/);
+        expect(page?.generic_plans).toBeGreaterThan(0);
+        expect(sinceRow?.statement).toMatch(/limit \$\d+$/);
       } finally {
         await on.destroy();
       }

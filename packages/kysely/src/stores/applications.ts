@@ -12,7 +12,7 @@ import {
   toNote,
   toStageChange,
 } from "./application-rows";
-import { newestFirstAfter } from "./newest-first";
+import { newestFirstAfter, pageTake } from "./newest-first";
 import { onReplica } from "./replica";
 import { selectAll } from "./rows";
 
@@ -29,19 +29,20 @@ async function listApplications(ctx: StoreContext, query: ApplicationListQuery):
         : stage !== undefined
           ? "company_stage_applied"
           : "company_applied";
-  const args: Record<string, unknown> = { companyId, take: Math.max(0, query.take) };
+  const args: Record<string, unknown> = { companyId };
+  const take = pageTake(args, query.take, index !== undefined);
   if (jobId !== undefined) args.jobId = jobId;
   if (stage !== undefined) args.stage = stage;
   if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
   if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
-  const shape = `applications.list:${index}:${Object.keys(args).join(",")}`;
+  const shape = `applications.list:${index}:${take.shape}:${Object.keys(args).join(",")}`;
   const rows = await runCompiled(ctx, shape, args, (p) => {
     let select = selectApplications(ctx, index).where("a.company_id", "=", p.companyId as string);
     if (jobId !== undefined) select = select.where("a.job_id", "=", p.jobId as string);
     if (stage !== undefined) select = select.where("a.stage", "=", p.stage as string);
     if (updatedSince) select = select.where("a.updated_at", ">=", p.updatedSince as string);
     const position = after ? { at: p.afterAt, id: p.afterId } : undefined;
-    return newestFirstAfter(select, "a", position, p.take as number, "applied_at").$castTo<ApplicationRow>();
+    return newestFirstAfter(select, "a", position, take.limit(p), "applied_at").$castTo<ApplicationRow>();
   });
   return rows.map(toApplication);
 }

@@ -3,7 +3,7 @@ import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import type { JobTable } from "../schema";
 import { jobPatchColumns, jobRow, toJob } from "./generated/job-rows";
-import { newestFirstAfter } from "./newest-first";
+import { newestFirstAfter, pageTake } from "./newest-first";
 import { onReplica } from "./replica";
 import { findRecord, selectAll } from "./rows";
 
@@ -18,13 +18,14 @@ async function listJobs(ctx: StoreContext, query: JobListQuery): Promise<JobReco
     : statuses?.length === 1 || publicOn !== undefined
       ? "company_status_created"
       : "company_created";
-  const args: Record<string, unknown> = { companyId, take: Math.max(0, query.take) };
+  const args: Record<string, unknown> = { companyId };
+  const take = pageTake(args, query.take, index !== undefined);
   for (const [i, status] of (statuses ?? []).entries()) args[`status${i}`] = status;
   if (updatedSince) args.updatedSince = ctx.toDb(updatedSince);
   if (publicOn !== undefined) args.publicOn = publicOn;
   if (after) Object.assign(args, { afterAt: ctx.toDb(after.at), afterId: after.id });
   // The arguments present (statuses numbered) and the index name all there is to the statement's text.
-  const shape = `jobs.list:${index}:${Object.keys(args).join(",")}`;
+  const shape = `jobs.list:${index}:${take.shape}:${Object.keys(args).join(",")}`;
   const rows = await runCompiled(ctx, shape, args, (p) => {
     let select = selectAll(ctx, "job", "j", index).where("j.company_id", "=", p.companyId as string);
     if (statuses) {
@@ -44,7 +45,7 @@ async function listJobs(ctx: StoreContext, query: JobListQuery): Promise<JobReco
         .where((eb) => eb.or([eb("j.closing_date", "is", null), eb("j.closing_date", ">=", day)]));
     }
     const position = after ? { at: p.afterAt, id: p.afterId } : undefined;
-    return newestFirstAfter(select, "j", position, p.take as number).$castTo<JobTable>();
+    return newestFirstAfter(select, "j", position, take.limit(p)).$castTo<JobTable>();
   });
   return rows.map(toJob);
 }
