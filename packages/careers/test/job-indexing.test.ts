@@ -350,6 +350,27 @@ for (const kind of ["memory", "sqlite"] as const) {
       expect(google.notices.map((n) => n.url).sort()).toEqual(jobs.map((job) => pageOf(job.id)).sort());
     });
 
+    it("renews Google's daily quota at midnight Pacific Time, not at midnight UTC", async () => {
+      const indexing = withGoogle({}, 1);
+      const jobs = await createJobs(3);
+      const sent = () => google.notices.length;
+      // 23:59 on March 2nd in Los Angeles (PST, UTC-8), already March 3rd in UTC: the day's call.
+      host.clock.set(new Date("2026-03-03T07:59:00.000Z"));
+      expect((await indexing.runOnce()).google).toEqual({ sent: 1, failed: 0, waiting: 2, skipped: 0 });
+      // Midnight in Los Angeles: a new day there, the same UTC day.
+      host.clock.set(new Date("2026-03-03T08:00:00.000Z"));
+      expect((await indexing.runOnce()).google).toEqual({ sent: 1, failed: 0, waiting: 1, skipped: 0 });
+      // Midnight UTC is 16:00 on March 3rd there: the quota is spent until the next midnight there.
+      host.clock.set(new Date("2026-03-04T00:00:00.000Z"));
+      expect((await indexing.runOnce()).google).toEqual({ sent: 0, failed: 0, waiting: 1, skipped: 0 });
+      host.clock.set(new Date("2026-03-04T07:59:59.000Z"));
+      expect((await indexing.runOnce()).google).toMatchObject({ sent: 0, waiting: 1 });
+      expect(sent()).toBe(2);
+      host.clock.set(new Date("2026-03-04T08:00:00.000Z"));
+      expect((await indexing.runOnce()).google).toEqual({ sent: 1, failed: 0, waiting: 0, skipped: 0 });
+      expect(google.notices.map((n) => n.url).sort()).toEqual(jobs.map((job) => pageOf(job.id)).sort());
+    });
+
     it("retries a whole batch answered 503; leaves every call pending when the batch keeps getting 429", async () => {
       const indexing = withGoogle({}, 200, { batchSize: 10 });
       const [first, second] = await createJobs(2);

@@ -73,7 +73,8 @@ export interface PublicApi extends HireportHandler {
   publicJobs: HostPublicJobs;
   /**
    * Counts one hit of a name the host chooses (`careers:apply:{ip}`) against per-minute and per-day
-   * limits in the storage's rate-limit store, atomically; a refused hit counts in neither window.
+   * limits in the storage's rate-limit store, atomically; a refused hit counts in neither window. The
+   * day is the calendar day in `limits.dayTimeZone` (UTC by default).
    */
   throttle(name: string, limits: ThrottleLimits): Promise<ThrottleResult>;
   usage: UsageLog;

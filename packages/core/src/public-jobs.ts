@@ -8,6 +8,7 @@
  * default) and leaves at the next midnight there.
  */
 import type { JobRecord } from "./domain";
+import { calendarDay, endOfDay, timeZoneName } from "./zone-days";
 
 /** The fields of a job the rule reads. */
 export type PublicJobFields = Pick<JobRecord, "status" | "hidden" | "closingDate">;
@@ -38,12 +39,11 @@ export interface PublicJobSettings {
 
 /**
  * The public-job rule at the current time, for one `createPublicApi` instance: what the API's
- * serializer, the public listing and the careers site ask. Holds its own cache of date formatters.
+ * serializer, the public listing and the careers site ask.
  */
 export class PublicJobRules {
   readonly #settings: PublicJobSettings;
   readonly #now: () => Date;
-  readonly #formats = new Map<string, Intl.DateTimeFormat>();
 
   constructor(settings: PublicJobSettings, now: () => Date) {
     this.#settings = settings;
@@ -57,7 +57,7 @@ export class PublicJobRules {
 
   /** The company's calendar day now (`YYYY-MM-DD`), in which closing dates are compared. */
   today(companyId: string): string {
-    return this.calendarDay(this.#now(), this.#settings.timeZone({ id: companyId }));
+    return calendarDay(this.#now(), this.#settings.timeZone({ id: companyId }));
   }
 
   /** Whether the job is public now. */
@@ -75,79 +75,14 @@ export class PublicJobRules {
   /** The instant a job with a closing date stops being public (the end of that day in the company's zone), or null. */
   validThrough(job: Pick<JobRecord, "closingDate" | "companyId">): Date | null {
     if (job.closingDate === null) return null;
-    return endOfDay(job.closingDate, this.#settings.timeZone({ id: job.companyId }), (zone) => this.#format(zone));
+    return endOfDay(job.closingDate, this.#settings.timeZone({ id: job.companyId }));
   }
-
-  /** The calendar day (`YYYY-MM-DD`) of an instant in a time zone. */
-  calendarDay(at: Date, timeZone: string): string {
-    if (timeZone === "UTC") return at.toISOString().slice(0, 10);
-    const parts = wallClock(at, this.#format(timeZone));
-    return `${parts.year}-${parts.month}-${parts.day}`;
-  }
-
-  #format(timeZone: string): Intl.DateTimeFormat {
-    let format = this.#formats.get(timeZone);
-    if (!format) {
-      format = wallClockFormat(timeZone);
-      if (this.#formats.size < 256) this.#formats.set(timeZone, format);
-    }
-    return format;
-  }
-}
-
-/** A formatter of wall-clock times in a time zone (making one costs far more than using it). */
-function wallClockFormat(timeZone: string): Intl.DateTimeFormat {
-  return new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    hourCycle: "h23",
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-    hour: "2-digit",
-    minute: "2-digit",
-    second: "2-digit",
-  });
-}
-
-function wallClock(at: Date, format: Intl.DateTimeFormat): Record<string, string> {
-  return Object.fromEntries(format.formatToParts(at).map((part) => [part.type, part.value]));
 }
 
 /** Throws a TypeError unless `timeZone` is an IANA time zone this runtime knows (`Europe/London`, `UTC`). */
 export function checkTimeZone(timeZone: unknown, option: string): string {
-  try {
-    if (typeof timeZone !== "string") throw new Error("not a string");
-    wallClockFormat(timeZone);
-    return timeZone;
-  } catch {
-    throw new TypeError(
-      `hireport: option ${option} must be an IANA time zone such as "Europe/London", got '${String(timeZone)}'.`,
-    );
-  }
-}
-
-/**
- * The instant a closing day ends in a time zone: the first instant of the next day there. A job
- * with that closing date stops being public at this instant (`validThrough` of its JobPosting).
- */
-function endOfDay(day: string, timeZone: string, format: (zone: string) => Intl.DateTimeFormat): Date {
-  const [year, month, date] = day.split("-").map(Number) as [number, number, number];
-  const utcMidnight = Date.UTC(year, month - 1, date + 1);
-  if (timeZone === "UTC") return new Date(utcMidnight);
-  // Midnight UTC of the next day, moved back by the zone's offset; a second pass settles an offset
-  // that changes across the guess (a daylight-saving switch near midnight).
-  let guess = utcMidnight;
-  for (let pass = 0; pass < 2; pass++) {
-    const parts = wallClock(new Date(guess), format(timeZone));
-    const wall = Date.UTC(
-      Number(parts.year),
-      Number(parts.month) - 1,
-      Number(parts.day),
-      Number(parts.hour),
-      Number(parts.minute),
-      Number(parts.second),
-    );
-    guess = utcMidnight - (wall - Math.floor(guess / 1000) * 1000);
-  }
-  return new Date(guess);
+  if (typeof timeZone === "string" && timeZoneName(timeZone) !== null) return timeZone;
+  throw new TypeError(
+    `hireport: option ${option} must be an IANA time zone such as "Europe/London", got '${String(timeZone)}'.`,
+  );
 }

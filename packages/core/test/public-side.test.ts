@@ -80,6 +80,24 @@ describe("the public-job rule", () => {
     expect(await api.publicJobs.find("co_a", job.id)).toEqual({ state: "gone", job });
   });
 
+  it("ends a closing day when the next day starts there, also where the clock changes at midnight", async () => {
+    for (const [closingTimeZone, closingDate, nextDay] of [
+      // From midnight (UTC-4) the clock goes to 01:00 (UTC-3): the 6th starts at 01:00.
+      ["America/Santiago", "2026-09-05", "2026-09-06T04:00:00.000Z"],
+      // At 01:00 (UTC+3) the clock went back to midnight (UTC+2): the 29th started at the first midnight.
+      ["Asia/Gaza", "2021-10-28", "2021-10-28T21:00:00.000Z"],
+    ] as const) {
+      const { api, clock } = await setup({ closingTimeZone });
+      const job = await api.jobs.create("co_a", { title: "Welder", status: "active", closing_date: closingDate });
+      const end = api.publicJobs.validThrough(job);
+      expect(end?.toISOString()).toBe(nextDay);
+      clock.set(new Date(Date.parse(nextDay) - 1).toISOString());
+      expect(api.publicJobs.isPublic(job)).toBe(true);
+      clock.set(nextDay);
+      expect(api.publicJobs.isPublic(job)).toBe(false);
+    }
+  });
+
   it("names each company's site with publicSiteUrl, for public_url and the listing alike", async () => {
     const { api } = await setup({ publicSiteUrl: (company) => `https://${company.id.slice(3)}.jobs.example.com/` });
     const job = await api.jobs.create("co_a", { title: "Baker", status: "active" });

@@ -280,6 +280,31 @@ describe.each<RedisKind>(["standalone", "cluster"])("admission on Redis %s", (ki
     await other.close();
   });
 
+  it("counts a throttle's day in a time zone on Redis under the name's tag, with its minute", async () => {
+    const { api } = testApi(instances[0] as Storage);
+    const other = testApi(instances[1] as Storage).api;
+    const name = `hireport:indexing:google:${sequence++}`;
+    // START is 02:00:30 on March 2nd in Los Angeles (PST, UTC-8); the day there ends at 08:00 UTC.
+    const limits = { perMinute: 5, perDay: 2, dayTimeZone: "America/Los_Angeles" };
+    expect((await api.throttle(name, limits)).allowed).toBe(true);
+    expect((await other.throttle(name, limits)).allowed).toBe(true);
+    const dayEnd = new Date("2026-03-03T08:00:00.000Z").getTime();
+    expect(await api.throttle(name, limits)).toEqual({
+      allowed: false,
+      refusedBy: "day",
+      retryAfterSeconds: (dayEnd - START.getTime()) / 1000,
+    });
+    const minute = Math.floor(START.getTime() / 60_000);
+    const day = `t:${name}:d@America/Los_Angeles:2026-03-02`;
+    expect(keys.tagOf(day)).toBe(keys.tagOf(`t:${name}:m:${minute}`));
+    expect(await direct.hget(keys.counter(`t:${name}:m:${minute}`), "c")).toBe("2");
+    expect(await direct.hget(keys.counter(day), "c")).toBe("2");
+    expect(await direct.hget(keys.counter(day), "r")).toBe(String(dayEnd));
+    expect(await database.inspect.rateLimitCount(day)).toBeNull();
+    await api.close();
+    await other.close();
+  });
+
   it("keeps the cached last use in step with keys.touch, so core touches once a minute, not every request", async () => {
     const [a, b] = instances as [Storage, Storage];
     const key = await storedKey(database);

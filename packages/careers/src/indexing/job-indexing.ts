@@ -25,6 +25,8 @@ import { answered, type SendOutcome, sendWithRetries } from "./send";
 const INDEXNOW_MAX_URLS = 10_000;
 /** The rate-limit name under which Google's daily quota is counted. */
 const GOOGLE_QUOTA_NAME = "hireport:indexing:google";
+/** Google renews its daily quotas at midnight Pacific Time. */
+const GOOGLE_QUOTA_TIME_ZONE = "America/Los_Angeles";
 
 /** What one service did in one run. */
 export interface IndexingServiceRun {
@@ -321,6 +323,7 @@ export function createJobIndexing(input: JobIndexingOptions): JobIndexing {
         const quota = await api.throttle(GOOGLE_QUOTA_NAME, {
           perMinute: settings.dailyQuota,
           perDay: settings.dailyQuota,
+          dayTimeZone: GOOGLE_QUOTA_TIME_ZONE,
         });
         if (!quota.allowed) {
           quotaLeft = false;

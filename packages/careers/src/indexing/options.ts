@@ -35,9 +35,10 @@ export interface GoogleIndexingOptions {
   /** The service account's JSON key (its text, or the parsed object): `client_email`, `private_key`, `token_uri`. */
   serviceAccount: GoogleServiceAccount | string;
   /**
-   * Publish calls a day (UTC days), counted in the storage's rate-limit store so every process
-   * shares them. When they run short, deletions go first, then new jobs, then changes; the rest
-   * wait for the next day. @default 200 (Google's default quota)
+   * Publish calls a day, counted in the storage's rate-limit store so every process shares them.
+   * The day is Google's: it starts at midnight Pacific Time (`America/Los_Angeles`, daylight saving
+   * included), when Google renews the quota. When they run short, deletions go first, then new
+   * jobs, then changes; the rest wait for the next day. @default 200 (Google's default quota)
    */
   dailyQuota?: number;
   /**
