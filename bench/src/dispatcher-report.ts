@@ -1,4 +1,15 @@
 /** The figures of one dispatcher benchmark run, and its section of RESULTS.md. */
+
+/** CPU time per delivery of a phase, µs (user + system, from process.cpuUsage and /proc). */
+export interface CpuPerDelivery {
+  /** The benchmark's own process: the sender (bare) or the dispatcher. */
+  processUs: number;
+  /** The receiver's process. */
+  receiverUs: number;
+  /** The Postgres backends of the benchmark's connections (0 for the bare sender, which has none). */
+  postgresUs: number;
+}
+
 export interface DispatcherFigures {
   at: string;
   node: string;
@@ -12,6 +23,7 @@ export interface DispatcherFigures {
     liveRate: number;
     concurrency: number;
     perEndpoint: number;
+    prefetch: number;
     pool: number;
   };
   seed: { deliveries: number; ms: number };
@@ -21,6 +33,7 @@ export interface DispatcherFigures {
     deliveriesPerSecond: number;
     sustainedMedianPerSecond: number;
     ratioToTarget: number;
+    cpu: CpuPerDelivery;
   };
   live: {
     events: number;
@@ -48,6 +61,7 @@ export interface DispatcherFigures {
     signaturesBad: number;
     /** The dispatcher's backlog drain ÷ the bare sender's rate. */
     drainRatio: number;
+    cpu: CpuPerDelivery;
   };
   backlogQueueLatencyP50Ms: number;
   receiver: { requests: number; unique: number; duplicates: number; signaturesChecked: number; signaturesBad: number };
@@ -69,6 +83,9 @@ export interface DispatcherFigures {
 
 const met = (ok: boolean): string => (ok ? "met" : "**missed**");
 
+const cpu = (c: CpuPerDelivery, storage: boolean): string =>
+  `${c.processUs} / ${c.receiverUs}${storage ? ` / ${c.postgresUs}` : ""}`;
+
 export function resultsMarkdown(f: DispatcherFigures): string {
   const total = f.backlog.deliveries + f.live.deliveries;
   // Flat: the floor of the heap (and RSS) does not grow with the deliveries; a falling one is flat too.
@@ -78,13 +95,15 @@ export function resultsMarkdown(f: DispatcherFigures): string {
 Last run ${f.at} with \`pnpm --filter @hireport/bench bench:dispatcher\` (or \`pnpm bench\`): Node ${f.node},
 ${f.cpus} × ${f.cpuModel}, load average at the end ${f.loadavg.join(" / ")}. Postgres, ${f.config.endpoints} endpoints
 on one local receiver (a second process, node:http, 200 at once, 1 signature in 250 checked),
-dispatcher \`concurrency\` ${f.config.concurrency}, \`perEndpointConcurrency\` ${f.config.perEndpoint}, pg pool ${f.config.pool}.
+dispatcher \`concurrency\` ${f.config.concurrency}, \`perEndpointConcurrency\` ${f.config.perEndpoint}, \`prefetch\` ${f.config.prefetch}, pg pool ${f.config.pool}
+(through \`hardenPgPool\`, as the production guide says).
 
 | Figure | Value | Target | |
 | --- | --- | --- | --- |
 | bare sender: the same ${f.bare.deliveries.toLocaleString("en")} deliveries, same receiver, concurrency and signing, undici, no storage | ${f.bare.deliveriesPerSecond} deliveries/s (${f.bare.arrived.toLocaleString("en")} arrived, ${f.bare.failures} failed) | the baseline | |
 | backlog drain (${f.backlog.deliveries.toLocaleString("en")} deliveries queued first) | ${f.backlog.deliveriesPerSecond} deliveries/s (median of 2 s windows ${f.backlog.sustainedMedianPerSecond}) | >= 4,000/s | ${met(f.backlog.deliveriesPerSecond >= 4000)} |
 | backlog drain ÷ bare sender | ${f.bare.drainRatio} | >= 0.7 | ${met(f.bare.drainRatio >= 0.7)} |
+| CPU per delivery, µs: bare sender / receiver during it; dispatcher process / receiver / the dispatcher's Postgres backends during the drain | ${cpu(f.bare.cpu, false)}; ${cpu(f.backlog.cpu, true)} | where the time goes | |
 | live: ${f.live.events.toLocaleString("en")} jobs created through core at ${f.config.liveRate}/s (${f.live.offeredDeliveriesPerSecond} deliveries/s offered) | event to first attempt p50 ${f.live.p50Ms} ms, p90 ${f.live.p90Ms} ms, p99 ${f.live.p99Ms} ms, max ${f.live.maxMs} ms; from the commit of the event's transaction p50 ${f.live.fromCommitP50Ms} ms, p99 ${f.live.fromCommitP99Ms} ms | p50 < 50 ms, p99 < 200 ms | ${met(f.live.p50Ms < 50 && f.live.p99Ms < 200)} |
 | memory of the dispatcher process over ${total.toLocaleString("en")} deliveries (${f.memory.samples} samples, 1/s) | RSS ${f.memory.startRssMb} → peak ${f.memory.peakRssMb} → end ${f.memory.endRssMb} MB; heap ${f.memory.startHeapMb} → peak ${f.memory.peakHeapMb} → end ${f.memory.endHeapMb} MB; lowest heap of each 10,000 deliveries ${f.memory.heapFloorsMb.join(", ")} MB: trend ${f.memory.heapSlopeMbPer10k} MB heap, ${f.memory.rssSlopeMbPer10k} MB RSS per 10,000 deliveries | flat | ${met(flat)} |
 

@@ -12,7 +12,7 @@
  * Env: HIREPORT_PG_URL, BENCH_ENDPOINTS (8), BENCH_BACKLOG_EVENTS (10,000), BENCH_LIVE_EVENTS
  * (2,500), BENCH_LIVE_RATE (60 events/s: 480 deliveries/s, what one company's job writes sustain
  * on a loaded 2-core machine; at 125/s they queue on the company's job-number row),
- * BENCH_CONCURRENCY (32), BENCH_PER_ENDPOINT (4), BENCH_POOL (20), BENCH_OUT (a JSON file for the figures), BENCH_RESULTS=0 (do not write RESULTS.md),
+ * BENCH_CONCURRENCY (32), BENCH_PER_ENDPOINT (4), BENCH_PREFETCH (the dispatcher's default), BENCH_POOL (20), BENCH_OUT (a JSON file for the figures), BENCH_RESULTS=0 (do not write RESULTS.md),
  * BENCH_TRACE=1 (count and time every statement). Stops by itself (BENCH_DEADLINE_S, 300).
  */
 import { fork } from "node:child_process";
@@ -20,11 +20,11 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createPublicApi, eventPayload, newId } from "@hireport/core";
-import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { hardenPgPool, kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import { Kysely, type LogEvent, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { percentile, writeResultsSection } from "./common";
+import { percentile, processCpuMs, writeResultsSection } from "./common";
 import { bareSend } from "./dispatcher-bare";
 import type { ReceiverCommand, ReceiverMessage, ReceiverReport } from "./dispatcher-protocol";
 import { type DispatcherFigures, resultsMarkdown } from "./dispatcher-report";
@@ -46,6 +46,8 @@ const PER_ENDPOINT = env("BENCH_PER_ENDPOINT", 4);
 const POOL = env("BENCH_POOL", 20);
 const DEADLINE_MS = env("BENCH_DEADLINE_S", 300) * 1000;
 const SEED_CHUNK = 1_000;
+/** Names this run's connections in `pg_stat_activity`, to read their backends' CPU. */
+const APPLICATION_NAME = `hireport-bench-dispatcher-${process.pid}`;
 
 interface MemorySample {
   t: number;
@@ -109,9 +111,42 @@ function printStatements(): void {
   }
 }
 
+/** CPU time (ms) of the Postgres backends of this run's connections, by backend pid. */
+async function backendsCpu(db: Kysely<Record<string, Record<string, unknown>>>): Promise<Map<number, number>> {
+  const { rows } = await sql<{ pid: number }>`
+    select pid from pg_stat_activity where application_name = ${APPLICATION_NAME}`.execute(db);
+  return new Map(rows.map((row) => [row.pid, processCpuMs(row.pid)]));
+}
+
+/** CPU (ms) of a phase: this process, the receiver, and this run's Postgres backends. */
+interface CpuMark {
+  self: NodeJS.CpuUsage;
+  receiver: number;
+  backends: Map<number, number>;
+}
+
+async function cpuMark(db: Kysely<Record<string, Record<string, unknown>>>, receiverPid: number | undefined) {
+  return { self: process.cpuUsage(), receiver: processCpuMs(receiverPid), backends: await backendsCpu(db) };
+}
+
+/** CPU per delivery (µs) between two marks; a backend new since `before` counts from 0. */
+function cpuPerDelivery(before: CpuMark, after: CpuMark, deliveries: number) {
+  const used = process.cpuUsage(before.self);
+  let backends = 0;
+  for (const [pid, ms] of after.backends) backends += ms - (before.backends.get(pid) ?? 0);
+  const us = (ms: number) => Math.round((ms * 1000) / deliveries);
+  return {
+    processUs: us((used.user + used.system) / 1000),
+    receiverUs: us(after.receiver - before.receiver),
+    postgresUs: us(backends),
+  };
+}
+
 async function main(): Promise<void> {
   const deadline = Date.now() + DEADLINE_MS;
-  const pool = new pg.Pool({ connectionString: PG_URL, max: POOL });
+  // As the production guide tells hosts: hireport's compiled statements (the claim, the record)
+  // then run as named prepared statements, and timestamps are read without pg's general parser.
+  const pool = hardenPgPool(new pg.Pool({ connectionString: PG_URL, max: POOL, application_name: APPLICATION_NAME }));
   const db = new Kysely<Record<string, Record<string, unknown>>>({
     dialect: new PostgresDialect({ pool }),
     log: process.env.BENCH_TRACE === "1" ? traceStatement : undefined,
@@ -170,6 +205,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
     allowPrivateAddresses: true,
     concurrency: CONCURRENCY,
     perEndpointConcurrency: PER_ENDPOINT,
+    ...(process.env.BENCH_PREFETCH ? { prefetch: Number(process.env.BENCH_PREFETCH) } : {}),
     purgeIntervalMs: 0,
   });
   const secrets: string[] = [];
@@ -186,6 +222,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
 
   // The bare sender first: the same backlog sent by a loop with no storage, the ceiling of the drain.
   command({ type: "phase", name: "bare" });
+  const bareCpuBefore = await cpuMark(db, receiver.pid);
   const bare = await bareSend({
     port,
     secrets,
@@ -193,6 +230,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
     events: BACKLOG_EVENTS,
     perEndpoint: Math.max(1, Math.min(PER_ENDPOINT, Math.floor(CONCURRENCY / ENDPOINTS))),
   });
+  const bareCpu = cpuPerDelivery(bareCpuBefore, await cpuMark(db, receiver.pid), BACKLOG_EVENTS * ENDPOINTS);
   const bareReportReply = waitFor("report");
   command({ type: "report" });
   const bareReport = (await bareReportReply).report;
@@ -278,14 +316,17 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
 
   // Phase 1: drain the backlog.
   command({ type: "phase", name: "backlog" });
+  const drainCpuBefore = await cpuMark(db, receiver.pid);
   const backlogStarted = Date.now();
   dispatcher.start();
   const backlogSeconds: number[] = [];
   let last = 0;
   let lastAt = Date.now();
-  while ((await pending()) > 0 && Date.now() < deadline) {
-    await sleep(500);
-    const value = await count();
+  // The receiver's count first (no database read while the drain runs), then the storage's.
+  let value = 0;
+  while ((value < backlogDeliveries || (await pending()) > 0) && Date.now() < deadline) {
+    await sleep(value < backlogDeliveries ? 500 : 20);
+    value = await count();
     const at = Date.now();
     if (at - lastAt >= 2_000) {
       backlogSeconds.push(((value - last) * 1000) / (at - lastAt));
@@ -294,6 +335,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
     }
   }
   const backlogMs = Date.now() - backlogStarted;
+  const drainCpu = cpuPerDelivery(drainCpuBefore, await cpuMark(db, receiver.pid), backlogDeliveries);
 
   // Phase 2: live events through core at a steady rate.
   command({ type: "phase", name: "live" });
@@ -303,7 +345,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
   /** When each live event's transaction committed (`onEvent` runs after the commit). */
   const committedAt = new Map<string, number>();
   const writerDb = new Kysely<Record<string, Record<string, unknown>>>({
-    dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: PG_URL, max: 10 }) }),
+    dialect: new PostgresDialect({ pool: hardenPgPool(new pg.Pool({ connectionString: PG_URL, max: 10 })) }),
   });
   const api = createPublicApi({
     storage: kyselyStorage({ db: writerDb, tablePrefix: PREFIX }),
@@ -411,6 +453,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
       liveRate: LIVE_RATE,
       concurrency: CONCURRENCY,
       perEndpoint: PER_ENDPOINT,
+      prefetch: dispatcher.options.prefetch,
       pool: POOL,
     },
     seed: { deliveries: backlogDeliveries, ms: seedMs },
@@ -420,6 +463,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
       deliveriesPerSecond: Math.round(drainRate),
       sustainedMedianPerSecond: Math.round(sustained),
       ratioToTarget: Math.round((drainRate / 4000) * 100) / 100,
+      cpu: drainCpu,
     },
     live: {
       events: written,
@@ -441,6 +485,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
       arrived: bareReport.unique,
       signaturesBad: bareReport.signaturesBad,
       drainRatio: Math.round((drainRate / bare.deliveriesPerSecond) * 100) / 100,
+      cpu: bareCpu,
     },
     backlogQueueLatencyP50Ms: percentile(backlogLatency, 50),
     receiver: {

@@ -1,5 +1,5 @@
 import { type AttemptReport, createDeliveryAttempts, type DeliveryResult, type HeldDelivery } from "./delivery-attempt";
-import { DeliverySlots } from "./delivery-slots";
+import { type ClaimMode, DeliverySlots } from "./delivery-slots";
 import type { ResolvedDispatcherOptions } from "./options";
 import { newLeaseToken } from "./random-tokens";
 import type { Sender } from "./sender";
@@ -27,21 +27,24 @@ export interface DeliveryRunnerContext {
 
 /**
  * Claims due deliveries and sends them, keeping at most `concurrency` requests in flight and at
- * most `perEndpointConcurrency` per endpoint. A claim asks for at most `perEndpointConcurrency`
- * deliveries of one endpoint and leaves out endpoints at their limit, so it never over-fills an
- * endpoint; what it brings beyond the free slots of an endpoint already partly busy (fewer than
- * `perEndpointConcurrency`) waits in a queue of that endpoint, inside its lease. A storage that
- * ignores `maxPerEndpoint` still works: the excess queues the same way.
+ * most `perEndpointConcurrency` per endpoint. The running loop claims ahead (`prefetch`): a claim
+ * asks for the free request slots and what the prefetch leaves, at most
+ * {@link DeliverySlots.perEndpointHold} deliveries of one endpoint, and leaves out the endpoints
+ * that hold that many; `runOnce` asks for the free slots alone, at most `perEndpointConcurrency` of
+ * one endpoint. What a claim brings beyond the free slots waits in a queue of its endpoint, inside
+ * its lease (renewed by the heartbeat). A storage that ignores `maxPerEndpoint` still works: the
+ * excess queues the same way.
  *
  * It composes the parts: {@link DeliverySlots} counts, `delivery-attempt` sends and records, and
  * the runner claims, starts, and gives back what it cannot send in time.
  */
 export interface DeliveryRunner {
   /**
-   * One claim, as many deliveries as there are free slots. Resolves once claimed (sending has begun)
-   * with the number claimed and `done`, which resolves when every one of them is done.
+   * One claim: as many deliveries as there are free slots, and with mode `"ahead"` (the default)
+   * what `prefetch` leaves free. Resolves once claimed (sending has begun) with the number claimed
+   * and `done`, which resolves when every one of them is done.
    */
-  claim(): Promise<{ claimed: number; done: Promise<RunResult> }>;
+  claim(mode?: ClaimMode): Promise<{ claimed: number; done: Promise<RunResult> }>;
   /** Sends one delivery already held (a test event inserted with its lease). */
   sendHeld(held: HeldDelivery): Promise<AttemptReport>;
   /**
@@ -202,14 +205,15 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
       return slots.backlog;
     },
 
-    async claim() {
+    async claim(mode = "ahead") {
       const counts: RunResult = { claimed: 0, succeeded: 0, retrying: 0, failed: 0, released: 0, lost: 0 };
-      const free = slots.claimable();
+      const free = slots.claimable(mode);
       if (free <= 0) {
         slots.full();
         return { claimed: 0, done: Promise.resolve(counts) };
       }
-      const excludeEndpointIds = slots.endpointsAtLimit();
+      const excludeEndpointIds = slots.endpointsAtLimit(mode);
+      const maxPerEndpoint = slots.maxPerEndpoint(mode);
       const now = clock.now();
       const leaseToken = newLeaseToken();
       const leaseUntil = new Date(now.getTime() + options.leaseMs);
@@ -219,10 +223,11 @@ export function createDeliveryRunner({ options, sender, onCapacity }: DeliveryRu
         leaseUntil,
         leaseToken,
         excludeEndpointIds,
-        maxPerEndpoint: options.perEndpointConcurrency,
+        maxPerEndpoint,
       });
       slots.claimed({
         asked: free,
+        perEndpoint: maxPerEndpoint,
         excluded: excludeEndpointIds,
         endpointIds: claimed.map((item) => item.endpoint.id),
       });

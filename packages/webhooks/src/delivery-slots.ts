@@ -7,18 +7,30 @@
  * (in a queue per endpoint, oldest first), in flight (a request slot, in all and of its endpoint),
  * or being recorded (its request is over and its slots are free, but it is still leased until its
  * attempt is written).
+ *
+ * With `prefetch`, a claim may bring more than the free request slots: up to `prefetch` deliveries
+ * wait in the queues (at most {@link DeliverySlots.perEndpointHold} of one endpoint, in flight and
+ * waiting), so that one claim brings many at once and the storage sees a few large statements
+ * instead of one small claim per couple of finished requests.
  */
 export interface SlotLimits {
   /** Most requests in flight at once, over all endpoints. */
   concurrency: number;
   /** Most requests in flight at once to one endpoint. */
   perEndpointConcurrency: number;
+  /** Deliveries that may be claimed ahead of the free request slots, to wait for one. @default 0 */
+  prefetch?: number;
 }
+
+/** Whether a claim may bring deliveries beyond the free request slots (`prefetch`). */
+export type ClaimMode = "ahead" | "slots only";
 
 /** What one claim asked for and brought, for {@link DeliverySlots.claimed}. */
 export interface ClaimOutcome {
   /** How many deliveries the claim asked for (`claimable()` at the time). */
   asked: number;
+  /** The most of one endpoint it asked for (`maxPerEndpoint()` at the time). */
+  perEndpoint: number;
   /** The endpoints it left out (`endpointsAtLimit()` at the time). */
   excluded: readonly string[];
   /** The endpoint of each delivery it brought. */
@@ -26,7 +38,9 @@ export interface ClaimOutcome {
 }
 
 export class DeliverySlots<T> {
-  readonly #limits: SlotLimits;
+  readonly #limits: Required<SlotLimits>;
+  /** In flight and waiting deliveries one endpoint may have when claiming ahead. */
+  readonly #perEndpointHold: number;
   readonly #waiting = new Map<string, T[]>();
   readonly #inFlightByEndpoint = new Map<string, number>();
   #inFlight = 0;
@@ -34,7 +48,7 @@ export class DeliverySlots<T> {
   #recording = 0;
   /** The last claim was cut by the number it asked for: more may be due. */
   #backlog = false;
-  /** Endpoints whose last claim was cut at `perEndpointConcurrency`, or left out: more may be due. */
+  /** Endpoints whose last claim was cut at the most it asked of one, or left out: more may be due. */
   readonly #endpointBacklog = new Set<string>();
   /** With a backlog, claim again once this many deliveries may be claimed (a quarter of `concurrency`). */
   readonly #refillAt: number;
@@ -42,9 +56,31 @@ export class DeliverySlots<T> {
   readonly #endpointRefillAt: number;
 
   constructor(limits: SlotLimits) {
-    this.#limits = limits;
-    this.#refillAt = Math.max(1, Math.ceil(limits.concurrency / 4));
-    this.#endpointRefillAt = Math.max(1, Math.ceil(limits.perEndpointConcurrency / 2));
+    const prefetch = limits.prefetch ?? 0;
+    this.#limits = { ...limits, prefetch };
+    // The prefetch spread over endpoints as the request slots are: an endpoint may hold its share.
+    const aheadPerEndpoint = Math.ceil((prefetch * limits.perEndpointConcurrency) / limits.concurrency);
+    this.#perEndpointHold = limits.perEndpointConcurrency + aheadPerEndpoint;
+    // Claimed ahead, claim again once half of the prefetch has gone (a quarter of the slots without).
+    this.#refillAt = Math.max(1, Math.ceil(limits.concurrency / 4) + Math.ceil(prefetch / 2));
+    this.#endpointRefillAt = Math.max(
+      1,
+      Math.ceil(limits.perEndpointConcurrency / 2) + Math.ceil(aheadPerEndpoint / 2),
+    );
+  }
+
+  /**
+   * In flight and waiting deliveries one endpoint may have when claiming ahead:
+   * `perEndpointConcurrency` plus its share of `prefetch` (`prefetch × perEndpointConcurrency /
+   * concurrency`, rounded up).
+   */
+  get perEndpointHold(): number {
+    return this.#perEndpointHold;
+  }
+
+  /** The most deliveries of one endpoint a claim of this mode asks for. */
+  maxPerEndpoint(mode: ClaimMode = "ahead"): number {
+    return mode === "ahead" ? this.#perEndpointHold : this.#limits.perEndpointConcurrency;
   }
 
   /** True when more may be due than the last claim took (it was cut by capacity or per endpoint). */
@@ -53,17 +89,20 @@ export class DeliverySlots<T> {
   }
 
   /**
-   * Deliveries a claim may bring now: free request slots, while everything held (in flight,
-   * waiting for a slot, being recorded) stays within twice `concurrency`. Deliveries waiting for
-   * their endpoint's slot do not take request slots (their endpoint is left out of the next claim
-   * instead), so a slow endpoint's queue never holds back the others.
+   * Deliveries a claim may bring now: free request slots, and ahead of them (mode `"ahead"`) what
+   * `prefetch` leaves free of the waiting deliveries, while everything held (in flight, waiting for a
+   * slot, being recorded) stays within twice `concurrency` plus `prefetch`. Waiting deliveries beyond
+   * the prefetch do not take request slots (their endpoint is left out of the next claim instead),
+   * so a slow endpoint's queue never holds back the others.
    */
-  claimable(): number {
+  claimable(mode: ClaimMode = "ahead"): number {
     const { concurrency } = this.#limits;
-    return Math.min(
-      concurrency - this.#inFlight,
-      2 * concurrency - this.#inFlight - this.#waitingCount - this.#recording,
+    const prefetch = mode === "ahead" ? this.#limits.prefetch : 0;
+    const free = Math.min(
+      concurrency - this.#inFlight + Math.max(0, prefetch - this.#waitingCount),
+      2 * concurrency + prefetch - this.#inFlight - this.#waitingCount - this.#recording,
     );
+    return Math.max(0, free);
   }
 
   /** In flight and waiting deliveries of one endpoint. */
@@ -71,10 +110,14 @@ export class DeliverySlots<T> {
     return (this.#inFlightByEndpoint.get(endpointId) ?? 0) + (this.#waiting.get(endpointId)?.length ?? 0);
   }
 
-  /** Endpoints at `perEndpointConcurrency` (in flight and waiting), to leave out of the next claim. */
-  endpointsAtLimit(): string[] {
+  /**
+   * Endpoints at {@link maxPerEndpoint} of the mode (in flight and waiting), to leave out of the
+   * next claim.
+   */
+  endpointsAtLimit(mode: ClaimMode = "ahead"): string[] {
+    const limit = this.maxPerEndpoint(mode);
     return [...new Set([...this.#inFlightByEndpoint.keys(), ...this.#waiting.keys()])].filter(
-      (endpointId) => this.load(endpointId) >= this.#limits.perEndpointConcurrency,
+      (endpointId) => this.load(endpointId) >= limit,
     );
   }
 
@@ -88,7 +131,7 @@ export class DeliverySlots<T> {
    * one that got less (and was not left out) has nothing more due, unless the claim was cut by the
    * number it asked for.
    */
-  claimed({ asked, excluded, endpointIds }: ClaimOutcome): void {
+  claimed({ asked, perEndpoint: share, excluded, endpointIds }: ClaimOutcome): void {
     this.#backlog = endpointIds.length >= asked;
     const perEndpoint = new Map<string, number>();
     for (const endpointId of endpointIds) perEndpoint.set(endpointId, (perEndpoint.get(endpointId) ?? 0) + 1);
@@ -98,7 +141,7 @@ export class DeliverySlots<T> {
       }
     }
     for (const [endpointId, count] of perEndpoint) {
-      if (count >= this.#limits.perEndpointConcurrency) this.#endpointBacklog.add(endpointId);
+      if (count >= share) this.#endpointBacklog.add(endpointId);
       else if (!this.#backlog) this.#endpointBacklog.delete(endpointId);
     }
   }
@@ -152,14 +195,14 @@ export class DeliverySlots<T> {
 
   /**
    * Whether to claim again now that a slot freed: a claim per finished request would cost a query
-   * per delivery, so only once a quarter of the slots are free while more may be due, or half the
-   * slots of an endpoint that has more due.
+   * per delivery, so only while more may be due and once a quarter of the slots and half of the
+   * prefetch are free, or half of what an endpoint that has more due may hold (its slots and its
+   * share of the prefetch).
    */
   wantsMore(endpointId: string): boolean {
     if (this.#backlog && this.claimable() >= this.#refillAt) return true;
     return (
-      this.#endpointBacklog.has(endpointId) &&
-      this.#limits.perEndpointConcurrency - this.load(endpointId) >= this.#endpointRefillAt
+      this.#endpointBacklog.has(endpointId) && this.#perEndpointHold - this.load(endpointId) >= this.#endpointRefillAt
     );
   }
 

@@ -60,7 +60,7 @@ export interface WebhookDispatcher {
    * flight and records them, and closes the connections.
    */
   stop(): Promise<void>;
-  /** One claim-and-send pass for cron and serverless hosts; resolves when it is done. */
+  /** One claim-and-send pass for cron and serverless hosts (it never claims ahead); resolves when it is done. */
   runOnce(options?: RunOnceOptions): Promise<RunResult>;
   /** Wakes the loop at once: wire it to `createPublicApi({ onEvent: () => dispatcher.notify() })`. */
   notify(): void;
@@ -101,6 +101,11 @@ function positiveInteger(name: string, value: number): number {
   return value;
 }
 
+function wholeNumber(name: string, value: number): number {
+  if (!Number.isInteger(value) || value < 0) throw new TypeError(`${name} must be a whole number (0 or more)`);
+  return value;
+}
+
 /** The `retention` option as one function: `api.retention` (an object with `purge`) or a function. */
 function retentionRunner(retention: WebhookDispatcherOptions["retention"]): (() => Promise<unknown>) | null {
   if (retention === undefined || retention === null) return null;
@@ -111,14 +116,16 @@ function retentionRunner(retention: WebhookDispatcherOptions["retention"]): (() 
 
 function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOptions {
   if (!input?.storage) throw new TypeError("createWebhookDispatcher needs a storage");
+  const concurrency = positiveInteger("concurrency", input.concurrency ?? 32);
   const options: ResolvedDispatcherOptions = {
     storage: input.storage,
     onEndpointPaused: input.onEndpointPaused,
     clock: input.clock ?? systemClock,
     logger: input.logger ?? console,
     pollIntervalMs: positiveInteger("pollIntervalMs", input.pollIntervalMs ?? 1000),
-    concurrency: positiveInteger("concurrency", input.concurrency ?? 32),
+    concurrency,
     perEndpointConcurrency: positiveInteger("perEndpointConcurrency", input.perEndpointConcurrency ?? 4),
+    prefetch: wholeNumber("prefetch", input.prefetch ?? 4 * concurrency),
     timeoutMs: positiveInteger("timeoutMs", input.timeoutMs ?? 10_000),
     leaseMs: positiveInteger("leaseMs", input.leaseMs ?? 20_000),
     retrySchedule: Object.freeze([...(input.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS)]),
@@ -296,7 +303,7 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       const passes = positiveInteger("maxPasses", runOptions.maxPasses ?? 1);
       const total: RunResult = { claimed: 0, succeeded: 0, retrying: 0, failed: 0, released: 0, lost: 0 };
       for (let pass = 0; pass < passes; pass++) {
-        const { claimed, done } = await runner.claim();
+        const { claimed, done } = await runner.claim("slots only");
         const counts = await done;
         for (const key of Object.keys(total) as Array<keyof RunResult>) total[key] += counts[key];
         if (claimed === 0) break;

@@ -38,6 +38,16 @@ export interface WebhookDispatcherOptions {
   concurrency?: number;
   /** Most requests in flight at once to one endpoint, so one slow endpoint cannot take every slot. @default 4 */
   perEndpointConcurrency?: number;
+  /**
+   * Deliveries the running loop may claim ahead of its free request slots, to wait in memory
+   * (leased, the leases renewed by the heartbeat) until a slot frees: a claim then brings many
+   * deliveries at once, and the storage sees a few large claims instead of one small claim for
+   * every few finished requests. Spread over endpoints as the slots are: one endpoint holds at most
+   * `perEndpointConcurrency + ceil(prefetch × perEndpointConcurrency / concurrency)` deliveries (in
+   * flight and waiting). 0 claims only what can start at once; `runOnce` never claims ahead.
+   * @default 4 × concurrency
+   */
+  prefetch?: number;
   /** Time a receiver has to answer with a status, in milliseconds. @default 10000 */
   timeoutMs?: number;
   /**

@@ -67,8 +67,10 @@ describe.each(storageFactories())("the backlog gauge on $name", (factory) => {
       clock: f.clock,
       allowPrivateAddresses: true,
       tls: { ca: suite.certificate.cert },
-      // One request at a time, held by the receiver: the other two stay due and unclaimed.
+      // One request at a time, held by the receiver, and nothing claimed ahead: the other two stay
+      // due and unclaimed.
       concurrency: 1,
+      prefetch: 0,
       timeoutMs: 10_000,
       leaseMs: 30_000,
       pollIntervalMs: 10,

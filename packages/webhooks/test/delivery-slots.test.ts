@@ -64,7 +64,7 @@ describe("DeliverySlots", () => {
     expect(slots.backlog).toBe(false);
     // A full claim: 8 asked, 8 brought (two endpoints at their share).
     const endpointIds = [...Array(4).fill("we_a"), ...Array(4).fill("we_b")] as string[];
-    slots.claimed({ asked: 8, excluded: [], endpointIds });
+    slots.claimed({ asked: 8, perEndpoint: 4, excluded: [], endpointIds });
     for (const [index, endpointId] of endpointIds.entries()) slots.wait(endpointId, `d${index}`);
     expect(startReady(slots)).toHaveLength(8);
     expect(slots.backlog).toBe(true);
@@ -77,11 +77,62 @@ describe("DeliverySlots", () => {
     // A claim that brings less than asked, one endpoint cut at its share: only that one has more due.
     slots.recorded();
     slots.recorded();
-    slots.claimed({ asked: 2, excluded: ["we_b"], endpointIds: ["we_a"] });
+    slots.claimed({ asked: 2, perEndpoint: 4, excluded: ["we_b"], endpointIds: ["we_a"] });
     expect(slots.backlog).toBe(true); // we_b was left out: it may still have more due
-    slots.claimed({ asked: 6, excluded: [], endpointIds: ["we_a"] });
+    slots.claimed({ asked: 6, perEndpoint: 4, excluded: [], endpointIds: ["we_a"] });
     expect(slots.backlog).toBe(false);
     expect(slots.wantsMore("we_a")).toBe(false);
+  });
+
+  it("with prefetch, claims ahead of the free slots, its share per endpoint, and again once half has gone", () => {
+    const slots = new DeliverySlots<string>({ concurrency: 4, perEndpointConcurrency: 2, prefetch: 8 });
+    // 2 slots and a share of 8 × 2 / 4 = 4 ahead per endpoint.
+    expect(slots.perEndpointHold).toBe(6);
+    expect(slots.maxPerEndpoint()).toBe(6);
+    expect(slots.maxPerEndpoint("slots only")).toBe(2);
+    expect(slots.claimable()).toBe(12);
+    expect(slots.claimable("slots only")).toBe(4);
+
+    const endpointIds = [...Array(6).fill("we_a"), ...Array(6).fill("we_b")] as string[];
+    slots.claimed({ asked: 12, perEndpoint: 6, excluded: [], endpointIds });
+    for (const [index, endpointId] of endpointIds.entries()) slots.wait(endpointId, `d${index}`);
+    // Only the slots start: 2 of each endpoint; the other 8 wait.
+    expect(startReady(slots)).toEqual(["d0", "d1", "d6", "d7"]);
+    expect(slots.claimable()).toBe(0);
+    expect(slots.claimable("slots only")).toBe(0);
+    expect(slots.endpointsAtLimit().sort()).toEqual(["we_a", "we_b"]);
+
+    // Each finished request starts a waiting one; a claim is worth making once the slots' quarter
+    // and half the prefetch (1 + 4) are free, not for every request.
+    const finish = (endpointId: string) => {
+      slots.requestOver(endpointId);
+      slots.recorded();
+      return startReady(slots);
+    };
+    expect(finish("we_a")).toEqual(["d2"]);
+    expect(slots.wantsMore("we_a")).toBe(false);
+    expect(finish("we_b")).toEqual(["d8"]);
+    expect(finish("we_a")).toEqual(["d3"]);
+    expect(finish("we_b")).toEqual(["d9"]);
+    expect(slots.claimable()).toBe(4);
+    expect(slots.wantsMore("we_b")).toBe(false);
+    expect(finish("we_a")).toEqual(["d4"]);
+    // 5 may be claimed now (half the prefetch and a quarter of the slots).
+    expect(slots.claimable()).toBe(5);
+    expect(slots.wantsMore("we_a")).toBe(true);
+    // we_a holds 3 of its 6: half free, so it is claimed for again as an endpoint with more due.
+    expect(slots.load("we_a")).toBe(3);
+    expect(slots.endpointsAtLimit()).toEqual([]);
+  });
+
+  it("without prefetch, claims only the free slots, as runOnce does", () => {
+    const slots = new DeliverySlots<string>({ concurrency: 4, perEndpointConcurrency: 2, prefetch: 0 });
+    expect(slots.perEndpointHold).toBe(2);
+    expect(slots.claimable()).toBe(4);
+    for (const item of ["a1", "a2", "a3"]) slots.wait("we_a", item);
+    expect(startReady(slots)).toEqual(["a1", "a2"]);
+    expect(slots.claimable()).toBe(2);
+    expect(slots.endpointsAtLimit()).toEqual(["we_a"]);
   });
 
   it("takeAllWaiting empties the queues and forgets the backlog", () => {

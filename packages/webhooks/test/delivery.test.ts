@@ -1,6 +1,6 @@
 import { deliveryId } from "@hireport/core";
 import { describe, expect, it } from "vitest";
-import { createWebhookDispatcher, endpointUpdate } from "../src/index";
+import { type ClaimOptions, createWebhookDispatcher, endpointUpdate } from "../src/index";
 import type { WebhookStorage } from "../src/store/webhook-storage";
 import { parseEvent, verifySignature } from "../src/verify";
 import { COMPANY, type DeliveryFixture } from "./support/fixture";
@@ -737,6 +737,61 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     expect(r.requests).toHaveLength(2);
     expect(await secondDispatcher(f).runOnce()).toMatchObject({ claimed: 4, succeeded: 4 });
   });
+
+  it("the running loop claims ahead (prefetch): few large claims, the requests within their limits, each delivery once", async () => {
+    const r = await receiver();
+    const release: Array<() => void> = [];
+    r.setHandler((_request, response) => {
+      release.push(() => response.writeHead(200).end());
+    });
+    const f = await fixture({ concurrency: 4, perEndpointConcurrency: 2, prefetch: 8, leaseMs: 60_000 });
+    await f.endpoint(`${r.origin}/a`, ["job.created"]);
+    await f.endpoint(`${r.origin}/b`, ["job.closed"]);
+    const deliveryIds: string[] = [];
+    for (let index = 0; index < 10; index++) {
+      deliveryIds.push(...(await f.emit("job.created")).deliveryIds);
+      deliveryIds.push(...(await f.emit("job.closed")).deliveryIds);
+    }
+    const claims: Array<{ limit: number; maxPerEndpoint: number | undefined; brought: number }> = [];
+    const base = f.storage.webhooks;
+    const webhooks = delegate(base, {
+      claimDueDeliveries: async (options: ClaimOptions) => {
+        const claimed = await base.claimDueDeliveries(options);
+        claims.push({ limit: options.limit, maxPerEndpoint: options.maxPerEndpoint, brought: claimed.length });
+        return claimed;
+      },
+    });
+    const dispatcher = createWebhookDispatcher({ ...f.dispatcher.options, storage: delegate(f.storage, { webhooks }) });
+    suite.defer(() => dispatcher.stop());
+    dispatcher.start();
+    await r.waitForRequests(4, 2_000);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // One claim took the 4 slots and the prefetch of 8: 2 + 8 × 2 / 4 = 6 of each endpoint, of
+    // which 2 each are in flight and the rest wait, leased.
+    expect(claims[0]).toEqual({ limit: 12, maxPerEndpoint: 6, brought: 12 });
+    expect(r.open).toBe(4);
+    const held = await Promise.all(deliveryIds.map((id) => f.storage.webhooks.getDelivery(COMPANY, id)));
+    expect(held.filter((delivery) => delivery?.leaseToken !== null)).toHaveLength(12);
+
+    const deadline = Date.now() + 8_000;
+    while (r.requests.length < 20 || release.length > 0 || r.open > 0) {
+      if (Date.now() > deadline) throw new Error(`stuck at ${r.requests.length} requests`);
+      const next = release.shift();
+      if (next) next();
+      else await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await dispatcher.stop();
+    expect(r.maxOpen).toBe(4);
+    expect(r.maxOpenByPath.get("/a")).toBe(2);
+    expect(r.maxOpenByPath.get("/b")).toBe(2);
+    const sent = r.requests.map((request) => String(request.headers["service-delivery"]));
+    expect(sent.sort()).toEqual([...deliveryIds].sort());
+    // Without claiming ahead a claim brings at most the 4 free slots: 5 claims at least for 20.
+    expect(claims.filter((claim) => claim.brought > 0).length).toBeLessThanOrEqual(4);
+    for (const delivery of await Promise.all(deliveryIds.map((id) => f.storage.webhooks.getDelivery(COMPANY, id)))) {
+      expect(delivery).toMatchObject({ status: "succeeded", attempts: 1 });
+    }
+  }, 15_000);
 
   it("a claim takes at most perEndpointConcurrency deliveries of one endpoint, and others' beside them", async () => {
     const r = await receiver();

@@ -57,9 +57,10 @@ export interface ClaimOptions {
   /** Deliveries of endpoints to leave out (they are at their concurrency limit in this dispatcher). */
   excludeEndpointIds?: readonly string[];
   /**
-   * Most deliveries of any one endpoint to return from this call (the dispatcher passes its free
-   * slots per endpoint), so that one claim never over-fills one endpoint. A limit per call: what
-   * this or another dispatcher already holds does not count. Undefined: no limit per endpoint.
+   * Most deliveries of any one endpoint to return from this call (the dispatcher passes what it may
+   * hold of one endpoint: its slots per endpoint, and its share of `prefetch` when it claims ahead),
+   * so that one claim never over-fills one endpoint. A limit per call: what this or another
+   * dispatcher already holds does not count. Undefined: no limit per endpoint.
    */
   maxPerEndpoint?: number;
 }

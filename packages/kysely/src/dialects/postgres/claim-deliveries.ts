@@ -11,7 +11,7 @@
  * the next round leaves that endpoint out and counts what the others already took, up to four
  * rounds. Each round commits on its own; a delivery leased by one is not due for the next.
  */
-import type { ClaimedDelivery } from "@hireport/core";
+import type { ClaimedDelivery, WebhookEndpointRecord } from "@hireport/core";
 import type { ClaimOptions } from "@hireport/webhooks";
 import { sql } from "kysely";
 import { runCompiled } from "../../compiled-queries";
@@ -42,7 +42,12 @@ type ClaimRow = WebhookEndpointTable & {
   d_scanned: number | string;
 };
 
-function toClaimed(row: ClaimRow): ClaimedDelivery {
+/**
+ * A claimed row as a delivery with its endpoint and payload. The rows of one statement repeat their
+ * endpoint's columns: `endpoints` keeps each endpoint read once, shared by its deliveries (as the
+ * portable claim's read of the endpoints by id shares them).
+ */
+function toClaimed(row: ClaimRow, endpoints: Map<string, WebhookEndpointRecord>): ClaimedDelivery {
   const delivery = toDelivery({
     id: row.d_id,
     endpoint_id: row.d_endpoint_id,
@@ -57,7 +62,12 @@ function toClaimed(row: ClaimRow): ClaimedDelivery {
     created_at: row.d_created_at,
     updated_at: row.d_updated_at,
   });
-  return { delivery, endpoint: toEndpoint(row), payload: row.d_payload };
+  let endpoint = endpoints.get(row.id);
+  if (!endpoint) {
+    endpoint = toEndpoint(row);
+    endpoints.set(row.id, endpoint);
+  }
+  return { delivery, endpoint, payload: row.d_payload };
 }
 
 /** One round: see the module's comment. `taken` counts what earlier rounds leased per endpoint. */
@@ -145,8 +155,9 @@ export async function claimPlainInOneStatement(ctx: StoreContext, options: Claim
   for (let round = 0; round < ROUNDS && claimed.length < options.limit; round += 1) {
     const limit = options.limit - claimed.length;
     const rows = await claimRound(ctx, options, limit, skip, taken);
+    const endpoints = new Map<string, WebhookEndpointRecord>();
     for (const row of rows) {
-      claimed.push(toClaimed(row));
+      claimed.push(toClaimed(row, endpoints));
       taken.set(row.d_endpoint_id, (taken.get(row.d_endpoint_id) ?? 0) + 1);
     }
     // Another round only helps when the rows read ran out (more may be due) and some endpoint is at
