@@ -2,6 +2,7 @@ import { APPLICATION_STAGES, type JobRecord } from "@hireport/core";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   type Answer,
+  APPLICATION_EXTRAS_UNSET,
   APPLICATION_FIELDS,
   applicationBody,
   applicationOf,
@@ -119,6 +120,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         erased_at: null,
         answers: [],
         knocked_out: false,
+        ...APPLICATION_EXTRAS_UNSET,
       });
       expect(application.applied_at).toMatch(ISO_UTC);
       const stored = await w.api.applications.get(w.acme, application.id);
