@@ -4,6 +4,7 @@ import { ERASED_CANDIDATE } from "../src/erasure";
 import { APPLICATION_FIELDS } from "../src/fields/application";
 import { CANDIDATE_FIELDS } from "../src/fields/candidate";
 import { createShape, field, fieldDefault } from "../src/fields/field";
+import { CANDIDATE_DEFAULTS } from "./support/spec-fields";
 
 describe("the boolean and timestamp field kinds", () => {
   it("a boolean is false unless declared otherwise or nullable, and is returned as a boolean", () => {
@@ -56,15 +57,11 @@ describe("the Application's declared fields", () => {
       .filter(([, spec]) => spec.personal)
       .map(([name]) => name);
     expect(personal).toEqual(["emailNormalized", "coverLetter", "resumeSourceUrl", "resumeFileId", "answers"]);
-    expect(ERASED_CANDIDATE).toEqual({
-      name: "",
-      email: "",
-      phone: "",
-      location: "",
-      linkedinUrl: "",
-      currentTitle: "",
-      skills: [],
-    });
+    // Every text empty and every list empty, whatever the candidate's fields.
+    expect(Object.keys(ERASED_CANDIDATE)).toEqual(Object.keys(CANDIDATE_FIELDS));
+    for (const value of Object.values(ERASED_CANDIDATE))
+      expect(value === "" || (Array.isArray(value) && value.length === 0)).toBe(true);
+    expect(ERASED_CANDIDATE).toMatchObject({ name: "", email: "", linkedinUrl: "", skills: [] });
     expect(Object.isFrozen(ERASED_CANDIDATE)).toBe(true);
   });
 
@@ -73,11 +70,7 @@ describe("the Application's declared fields", () => {
     expect(body.parse({ name: " Ada ", email: " ada@example.com " })).toEqual({
       name: "Ada",
       email: "ada@example.com",
-      phone: "",
-      location: "",
-      linkedin_url: "",
-      current_title: "",
-      skills: [],
+      ...CANDIDATE_DEFAULTS,
     });
     expect(body.safeParse({ name: "Ada" }).success).toBe(false);
   });

@@ -25,6 +25,7 @@ import { MAX_FIELD_ERRORS, parseBody, parseQuery } from "../src/validation";
 import {
   APPLICATION_CREATE_DEFAULTS,
   APPLICATION_FIELDS,
+  CANDIDATE_DEFAULTS,
   CANDIDATE_FIELDS,
   JOB_CREATE_DEFAULTS,
   JOB_FIELDS,
@@ -93,15 +94,7 @@ const emailOfLength = (n: number) => {
 const job = { title: "Backend Engineer" };
 const application = { job_id: "job_1", candidate: { name: "Ada Lovelace", email: "ada@example.com" } };
 /** The candidate of `application` with every field the body left out at its default, as stored and returned. */
-const candidateWithDefaults = {
-  name: "Ada Lovelace",
-  email: "ada@example.com",
-  phone: "",
-  location: "",
-  linkedin_url: "",
-  current_title: "",
-  skills: [],
-};
+const candidateWithDefaults = { name: "Ada Lovelace", email: "ada@example.com", ...CANDIDATE_DEFAULTS };
 
 // ---------------------------------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ import {
   applicationOf,
   applicationsOf,
   BASE_URL,
+  CANDIDATE_DEFAULTS,
   CANDIDATE_FIELDS,
   createClient,
   createWorld,
@@ -99,6 +100,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         job_id: job.id,
         job_title: "Backend Engineer",
         candidate: {
+          ...CANDIDATE_DEFAULTS,
           name: "Grace Hopper",
           email: "Grace@Example.com",
           phone: "+44 20 7946 0000",

@@ -36,6 +36,7 @@ export { type MemoryLogger, memoryLogger } from "../support/memory-logger";
 export {
   APPLICATION_EXTRAS_UNSET,
   APPLICATION_FIELDS,
+  CANDIDATE_DEFAULTS,
   CANDIDATE_FIELDS,
   JOB_EXTRAS_UNSET,
   JOB_FIELDS,

@@ -63,6 +63,15 @@ export const APPLICATION_FIELDS = [
   "knocked_out",
 ] as const;
 
+/** Every candidate field but `name` and `email` as POST /applications stores it when the body leaves it out. */
+export const CANDIDATE_DEFAULTS = {
+  phone: "",
+  location: "",
+  linkedin_url: "",
+  current_title: "",
+  skills: [],
+};
+
 /** The Application fields after `knocked_out` as an application created without them returns them. */
 export const APPLICATION_EXTRAS_UNSET = {};
 
@@ -104,15 +113,7 @@ export const SAMPLE_APPLICATION_WIRE = {
   reference: "APP-1001",
   job_id: "job_1",
   job_title: "Backend Engineer",
-  candidate: {
-    name: "Ada Lovelace",
-    email: "ada@example.com",
-    phone: "",
-    location: "",
-    linkedin_url: "",
-    current_title: "",
-    skills: [],
-  },
+  candidate: { name: "Ada Lovelace", email: "ada@example.com", ...CANDIDATE_DEFAULTS },
   cover_letter: "",
   resume_url: null,
   stage: "new",
