@@ -3,13 +3,14 @@
  * arrives (POST /applications, `api.applications.create`, the careers site's form): required
  * questions answered, each value of its question's type, choices known. The stored answer keeps
  * the question's label and a readable text, so a client reads it without the job; a picked choice
- * marked `knockout` flags the application (docs/api-reference.md#answer).
+ * marked `knockout` flags the application (docs/api-reference.md#answer). An answer is returned
+ * as {@link answerSchema} says.
  */
 import * as z from "zod";
 import type { AnswerRecord, AnswerValue } from "./domain";
 import { HireportError } from "./errors";
 import { isStorableText, LIMITS, UNSTORABLE_TEXT_MESSAGE } from "./schemas/fields";
-import type { Question } from "./schemas/questions";
+import { QUESTION_TYPES, type Question } from "./schemas/questions";
 
 /** One answer as a client sends it: the question's id and a value of its type. */
 export const answerInputSchema = z
@@ -38,6 +39,24 @@ export const answerListSchema = z.array(answerInputSchema).max(LIMITS.questions)
   description:
     "Answers to the job's questions, checked against them: every required question answered, each value of its question's type, choices known. Left out: no answers (refused when the job has a required question).",
 });
+
+/** An answer as returned: readable without the job (its question's label and type are kept with it). */
+export const answerSchema = z
+  .strictObject({
+    question_id: z.string().meta({ examples: ["experience"] }),
+    label: z.string().meta({ description: "The question's label when the candidate answered it." }),
+    type: z.enum(QUESTION_TYPES),
+    value: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).meta({
+      description:
+        "short_text, long_text, single_choice (a choice's value) and date (YYYY-MM-DD): a string; yes_no: a boolean; number: a number; multiple_choice: a list of choice values.",
+    }),
+    text: z.string().meta({
+      description:
+        "The answer as a person reads it: the text, Yes or No, the number, the date, or the choices' labels joined by commas.",
+      examples: ["3 years or more"],
+    }),
+  })
+  .meta({ description: "An answer to one of the job's questions." });
 
 /** An answer as sent. */
 export type AnswerInput = z.output<typeof answerInputSchema>;

@@ -3,6 +3,8 @@
  * (camelCase, `Date` objects); the wire shapes of the API (snake_case, ISO strings) are produced
  * by `serialize.ts`.
  */
+import type { ApplicationFields } from "./fields/application";
+import type { CandidateFields } from "./fields/candidate";
 import type { JobFields } from "./fields/job";
 import type { QuestionType } from "./schemas/questions";
 
@@ -111,15 +113,8 @@ export interface JobRecord extends JobFields {
   publishedAt: Date | null;
 }
 
-export interface CandidateRecord {
-  name: string;
-  email: string;
-  phone: string;
-  location: string;
-  linkedinUrl: string;
-  currentTitle: string;
-  skills: string[];
-}
+/** The candidate of an application: derived from their declaration in `fields/candidate.ts`. */
+export type CandidateRecord = CandidateFields;
 
 /** The value of an answer, by its question's type (see `checkAnswers`). */
 export type AnswerValue = string | number | boolean | string[];
@@ -137,7 +132,12 @@ export interface AnswerRecord {
   text: string;
 }
 
-export interface ApplicationRecord {
+/**
+ * An application: its ids and the joined job title, the candidate, and every field declared in
+ * `fields/application.ts` (the stored CV address and file id are never returned as they are; an
+ * erased application stays as an anonymous record: see `erasedApplication` for what is kept).
+ */
+export interface ApplicationRecord extends ApplicationFields {
   id: string;
   companyId: string;
   jobId: string;
@@ -146,39 +146,6 @@ export interface ApplicationRecord {
   /** Readable per-company reference, `APP-1001`. */
   reference: string;
   candidate: CandidateRecord;
-  /** Trimmed, lower-cased e-mail: the key of the duplicate rule. */
-  emailNormalized: string;
-  coverLetter: string;
-  /** The https address of the CV as sent by the client, or null. Never returned as is on the wire. */
-  resumeSourceUrl: string | null;
-  /**
-   * The id of the CV stored in the host's `FileStore` (an upload through the careers site), or null.
-   * When both are set, the stored file wins. Never returned as is on the wire.
-   */
-  resumeFileId: string | null;
-  source: string;
-  consent: boolean | null;
-  consentAt: Date | null;
-  stage: ApplicationStage;
-  /** 0 to 100, from the `scoring` option at creation. */
-  aiMatch: number;
-  /** Set by the host; null until then. */
-  overallScore: number | null;
-  tags: string[];
-  starred: boolean;
-  /** When the candidate asked for a person to review the application (a link the careers site gives them), or null. */
-  humanReviewRequestedAt: Date | null;
-  /** The answers to the job's questions, in the questions' order (personal data: erasure empties them). */
-  answers: AnswerRecord[];
-  /** Whether an answer picked a choice marked `knockout`; the application is stored all the same. */
-  knockedOut: boolean;
-  appliedAt: Date;
-  updatedAt: Date;
-  /**
-   * When the candidate's personal data was erased (`api.candidates.erase`, or retention), or null.
-   * An erased application stays as an anonymous record: see `erasedApplication` for what is kept.
-   */
-  erasedAt: Date | null;
 }
 
 /** Who made a change: the key's name over HTTP, or a label the host chooses. */

@@ -4,6 +4,7 @@ export {
   type AnswerProblem,
   answerInputSchema,
   answerListSchema,
+  answerSchema,
   answersError,
   type CheckedAnswers,
   checkAnswers,
@@ -41,15 +42,30 @@ export {
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
 export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
 export {
+  APPLICATION_FIELDS,
+  type ApplicationFieldColumns,
+  type ApplicationFieldSet,
+  type ApplicationFields,
+} from "./fields/application";
+export {
+  CANDIDATE_FIELDS,
+  type CandidateFieldColumns,
+  type CandidateFieldSet,
+  type CandidateFields,
+} from "./fields/candidate";
+export {
   type ColumnValueOf,
   type FieldKind,
   type FieldPlacement,
   type FieldSpec,
   field,
+  type InputValueOf,
+  type KindOutputOf,
   type PublicOf,
   type RecordOf,
   type RecordValueOf,
   type RowOf,
+  type WireValueOf,
 } from "./fields/field";
 export { publicJobFields } from "./fields/generated/job-wire";
 export { JOB_FIELDS, type JobFieldColumns, type JobFieldSet, jobFieldDefaults } from "./fields/job";

@@ -1,5 +1,6 @@
 import type * as z from "zod";
 import type { ApplicationRecord, JobRecord } from "./domain";
+import { applicationWire } from "./fields/generated/application-wire";
 import { jobWire } from "./fields/generated/job-wire";
 import type { FileTokens } from "./file-tokens";
 import type { PublicJobRules } from "./public-jobs";
@@ -53,41 +54,7 @@ export class Serializer {
   }
 
   #application(application: ApplicationRecord, resumeUrl: string | null): ApplicationWire {
-    const { candidate } = application;
-    return {
-      id: application.id,
-      reference: application.reference,
-      job_id: application.jobId,
-      job_title: application.jobTitle,
-      candidate: {
-        name: candidate.name,
-        email: candidate.email,
-        phone: candidate.phone,
-        location: candidate.location,
-        linkedin_url: candidate.linkedinUrl,
-        current_title: candidate.currentTitle,
-        skills: candidate.skills,
-      },
-      cover_letter: application.coverLetter,
-      resume_url: resumeUrl,
-      stage: application.stage,
-      source: application.source,
-      scores: { ai_match: application.aiMatch, overall: application.overallScore },
-      tags: application.tags,
-      starred: application.starred,
-      human_review_requested: application.humanReviewRequestedAt !== null,
-      applied_at: application.appliedAt.toISOString(),
-      updated_at: application.updatedAt.toISOString(),
-      erased_at: application.erasedAt?.toISOString() ?? null,
-      answers: application.answers.map((answer) => ({
-        question_id: answer.questionId,
-        label: answer.label,
-        type: answer.type,
-        value: answer.value,
-        text: answer.text,
-      })),
-      knocked_out: application.knockedOut,
-    };
+    return applicationWire(application, resumeUrl);
   }
 
   /** Whether the application gets a CV link: it has a CV (or the host serves them) and was not erased. */

@@ -23,10 +23,14 @@ import { jobCreateBodySchema, jobPatchBodySchema, jobSchema } from "../src/schem
 import { parseApplicationListQuery, parseJobListQuery } from "../src/schemas/query";
 import { MAX_FIELD_ERRORS, parseBody, parseQuery } from "../src/validation";
 import {
+  APPLICATION_CREATE_DEFAULTS,
   APPLICATION_FIELDS,
+  CANDIDATE_DEFAULTS,
   CANDIDATE_FIELDS,
   JOB_CREATE_DEFAULTS,
   JOB_FIELDS,
+  SAMPLE_APPLICATION_BODY,
+  SAMPLE_APPLICATION_WIRE,
   SAMPLE_JOB_WIRE,
 } from "./support/spec-fields";
 
@@ -90,15 +94,7 @@ const emailOfLength = (n: number) => {
 const job = { title: "Backend Engineer" };
 const application = { job_id: "job_1", candidate: { name: "Ada Lovelace", email: "ada@example.com" } };
 /** The candidate of `application` with every field the body left out at its default, as stored and returned. */
-const candidateWithDefaults = {
-  name: "Ada Lovelace",
-  email: "ada@example.com",
-  phone: "",
-  location: "",
-  linkedin_url: "",
-  current_title: "",
-  skills: [],
-};
+const candidateWithDefaults = { name: "Ada Lovelace", email: "ada@example.com", ...CANDIDATE_DEFAULTS };
 
 // ---------------------------------------------------------------------------------------------
 
@@ -423,36 +419,12 @@ describe("POST /applications body (applicationCreateBodySchema)", () => {
     expect(parseBody(applicationCreateBodySchema, application)).toEqual({
       job_id: "job_1",
       candidate: candidateWithDefaults,
-      cover_letter: "",
-      resume_url: null,
-      consent: null,
-      answers: [],
+      ...APPLICATION_CREATE_DEFAULTS,
     });
   });
 
   it("accepts every field of the application body", () => {
-    const body = {
-      job_id: "job_1",
-      candidate: {
-        name: "Ada Lovelace",
-        email: "ada@example.com",
-        phone: "+44 20 7946 0000",
-        location: "London",
-        linkedin_url: "https://www.linkedin.com/in/ada",
-        current_title: "Engineer",
-        skills: ["Maths", "Engines"],
-      },
-      cover_letter: "Dear team,\n...",
-      resume_url: "https://files.example.com/cv/ada.pdf",
-      source: "careers-site",
-      consent: true,
-      answers: [
-        { question_id: "why", value: "Because." },
-        { question_id: "tools", value: ["git"] },
-        { question_id: "years", value: 3 },
-        { question_id: "visa", value: false },
-      ],
-    };
+    const body = SAMPLE_APPLICATION_BODY;
     expect(parseBody(applicationCreateBodySchema, body)).toEqual(body);
   });
 
@@ -641,26 +613,7 @@ describe("PATCH /applications/{id} body (applicationPatchBodySchema)", () => {
 
 const jobWire = SAMPLE_JOB_WIRE;
 
-const applicationWire = {
-  id: "app_1",
-  reference: "APP-1001",
-  job_id: "job_1",
-  job_title: "Backend Engineer",
-  candidate: candidateWithDefaults,
-  cover_letter: "",
-  resume_url: null,
-  stage: "new",
-  source: "api",
-  scores: { ai_match: 72, overall: null },
-  tags: [],
-  starred: false,
-  human_review_requested: false,
-  applied_at: "2026-03-31T09:30:00.000Z",
-  updated_at: "2026-03-31T09:30:00.000Z",
-  erased_at: null,
-  answers: [{ question_id: "visa", label: "Need a visa?", type: "yes_no", value: false, text: "No" }],
-  knocked_out: false,
-};
+const applicationWire = SAMPLE_APPLICATION_WIRE;
 
 describe("returned shapes", () => {
   it("jobSchema is exactly the documented Job: its first fields, then the other JobInput fields", () => {

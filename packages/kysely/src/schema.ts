@@ -8,7 +8,14 @@
  * and 0/1 elsewhere. Arrays and objects are JSON text.
  */
 
-import { JOB_FIELDS, type JobFieldColumns } from "@hireport/core";
+import {
+  APPLICATION_FIELDS,
+  type ApplicationFieldColumns,
+  CANDIDATE_FIELDS,
+  type CandidateFieldColumns,
+  JOB_FIELDS,
+  type JobFieldColumns,
+} from "@hireport/core";
 import type { Generated } from "kysely";
 
 /** A stored date as the drivers return it. */
@@ -58,39 +65,17 @@ export type JobTable = JobFieldColumns & {
   published_at: DbDate | null;
 };
 
-export interface ApplicationTable {
-  id: string;
-  company_id: string;
-  job_id: string;
-  reference: string;
-  candidate_name: string;
-  candidate_email: string;
-  candidate_phone: string;
-  candidate_location: string;
-  candidate_linkedin_url: string;
-  candidate_current_title: string;
-  candidate_skills: string;
-  email_normalized: string;
-  cover_letter: string;
-  resume_source_url: string | null;
-  resume_file_id: string | null;
-  source: string;
-  consent: DbBool | null;
-  consent_at: DbDate | null;
-  stage: string;
-  ai_match: number;
-  overall_score: number | null;
-  tags: string;
-  starred: DbBool;
-  human_review_requested_at: DbDate | null;
-  applied_at: DbDate;
-  updated_at: DbDate;
-  /** When the candidate's data was erased; null otherwise. */
-  erased_at: DbDate | null;
-  /** The answers to the job's questions, JSON text (`[]` when none; emptied by erasure). */
-  answers: string;
-  knocked_out: DbBool;
-}
+/**
+ * An application row: the columns of the candidate's fields (`CANDIDATE_FIELDS` of core, the
+ * `candidate_…` columns) and of the declared Application fields (`APPLICATION_FIELDS`), after the ids.
+ */
+export type ApplicationTable = CandidateFieldColumns &
+  ApplicationFieldColumns & {
+    id: string;
+    company_id: string;
+    job_id: string;
+    reference: string;
+  };
 
 /** Stage changes, notes and audit entries share their actor columns. */
 export interface ActorColumns {
@@ -342,7 +327,11 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   job_index_notice: ["notified_at", "closes_at"],
 };
 
-/** Every column, per table, in migration order (a job's declared fields in their declaration order). */
+/**
+ * Every column, per table, in migration order (a job's and an application's declared fields in
+ * their declaration order, the candidate's before the application's: a candidate field added later
+ * is listed with them, whatever its place in the table).
+ */
 export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatabase[T] & string)[] } = {
   company: ["id", "name", "created_at"],
   sequence: ["company_id", "kind", "value"],
@@ -377,31 +366,8 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "company_id",
     "job_id",
     "reference",
-    "candidate_name",
-    "candidate_email",
-    "candidate_phone",
-    "candidate_location",
-    "candidate_linkedin_url",
-    "candidate_current_title",
-    "candidate_skills",
-    "email_normalized",
-    "cover_letter",
-    "resume_source_url",
-    "resume_file_id",
-    "source",
-    "consent",
-    "consent_at",
-    "stage",
-    "ai_match",
-    "overall_score",
-    "tags",
-    "starred",
-    "human_review_requested_at",
-    "applied_at",
-    "updated_at",
-    "erased_at",
-    "answers",
-    "knocked_out",
+    ...Object.values(CANDIDATE_FIELDS).map((spec) => spec.column as keyof CandidateFieldColumns),
+    ...Object.values(APPLICATION_FIELDS).map((spec) => spec.column as keyof ApplicationFieldColumns),
   ],
   stage_change: [
     "seq",

@@ -23,7 +23,7 @@ import {
   WORKPLACE_TYPES,
 } from "../schemas/fields";
 import { questionListSchema } from "../schemas/questions";
-import { field, type RecordOf, type RowOf } from "./field";
+import { field, fieldDefault, type RecordOf, type RowOf } from "./field";
 
 const salaryAmount = () =>
   z
@@ -203,9 +203,6 @@ export type JobFieldColumns = RowOf<JobFieldSet>;
 /** Every Job field at its default: what create stores for a field the body leaves out (fresh arrays each call). */
 export function jobFieldDefaults(): JobFields {
   const fields: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(JOB_FIELDS)) {
-    const fallback: unknown = spec.default;
-    fields[name] = fallback !== null && typeof fallback === "object" ? structuredClone(fallback) : fallback;
-  }
+  for (const [name, spec] of Object.entries(JOB_FIELDS)) fields[name] = fieldDefault(spec);
   return fields as JobFields;
 }

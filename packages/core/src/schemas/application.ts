@@ -1,42 +1,26 @@
 /**
  * Applications on the wire: the body of POST /applications (with its candidate, docs/api-reference.md, ApplicationInput), the
  * body of PATCH /applications/{id}, and the Application as returned (docs/api-reference.md, Application).
+ *
+ * The candidate comes from `CANDIDATE_FIELDS`, the other stored fields from `APPLICATION_FIELDS`:
+ * their checks and returned schemas are declared there. The bodies' other members are written
+ * here: `job_id`, `resume_url` (an address the service fetches, not the link it returns), `note`
+ * (added to the notes); so are the returned keys the service computes.
  */
 import * as z from "zod";
-import { answerListSchema } from "../answers";
-import { APPLICATION_STAGES } from "../domain";
-import {
-  email,
-  httpsUrl,
-  idString,
-  LIMITS,
-  label,
-  longText,
-  requiredText,
-  stringList,
-  utcDateTime,
-  webUrlOrEmpty,
-} from "./fields";
-import { QUESTION_TYPES } from "./questions";
+import { APPLICATION_FIELDS } from "../fields/application";
+import { CANDIDATE_FIELDS } from "../fields/candidate";
+import { createShape, outputShape } from "../fields/field";
+import { httpsUrl, idString, LIMITS, requiredText } from "./fields";
+
+const FIELDS = APPLICATION_FIELDS;
 
 /** The 14 stages (docs/api-reference.md, Application stages); every move between them is allowed. */
-export const stageSchema = z.enum(APPLICATION_STAGES).meta({
-  description: "Application stage. Every move between the 14 stages is allowed and recorded in the history.",
-});
+export const stageSchema = FIELDS.stage.output;
 
 /** The candidate as sent: name and email required, the rest default to empty. */
 export const candidateInputSchema = z
-  .strictObject({
-    name: requiredText(LIMITS.label).meta({ examples: ["Ada Lovelace"] }),
-    email: email(),
-    phone: label()
-      .default("")
-      .meta({ examples: ["+44 20 7946 0000"] }),
-    location: label().default(""),
-    linkedin_url: webUrlOrEmpty().default(""),
-    current_title: label().default(""),
-    skills: stringList().default(() => []),
-  })
+  .strictObject(createShape(CANDIDATE_FIELDS))
   .meta({ description: "The person applying. name and email are required." });
 
 /**
@@ -47,23 +31,20 @@ export const applicationCreateBodySchema = z
   .strictObject({
     job_id: idString().meta({ description: "A job of your company." }),
     candidate: candidateInputSchema,
-    cover_letter: longText(LIMITS.coverLetter).default(""),
+    cover_letter: FIELDS.coverLetter.input.default(""),
     resume_url: httpsUrl().nullable().default(null).meta({
       description:
         "An https link to the CV that the company's team can open. It is never returned as sent: the application's resume_url is a short-lived link served by the service.",
     }),
-    source: requiredText(LIMITS.source)
-      .optional()
-      .meta({
-        description: "Where the candidate came from, free text. Left out: api.",
-        examples: ["careers-site"],
-      }),
-    consent: z
-      .boolean()
+    source: FIELDS.source.input.optional().meta({
+      description: "Where the candidate came from, free text. Left out: api.",
+      examples: ["careers-site"],
+    }),
+    consent: FIELDS.consent.input
       .nullable()
       .default(null)
       .meta({ description: "True when the candidate agreed to their data being sent; stored with its time." }),
-    answers: answerListSchema.default(() => []),
+    answers: FIELDS.answers.input.default(() => []),
   })
   .meta({
     description:
@@ -73,12 +54,12 @@ export const applicationCreateBodySchema = z
 /** Body of PATCH /applications/{id}: every field optional; `{}` is accepted and changes nothing. */
 export const applicationPatchBodySchema = z
   .strictObject({
-    stage: stageSchema.optional(),
+    stage: FIELDS.stage.input.optional(),
     note: requiredText(LIMITS.note)
       .optional()
       .meta({ description: "Added to the recruiter notes with the key's name." }),
-    tags: stringList().optional().meta({ description: "Replaces the tags." }),
-    starred: z.boolean().optional(),
+    tags: FIELDS.tags.input.optional().meta({ description: "Replaces the tags." }),
+    starred: FIELDS.starred.input.optional(),
   })
   .meta({ description: "Changes to an application: only the fields sent are changed." });
 
@@ -92,46 +73,17 @@ export type ApplicationCreateBody = z.output<typeof applicationCreateBodySchema>
 export type ApplicationPatchBody = z.output<typeof applicationPatchBodySchema>;
 
 /** The candidate inside a returned application (docs/api-reference.md, Application). */
-export const candidateSchema = z.strictObject({
-  name: z.string(),
-  email: z.string(),
-  phone: z.string(),
-  location: z.string(),
-  linkedin_url: z.string(),
-  current_title: z.string(),
-  skills: z.array(z.string()),
-});
+export const candidateSchema = z.strictObject(outputShape(CANDIDATE_FIELDS, "tail"));
 
 /** Scores of a returned application. */
 export const scoresSchema = z
-  .strictObject({
-    ai_match: z.number().min(0).max(100).meta({
-      description:
-        "0 to 100: how well the candidate's skills match the job. Advice for a person to read, never a decision: hiring decisions must involve a person, and applicants can ask for a person to review their application.",
-    }),
-    overall: z.number().nullable().meta({ description: "Set by the company's team; null until then." }),
-  })
+  .strictObject({ ai_match: FIELDS.aiMatch.output, overall: FIELDS.overallScore.output })
   .meta({ description: "Scores that help a person review; they never decide anything on their own." });
 
-/** An answer as returned: readable without the job (its question's label and type are kept with it). */
-export const answerSchema = z
-  .strictObject({
-    question_id: z.string().meta({ examples: ["experience"] }),
-    label: z.string().meta({ description: "The question's label when the candidate answered it." }),
-    type: z.enum(QUESTION_TYPES),
-    value: z.union([z.string(), z.number(), z.boolean(), z.array(z.string())]).meta({
-      description:
-        "short_text, long_text, single_choice (a choice's value) and date (YYYY-MM-DD): a string; yes_no: a boolean; number: a number; multiple_choice: a list of choice values.",
-    }),
-    text: z.string().meta({
-      description:
-        "The answer as a person reads it: the text, Yes or No, the number, the date, or the choices' labels joined by commas.",
-      examples: ["3 years or more"],
-    }),
-  })
-  .meta({ description: "An answer to one of the job's questions." });
-
-/** An Application as returned (docs/api-reference.md, Application), exactly its fields. */
+/**
+ * An Application as returned (docs/api-reference.md, Application), exactly its fields: the fields of
+ * v1 and the first additive ones in their documented order, then the fields declared since.
+ */
 export const applicationSchema = z
   .strictObject({
     id: z.string().meta({ examples: ["app_01j9x2k3m4n5p6q7r8s9t0v1w2"] }),
@@ -139,32 +91,24 @@ export const applicationSchema = z
     job_id: z.string(),
     job_title: z.string(),
     candidate: candidateSchema,
-    cover_letter: z.string(),
+    cover_letter: FIELDS.coverLetter.output,
     resume_url: z.url().nullable().meta({
       description: "Short-lived link to the CV as served by the service; null when the application has no CV.",
     }),
-    stage: stageSchema,
-    source: z.string(),
+    stage: FIELDS.stage.output,
+    source: FIELDS.source.output,
     scores: scoresSchema,
-    tags: z.array(z.string()),
-    starred: z.boolean(),
+    tags: FIELDS.tags.output,
+    starred: FIELDS.starred.output,
     human_review_requested: z.boolean().meta({
       description:
         "True once the candidate asked for a person to review the application (a link the careers site gives them). Additive to the v1 fields.",
     }),
-    applied_at: utcDateTime(),
-    updated_at: utcDateTime(),
-    erased_at: utcDateTime().nullable().meta({
-      description:
-        "When the candidate's personal data was erased at the company's request, or null. An erased application stays as an anonymous record: its stage, history, source, scores, tags and dates are kept; every candidate field and cover_letter are empty strings, skills is empty and resume_url is null. Additive to the v1 fields.",
-    }),
-    answers: z.array(answerSchema).meta({
-      description:
-        "The candidate's answers to the job's questions, in the questions' order (optional questions left blank are not listed). Empty once the candidate's data is erased. Additive to the v1 fields.",
-    }),
-    knocked_out: z.boolean().meta({
-      description:
-        "True when an answer picked a choice marked knockout. The application is stored and handled like any other; the candidate is not told. Additive to the v1 fields.",
-    }),
+    applied_at: FIELDS.appliedAt.output,
+    updated_at: FIELDS.updatedAt.output,
+    erased_at: FIELDS.erasedAt.output,
+    answers: FIELDS.answers.output,
+    knocked_out: FIELDS.knockedOut.output,
+    ...outputShape(FIELDS, "tail"),
   })
   .meta({ description: "An application: personal data your company controls and the service processes for you." });

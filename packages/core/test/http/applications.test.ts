@@ -2,11 +2,13 @@ import { APPLICATION_STAGES, type JobRecord } from "@hireport/core";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   type Answer,
+  APPLICATION_EXTRAS_UNSET,
   APPLICATION_FIELDS,
   applicationBody,
   applicationOf,
   applicationsOf,
   BASE_URL,
+  CANDIDATE_DEFAULTS,
   CANDIDATE_FIELDS,
   createClient,
   createWorld,
@@ -98,6 +100,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         job_id: job.id,
         job_title: "Backend Engineer",
         candidate: {
+          ...CANDIDATE_DEFAULTS,
           name: "Grace Hopper",
           email: "Grace@Example.com",
           phone: "+44 20 7946 0000",
@@ -119,6 +122,7 @@ describe.each(TRANSPORTS)("applications via %s", (transport) => {
         erased_at: null,
         answers: [],
         knocked_out: false,
+        ...APPLICATION_EXTRAS_UNSET,
       });
       expect(application.applied_at).toMatch(ISO_UTC);
       const stored = await w.api.applications.get(w.acme, application.id);

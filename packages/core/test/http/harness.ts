@@ -33,7 +33,14 @@ import { type MemoryLogger, memoryLogger } from "../support/memory-logger";
 import { closeTestStorage, createTestStorage, openTestStorage, type StoredCounts, type TestStorage } from "./storage";
 
 export { type MemoryLogger, memoryLogger } from "../support/memory-logger";
-export { APPLICATION_FIELDS, CANDIDATE_FIELDS, JOB_EXTRAS_UNSET, JOB_FIELDS } from "../support/spec-fields";
+export {
+  APPLICATION_EXTRAS_UNSET,
+  APPLICATION_FIELDS,
+  CANDIDATE_DEFAULTS,
+  CANDIDATE_FIELDS,
+  JOB_EXTRAS_UNSET,
+  JOB_FIELDS,
+} from "../support/spec-fields";
 
 export const BASE_URL = "https://careers.example.com";
 export const API_ORIGIN = "https://api.example.com";

@@ -1,24 +1,38 @@
 /**
- * Writes the straight-line mapping code of the Job fields from their declaration (`JOB_FIELDS`):
- * the serializer's Job, the careers site's public fields, and `@hireport/kysely`'s row mapping.
- * The code is generated ahead of time rather than at load (no `new Function`: edge runtimes refuse
- * it) and rather than walked per row (a loop over a field list with keyed reads and writes is
- * slower than an object literal on the hot path of GET /jobs).
+ * Writes the straight-line mapping code of the declared fields: from `JOB_FIELDS`, the serializer's
+ * Job, the careers site's public fields and `@hireport/kysely`'s job row mapping; from
+ * `APPLICATION_FIELDS` and `CANDIDATE_FIELDS`, the serializer's Application and the application
+ * row mapping (with the columns erasure writes). The code is generated ahead of time rather than at
+ * load (no `new Function`: edge runtimes refuse it) and rather than walked per row (a loop over a
+ * field list with keyed reads and writes is slower than an object literal on the hot paths of
+ * GET /jobs and GET /applications).
  *
  * `test/generated-field-code.test.ts` fails when a committed file differs from what this writes;
  * `pnpm --filter @hireport/core generate` rewrites them.
  */
-import { type FieldSpec, JOB_FIELDS, jobSchema } from "../../src/index";
+import type * as z from "zod";
+import {
+  APPLICATION_FIELDS,
+  answerSchema,
+  applicationSchema,
+  CANDIDATE_FIELDS,
+  type FieldSpec,
+  JOB_FIELDS,
+  jobSchema,
+  scoresSchema,
+} from "../../src/index";
 
 /** Where each generated file lives, relative to this file. */
 export const GENERATED_FILES = {
   jobWire: "../../src/fields/generated/job-wire.ts",
   jobRows: "../../../kysely/src/stores/generated/job-rows.ts",
+  applicationWire: "../../src/fields/generated/application-wire.ts",
+  applicationRows: "../../../kysely/src/stores/generated/application-rows.ts",
 } as const;
 
-const HEADER = (what: string) => `/**
+const HEADER = (what: string, from = "JOB_FIELDS (packages/core/src/fields/job.ts)") => `/**
  * ${what}
- * Generated from JOB_FIELDS (packages/core/src/fields/job.ts) by packages/core/test/support/field-code.ts.
+ * Generated from ${from} by packages/core/test/support/field-code.ts.
  * Do not edit: run \`pnpm --filter @hireport/core generate\`.
  */
 `;
@@ -95,15 +109,19 @@ ${publicEntries.join("\n")}
 }
 
 /** Row to record: the declared fields between the leading and trailing specials. */
-function fromColumn(name: string, spec: FieldSpec): string {
+function fromColumn(name: string, spec: FieldSpec, record = "JobRecord"): string {
   const column = `row.${spec.column}`;
   switch (spec.kind) {
     case "list":
       return `readJson<string[]>(${column}, [])`;
     case "json":
-      return `readJson<JobRecord[${JSON.stringify(name)}]>(${column}, ${JSON.stringify(spec.default)})`;
+      return `readJson<${record}[${JSON.stringify(name)}]>(${column}, ${JSON.stringify(spec.default)})`;
     case "number":
       return `readNumber(${column})`;
+    case "boolean":
+      return `readBool(${column})`;
+    case "timestamp":
+      return `fromDb(${column})`;
     default:
       return column;
   }
@@ -111,7 +129,17 @@ function fromColumn(name: string, spec: FieldSpec): string {
 
 /** Record value to column value. */
 function toColumn(spec: FieldSpec, expression: string): string {
-  return spec.kind === "list" || spec.kind === "json" ? `JSON.stringify(${expression})` : expression;
+  switch (spec.kind) {
+    case "list":
+    case "json":
+      return `JSON.stringify(${expression})`;
+    case "boolean":
+      return `ctx.bool(${expression})`;
+    case "timestamp":
+      return `ctx.toDb(${expression})`;
+    default:
+      return expression;
+  }
 }
 
 function renderJobRows(): string {
@@ -174,7 +202,188 @@ ${patch.join("\n")}
 `;
 }
 
+const APPLICATION_FROM =
+  "APPLICATION_FIELDS and CANDIDATE_FIELDS (packages/core/src/fields/application.ts, candidate.ts)";
+
+const APPLICATION: readonly Field[] = Object.entries(APPLICATION_FIELDS);
+const CANDIDATE: readonly Field[] = Object.entries(CANDIDATE_FIELDS);
+
+/** The Application's keys that are not declared fields: how the serializer fills each. */
+const APPLICATION_WIRE_SPECIALS: Record<string, string> = {
+  id: "application.id",
+  reference: "application.reference",
+  job_id: "application.jobId",
+  job_title: "application.jobTitle",
+  resume_url: "resumeUrl",
+  human_review_requested: "application.humanReviewRequestedAt !== null",
+};
+
+/** camelCase of a snake_case name: how a record names what the wire names `name`. */
+function camelCase(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/**
+ * The answers as returned: each stored answer (its keys the camelCase of the returned ones) as a
+ * new object with the keys of `answerSchema`, in its order.
+ */
+function answersWire(source: string): string {
+  const keys = Object.keys(answerSchema.shape).map((key) => `      ${key}: answer.${camelCase(key)},`);
+  return `${source}.map((answer) => ({\n${keys.join("\n")}\n    }))`;
+}
+
+/** A declared field's value as returned, from the record expression `source`. */
+function wireValue(spec: FieldSpec, source: string): string {
+  if (spec.kind === "timestamp") return spec.nullable ? `${source}?.toISOString() ?? null` : `${source}.toISOString()`;
+  if (spec === APPLICATION_FIELDS.answers) return answersWire(source);
+  return source;
+}
+
+/** The fields a nested object of the returned Application holds, by the key it is returned under. */
+function objectFields(key: string): { shape: z.ZodRawShape; fields: readonly Field[]; source: string } | undefined {
+  if (key === "candidate")
+    return { shape: applicationSchema.shape.candidate.shape, fields: CANDIDATE, source: "candidate" };
+  if (key === "scores") return { shape: scoresSchema.shape, fields: APPLICATION, source: "application" };
+  return undefined;
+}
+
+function renderApplicationWire(): string {
+  const placed = new Set<FieldSpec>();
+  const take = (fields: readonly Field[], wire: string): Field | undefined => {
+    const found = fields.find(([, spec]) => spec.wire === wire && spec.placement !== "none");
+    if (found) {
+      if (placed.has(found[1])) throw new Error(`The Application field ${found[0]} is returned twice.`);
+      placed.add(found[1]);
+    }
+    return found;
+  };
+  const wire = Object.keys(applicationSchema.shape).map((key) => {
+    const nested = objectFields(key);
+    if (nested) {
+      const entries = Object.keys(nested.shape).map((inner) => {
+        const found = take(nested.fields, inner);
+        if (!found) throw new Error(`The ${key} key ${inner} is not a declared field.`);
+        return `      ${inner}: ${wireValue(found[1], `${nested.source}.${found[0]}`)},`;
+      });
+      return `    ${key}: {\n${entries.join("\n")}\n    },`;
+    }
+    const found = take(APPLICATION, key);
+    if (found) return `    ${key}: ${wireValue(found[1], `application.${found[0]}`)},`;
+    const special = APPLICATION_WIRE_SPECIALS[key];
+    if (special === undefined)
+      throw new Error(`The Application key ${key} is neither a declared field nor a special one.`);
+    return `    ${key}: ${special},`;
+  });
+  for (const [name, spec] of [...CANDIDATE, ...APPLICATION]) {
+    if (spec.placement !== "none" && !placed.has(spec)) {
+      throw new Error(`The field ${name} is placed "${spec.placement}" but the Application does not return it.`);
+    }
+  }
+  return `${HEADER("The Application as returned: the serializer's Application.", APPLICATION_FROM)}import type { ApplicationRecord } from "../../domain";
+import type { ApplicationWire } from "../../serialize";
+
+/** The Application of \`application\` as the API returns it, its keys in the order of \`applicationSchema\`. */
+export function applicationWire(application: ApplicationRecord, resumeUrl: string | null): ApplicationWire {
+  const { candidate } = application;
+  return {
+${wire.join("\n")}
+  };
+}
+`;
+}
+
+/** A declared field's default as its column stores it, as code. */
+function columnDefault(spec: FieldSpec): string {
+  const fallback: unknown = spec.default;
+  if (fallback === null) return "null";
+  if (spec.kind === "boolean") return `ctx.bool(${JSON.stringify(fallback)})`;
+  if (spec.kind === "list" || spec.kind === "json") return JSON.stringify(JSON.stringify(fallback));
+  if (fallback === undefined) throw new Error(`Field ${spec.wire} has no default for erasure to write.`);
+  return JSON.stringify(fallback);
+}
+
+/** The helpers of `values.ts` the mapping code calls, in import order. */
+function readersUsed(fields: readonly Field[]): string {
+  const kinds = new Set(fields.map(([, spec]) => spec.kind));
+  const used = [
+    kinds.has("timestamp") && "fromDb",
+    kinds.has("boolean") && "readBool",
+    (kinds.has("list") || kinds.has("json")) && "readJson",
+    kinds.has("number") && "readNumber",
+  ].filter((name): name is string => typeof name === "string");
+  return used.join(", ");
+}
+
+function renderApplicationRows(): string {
+  const all = [...CANDIDATE, ...APPLICATION];
+  const candidate = CANDIDATE.map(([name, spec]) => `      ${name}: ${fromColumn(name, spec, "ApplicationRecord")},`);
+  const toRecord = APPLICATION.map(([name, spec]) => {
+    const read = fromColumn(name, spec, "ApplicationRecord");
+    // An enum is read back as a string; the record's type says which (the stage is one of the 14).
+    return `    ${name}: ${spec.kind === "enum" ? `${read} as ApplicationRecord[${JSON.stringify(name)}]` : read},`;
+  });
+  const toRow = [
+    ...CANDIDATE.map(([name, spec]) => `    ${spec.column}: ${toColumn(spec, `record.candidate.${name}`)},`),
+    ...APPLICATION.map(([name, spec]) => `    ${spec.column}: ${toColumn(spec, `record.${name}`)},`),
+  ];
+  const erased = [
+    ...CANDIDATE.map(([, spec]) => `    ${spec.column}: ${columnDefault(spec)},`),
+    ...APPLICATION.filter(([, spec]) => spec.personal).map(([, spec]) => `    ${spec.column}: ${columnDefault(spec)},`),
+  ];
+  return `${HEADER("Application rows to records and back, and the columns erasure writes.", APPLICATION_FROM)}import type { ApplicationRecord, NewApplication } from "@hireport/core";
+import type { Updateable } from "kysely";
+import type { StoreContext } from "../../context";
+import type { ApplicationTable } from "../../schema";
+import { ${readersUsed(all)} } from "../../values";
+import type { ApplicationRow } from "../application-rows";
+
+/** The record of an application row (with its job's title, joined). */
+export function toApplication(row: ApplicationRow): ApplicationRecord {
+  return {
+    id: row.id,
+    companyId: row.company_id,
+    jobId: row.job_id,
+    jobTitle: row.job_title,
+    reference: row.reference,
+    candidate: {
+${candidate.join("\n")}
+    },
+${toRecord.join("\n")}
+  };
+}
+
+/** The columns of an application row, as every dialect stores them (every column: the Postgres routine reads them as JSON). */
+export function applicationRow(ctx: StoreContext, record: NewApplication) {
+  const row = {
+    id: record.id,
+    company_id: record.companyId,
+    job_id: record.jobId,
+    reference: record.reference,
+${toRow.join("\n")}
+  } satisfies Record<keyof ApplicationTable, unknown>;
+  return row;
+}
+
+/**
+ * The columns erasing an application writes: the candidate's personal data (the candidate and the
+ * fields declared \`personal\`) back to its defaults, and the erasure's time.
+ */
+export function erasedApplicationColumns(ctx: StoreContext, erasedAt: Date): Updateable<ApplicationTable> {
+  return {
+${erased.join("\n")}
+    erased_at: ctx.toDb(erasedAt),
+    updated_at: ctx.toDb(erasedAt),
+  };
+}
+`;
+}
+
 /** The content of each generated file for the current declarations. */
 export function renderFieldCode(): Record<keyof typeof GENERATED_FILES, string> {
-  return { jobWire: renderJobWire(), jobRows: renderJobRows() };
+  return {
+    jobWire: renderJobWire(),
+    jobRows: renderJobRows(),
+    applicationWire: renderApplicationWire(),
+    applicationRows: renderApplicationRows(),
+  };
 }

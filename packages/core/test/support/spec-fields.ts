@@ -1,8 +1,9 @@
 /**
  * The fields of the records the API returns, in the documented order (docs/api-reference.md,
- * "Objects and fields"), and the values the tests of the Job's shape expect: the one place each
- * test of the returned shapes and of the create defaults compares against (the zod schemas, the
- * HTTP answers). A new Job field is added here, by hand, in each of the Job lists below.
+ * "Objects and fields"), and the values the tests of the Job's and the Application's shapes
+ * expect: the one place each test of the returned shapes and of the create defaults compares
+ * against (the zod schemas, the HTTP answers). A new Job field is added here, by hand, in each of
+ * the Job lists below; a new Application field in each of the Application lists.
  */
 
 /** The exact keys of the Job, in the documented order. */
@@ -61,6 +62,72 @@ export const APPLICATION_FIELDS = [
   "answers",
   "knocked_out",
 ] as const;
+
+/** Every candidate field but `name` and `email` as POST /applications stores it when the body leaves it out. */
+export const CANDIDATE_DEFAULTS = {
+  phone: "",
+  location: "",
+  linkedin_url: "",
+  current_title: "",
+  skills: [],
+};
+
+/** The Application fields after `knocked_out` as an application created without them returns them. */
+export const APPLICATION_EXTRAS_UNSET = {};
+
+/** What POST /applications stores for every body field but `job_id`, the candidate and `source` when the body leaves it out. */
+export const APPLICATION_CREATE_DEFAULTS = {
+  cover_letter: "",
+  resume_url: null,
+  consent: null,
+  answers: [],
+};
+
+/** A valid body of POST /applications, every field set. */
+export const SAMPLE_APPLICATION_BODY = {
+  job_id: "job_1",
+  candidate: {
+    name: "Ada Lovelace",
+    email: "ada@example.com",
+    phone: "+44 20 7946 0000",
+    location: "London",
+    linkedin_url: "https://www.linkedin.com/in/ada",
+    current_title: "Engineer",
+    skills: ["Maths", "Engines"],
+  },
+  cover_letter: "Dear team,\n...",
+  resume_url: "https://files.example.com/cv/ada.pdf",
+  source: "careers-site",
+  consent: true,
+  answers: [
+    { question_id: "why", value: "Because." },
+    { question_id: "tools", value: ["git"] },
+    { question_id: "years", value: 3 },
+    { question_id: "visa", value: false },
+  ],
+};
+
+/** A valid Application as returned (the schema tests parse it and vary it). */
+export const SAMPLE_APPLICATION_WIRE = {
+  id: "app_1",
+  reference: "APP-1001",
+  job_id: "job_1",
+  job_title: "Backend Engineer",
+  candidate: { name: "Ada Lovelace", email: "ada@example.com", ...CANDIDATE_DEFAULTS },
+  cover_letter: "",
+  resume_url: null,
+  stage: "new",
+  source: "api",
+  scores: { ai_match: 72, overall: null },
+  tags: [],
+  starred: false,
+  human_review_requested: false,
+  applied_at: "2026-03-31T09:30:00.000Z",
+  updated_at: "2026-03-31T09:30:00.000Z",
+  erased_at: null,
+  answers: [{ question_id: "visa", label: "Need a visa?", type: "yes_no", value: false, text: "No" }],
+  knocked_out: false,
+};
 
 /** The exact keys of an Application's candidate. */
 export const CANDIDATE_FIELDS = [

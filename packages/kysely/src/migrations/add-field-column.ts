@@ -12,6 +12,10 @@ function columnType(spec: FieldSpec, ty: ColumnTypes) {
   switch (spec.kind) {
     case "number":
       return ty.double();
+    case "boolean":
+      return ty.bool();
+    case "timestamp":
+      return ty.date();
     case "date":
       return ty.text(10);
     case "code":
@@ -23,25 +27,32 @@ function columnType(spec: FieldSpec, ty: ColumnTypes) {
 }
 
 /** A non-null field's default as its column stores it (a list or a `json` value as JSON text). */
-function storedDefault(spec: FieldSpec): string | number {
+function storedDefault(spec: FieldSpec): string | number | boolean {
+  if (spec.default === undefined) {
+    throw new Error(
+      `Field ${spec.wire} has no default to fill existing rows with: its column needs a migration of its own.`,
+    );
+  }
   return spec.kind === "list" || spec.kind === "json"
     ? JSON.stringify(spec.default)
-    : (spec.default as string | number);
+    : (spec.default as string | number | boolean);
 }
 
 /**
- * Adds the column of a declared field (an entry of core's `JOB_FIELDS`) to `table`: its type from
- * the field's kind, nullable when the field is, else NOT NULL with every existing row at the
- * field's default. No default stays on the column (the stores always write every column), except
- * on SQLite, which cannot drop one.
+ * Adds the column of a declared field (an entry of core's `JOB_FIELDS`, `APPLICATION_FIELDS` or
+ * `CANDIDATE_FIELDS`) to `table`: its type from the field's kind, nullable when the field is, else
+ * NOT NULL with every existing row at the field's default (a required `timestamp` has none: it
+ * needs a migration of its own). No default stays on the column (the stores always write every
+ * column), except on SQLite, which cannot drop one.
  */
 export function addFieldColumnMigration(
   prefix: string,
   dialect: DialectKind | undefined,
-  table: "job",
+  table: "job" | "application",
   spec: FieldSpec,
 ): HireportMigration {
   const name = `${prefix}${table}`;
+  if (!spec.nullable) storedDefault(spec);
   return {
     async up(db: AnyDb) {
       const strategy = strategyFor(db, dialect);

@@ -6,7 +6,8 @@ import {
 } from "@hireport/core";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
-import { applicationRow, stageChangeRow } from "./application-rows";
+import { stageChangeRow } from "./application-rows";
+import { applicationRow } from "./generated/application-rows";
 
 /**
  * Adds a candidate in one transaction (this one when called on a `tx`), with core's

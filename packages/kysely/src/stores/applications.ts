@@ -8,10 +8,10 @@ import {
   noteRow,
   selectApplications,
   stageChangeRow,
-  toApplication,
   toNote,
   toStageChange,
 } from "./application-rows";
+import { toApplication } from "./generated/application-rows";
 import { newestFirstAfter, pageTake } from "./newest-first";
 import { onReplica } from "./replica";
 import { selectAll } from "./rows";

@@ -1,7 +1,8 @@
 import { type CandidateErasureResult, type CandidateStore, emptyErasureResult } from "@hireport/core";
 import type { StoreContext } from "../context";
-import { type ApplicationRow, selectApplications, toApplication } from "./application-rows";
+import { type ApplicationRow, selectApplications } from "./application-rows";
 import { chunks, redactErasedApplications } from "./erasure-redactions";
+import { erasedApplicationColumns, toApplication } from "./generated/application-rows";
 
 /**
  * One person's data: their applications by address, their erasure, and retention's choice of
@@ -46,22 +47,7 @@ export function createCandidateStore(ctx: StoreContext): CandidateStore {
         for (const part of chunks(ids)) {
           await tx.db
             .updateTable(tx.table("application"))
-            .set({
-              candidate_name: "",
-              candidate_email: "",
-              candidate_phone: "",
-              candidate_location: "",
-              candidate_linkedin_url: "",
-              candidate_current_title: "",
-              candidate_skills: "[]",
-              email_normalized: "",
-              cover_letter: "",
-              resume_source_url: null,
-              resume_file_id: null,
-              answers: "[]",
-              erased_at: tx.toDb(erasedAt),
-              updated_at: tx.toDb(erasedAt),
-            })
+            .set(erasedApplicationColumns(tx, erasedAt))
             .where("company_id", "=", companyId)
             .where("id", "in", part)
             .execute();

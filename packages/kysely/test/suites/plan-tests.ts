@@ -3,11 +3,13 @@
  * so a page a million rows deep costs what the first page costs. Checked with the database's own
  * EXPLAIN on the exact SQL the stores run.
  */
-import type { NewApplication, Storage } from "@hireport/core";
+import { ERASED_CANDIDATE, type NewApplication, type Storage } from "@hireport/core";
 import { CompiledQuery, Kysely, type LogEvent, PostgresDialect } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
+import type { StoreContext } from "../../src/context";
 import { kyselyStorage } from "../../src/index";
+import { applicationRow } from "../../src/stores/generated/application-rows";
 import { type AnyDb, PG_URL, type TestDialect } from "../helpers/databases";
 import * as make from "../helpers/records";
 
@@ -58,38 +60,33 @@ export function definePlanTests(options: {
     }
   }
 
-  /** An application as a raw row of the dialect (bulk inserts that skip the storage). */
+  /** What the row mapping needs of a store context: this dialect's booleans and times. */
+  const rowValues = {
+    bool: (value: boolean | null) => (value === null || dialect === "postgres" ? value : Number(value)),
+    toDb: (date: Date | null) =>
+      date === null
+        ? null
+        : dialect === "mysql"
+          ? date.toISOString().replace("T", " ").slice(0, 23)
+          : date.toISOString(),
+  } as unknown as StoreContext;
+
+  /** An application as a raw row of the dialect (bulk inserts that skip the storage), small. */
   function rawApplication(app: NewApplication, i: number, appliedAt: Date, updatedAt: Date) {
-    const at = (date: Date) =>
-      dialect === "mysql" ? date.toISOString().replace("T", " ").slice(0, 23) : date.toISOString();
-    return {
-      id: app.id,
-      company_id: app.companyId,
-      job_id: app.jobId,
+    return applicationRow(rowValues, {
+      ...app,
       reference: `APP-${i}`,
-      candidate_name: "x",
-      candidate_email: app.candidate.email,
-      candidate_phone: "",
-      candidate_location: "",
-      candidate_linkedin_url: "",
-      candidate_current_title: "",
-      candidate_skills: "[]",
-      email_normalized: app.emailNormalized,
-      cover_letter: "",
-      resume_source_url: null,
+      candidate: { ...ERASED_CANDIDATE, name: "x", email: app.candidate.email, skills: [] },
+      coverLetter: "",
+      resumeSourceUrl: null,
+      resumeFileId: null,
       source: "api",
-      consent: null,
-      consent_at: null,
-      stage: app.stage,
-      ai_match: 1,
-      overall_score: null,
-      tags: "[]",
-      starred: dialect === "postgres" ? false : 0,
-      answers: "[]",
-      knocked_out: dialect === "postgres" ? false : 0,
-      applied_at: at(appliedAt),
-      updated_at: at(updatedAt),
-    };
+      aiMatch: 1,
+      answers: [],
+      knockedOut: false,
+      appliedAt,
+      updatedAt,
+    });
   }
 
   async function insertRaw(rows: readonly Record<string, unknown>[]): Promise<void> {

@@ -3,7 +3,7 @@
  * routines beside the migration (their names, their installation, and tests that fail when their
  * SQL drifts from core or from the tables).
  */
-import { deliveryId } from "@hireport/core";
+import { deliveryId, field } from "@hireport/core";
 import { CompiledQuery, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { deliveryIdSql, fanOutValues, insertedColumns } from "../../src/dialects/postgres/routine-sql";
@@ -17,7 +17,9 @@ import {
   migrationSql,
   TABLE_NAMES,
 } from "../../src/index";
+import { addFieldColumnMigration } from "../../src/migrations/add-field-column";
 import { COLUMNS } from "../../src/schema";
+import { readBool } from "../../src/values";
 import { type AnyDb, randomPrefix, withOwnPrefix } from "../helpers/databases";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
@@ -181,9 +183,11 @@ export function defineSchemaTests(suite: SuiteContext): void {
         await earlier.jobs.insert(job);
         const write = make.newApplicationWrite(co.id, job.id, job.title);
         expect(await earlier.applications.create(write)).toEqual({ outcome: "created" });
-        // Back to before the questions (their columns dropped), then up again: existing rows get the defaults.
+        // Back to before the questions (their columns and any later ones dropped), then up again:
+        // existing rows get the defaults.
         const migrator = await createHireportMigrator(database, { tablePrefix: other });
-        for (const name of ["2026-11-27-0012-application-answers", "2026-11-27-0011-job-questions"]) {
+        const names = Object.keys(hireportMigrations());
+        for (const name of names.slice(names.indexOf("2026-11-27-0011-job-questions")).reverse()) {
           const down = await migrator.migrateDown();
           expect(down.error).toBeUndefined();
           expect(down.results?.map((result) => [result.migrationName, result.direction])).toEqual([[name, "Down"]]);
@@ -198,6 +202,55 @@ export function defineSchemaTests(suite: SuiteContext): void {
         });
       });
     }, 60_000);
+
+    it("adds a declared Application field's column to a table that holds applications: each old row at the field's default, dropped again by down", async () => {
+      const flag = field({ kind: "boolean", wire: "test_flag" });
+      const flagOn = field({ kind: "boolean", wire: "test_flag_on", default: true });
+      const seenAt = field({ kind: "timestamp", wire: "test_seen_at", nullable: true });
+      const label = field({ kind: "label", wire: "test_label", default: "unset" });
+      const list = field({ kind: "list", wire: "test_list" });
+      const specs = [flag, flagOn, seenAt, label, list];
+      await withOwnPrefix(database, randomPrefix(), async (other) => {
+        expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
+        const stores = kyselyStorage({ db: database, tablePrefix: other });
+        const co = make.company();
+        await stores.companies.upsert(co);
+        const job = make.job(co.id);
+        await stores.jobs.insert(job);
+        const write = make.newApplicationWrite(co.id, job.id, job.title);
+        expect(await stores.applications.create(write)).toEqual({ outcome: "created" });
+        const before = await stores.applications.get(co.id, write.record.id);
+        const migrations = specs.map((spec) => addFieldColumnMigration(other, dialect, "application", spec));
+        for (const migration of migrations) await migration.up(database);
+        const row = await database
+          .selectFrom(`${other}application`)
+          .select(specs.map((spec) => spec.column))
+          .where("id", "=", write.record.id)
+          .executeTakeFirstOrThrow();
+        expect({
+          test_flag: readBool(row.test_flag),
+          test_flag_on: readBool(row.test_flag_on),
+          test_seen_at: row.test_seen_at,
+          test_label: row.test_label,
+          test_list: JSON.parse(row.test_list),
+        }).toEqual({ test_flag: false, test_flag_on: true, test_seen_at: null, test_label: "unset", test_list: [] });
+        expect(await stores.applications.get(co.id, write.record.id)).toEqual(before);
+        for (const migration of [...migrations].reverse()) await migration.down?.(database);
+        const columns = (await database.introspection.getTables())
+          .find((table) => table.name === `${other}application`)
+          ?.columns.map((column) => column.name);
+        expect(columns?.filter((name) => name.startsWith("test_"))).toEqual([]);
+        expect(await stores.applications.get(co.id, write.record.id)).toEqual(before);
+      });
+      // Each step is a DDL statement: seconds on MariaDB.
+    }, 60_000);
+
+    it("refuses to add the column of a required timestamp, which has no default for the rows already there", () => {
+      const at = field({ kind: "timestamp", wire: "test_at", required: true });
+      expect(() => addFieldColumnMigration(prefix, dialect, "application", at)).toThrow(
+        "Field test_at has no default to fill existing rows with: its column needs a migration of its own.",
+      );
+    });
 
     it("prints the SQL of the migration, and on Postgres of the routines, for review", async () => {
       const text = await migrationSql(dialect, { tablePrefix: prefix });

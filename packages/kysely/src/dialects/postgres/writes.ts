@@ -2,8 +2,9 @@
 import type { CreateApplicationResult, EventRecord, NewApplicationWrite, UsageRecord } from "@hireport/core";
 import { sql } from "kysely";
 import type { StoreContext } from "../../context";
-import { applicationRow, stageChangeRow } from "../../stores/application-rows";
+import { stageChangeRow } from "../../stores/application-rows";
 import { eventRow } from "../../stores/events";
+import { applicationRow } from "../../stores/generated/application-rows";
 import { dailyIncrements } from "../../stores/usage";
 import { readNumber } from "../../values";
 import { upsertReturningSequence } from "../shared";
