@@ -71,7 +71,7 @@ export function benchApi(
 }
 
 /**
- * The list cursor of GET /applications as core signs it (src/cursor.ts: HMAC-SHA256 under
+ * The list cursor of GET /applications as core signs it (core's src/model/cursor.ts: HMAC-SHA256 under
  * `hireport-cursor:{secret}`, 16 bytes). The deep-paging benchmark uses it to start at a keyset
  * position found by SQL, and checks first that it equals the `next_cursor` the API itself returns
  * for a page boundary, so the deep request is exactly one a client paging that far would send.

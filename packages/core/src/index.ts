@@ -1,4 +1,15 @@
-export { type ChangeOptions, hostActor } from "./actor";
+export { type ChangeOptions, hostActor } from "./access/actor";
+export { readKey } from "./access/auth";
+export { admitInSteps, isKeyUsable } from "./access/key-admission";
+export { expandScopes, hasScope } from "./access/scopes";
+export type { ThrottleLimits, ThrottleResult } from "./access/throttle";
+export type {
+  UsageDailyOptions,
+  UsageDay,
+  UsageFilters,
+  UsageListOptions,
+  UsagePage,
+} from "./access/usage-log";
 export {
   type AnswerInput,
   type AnswerProblem,
@@ -8,10 +19,8 @@ export {
   answersError,
   type CheckedAnswers,
   checkAnswers,
-} from "./answers";
-export { type ApplicationCreateSteps, createApplicationInSteps } from "./application-create-steps";
-export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./audit-log";
-export { readKey } from "./auth";
+} from "./applications/answers";
+export { type ApplicationCreateSteps, createApplicationInSteps } from "./applications/application-create-steps";
 export {
   CANDIDATE_EXPORT_FORMAT,
   CANDIDATE_EXPORT_VERSION,
@@ -20,27 +29,25 @@ export {
   type ExportedApplication,
   type ExportedNote,
   type ExportedStageChange,
-} from "./candidate-export";
-export { createPublicApi, type PublicApi } from "./create-public-api";
-export { hs256Key } from "./crypto";
-export { CursorCodec, cursorScope } from "./cursor";
-export * from "./domain";
+} from "./applications/candidate-export";
 export {
   ERASED_CANDIDATE,
   emptyErasureResult,
   erasedApplication,
   REDACTED_RESPONSE_BODY,
   redactApplications,
-} from "./erasure";
-export * from "./errors";
+} from "./applications/erasure";
+export { skillsMatchScore } from "./applications/scoring";
 export {
   EVENT_DESCRIPTIONS,
   type EventCatalogEntry,
   eventCatalog,
   eventEnvelopeSchemaOf,
-} from "./event-catalog";
-export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events";
-export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "./fetch-bridge";
+} from "./docs/event-catalog";
+export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./docs/openapi";
+export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./events/audit-log";
+export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events/events";
+export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./events/outbox";
 export {
   APPLICATION_FIELDS,
   type ApplicationFieldColumns,
@@ -70,7 +77,8 @@ export {
 export { publicJobFields } from "./fields/generated/job-wire";
 export { JOB_FIELDS, type JobFieldColumns, type JobFieldSet, jobFieldDefaults } from "./fields/job";
 export type { PublicJobFieldsJson } from "./fields/public-job";
-export { frameOptionsHeader } from "./frame-options";
+export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "./http/fetch-bridge";
+export { frameOptionsHeader } from "./http/frame-options";
 export {
   answerHealth,
   DEFAULT_HEALTH_TIMEOUT_MS,
@@ -85,21 +93,20 @@ export {
   healthResponse,
   runHealthChecks,
   sanitizeHealthError,
-} from "./health";
-export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./host-api";
-export type * from "./http-types";
-export { idFloor, newId } from "./ids";
-export { admitInSteps, isKeyUsable } from "./key-admission";
-export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./openapi";
-export * from "./options";
-export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./outbox";
-export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./paging";
-export { isPublicJob, type PublicJobFields, publicJobUrl } from "./public-jobs";
-export { readBytes } from "./read-bytes";
-export type { ReadOptions } from "./read-options";
-export { getHeader, mediaTypeOf, toSearchParams } from "./request-parts";
-export { type SpanNotes, traceRequest } from "./request-telemetry";
-export { type OperationId, ROUTES, type RouteSpec } from "./routes";
+} from "./http/health";
+export type * from "./http/http-types";
+export { readBytes } from "./http/read-bytes";
+export { getHeader, mediaTypeOf, toSearchParams } from "./http/request-parts";
+export { type SpanNotes, traceRequest } from "./http/request-telemetry";
+export { type OperationId, ROUTES, type RouteSpec } from "./http/routes";
+export { hs256Key } from "./model/crypto";
+export { CursorCodec, cursorScope } from "./model/cursor";
+export * from "./model/domain";
+export * from "./model/errors";
+export { idFloor, newId } from "./model/ids";
+export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./model/paging";
+export { isPublicJob, type PublicJobFields, publicJobUrl } from "./model/public-jobs";
+export type { ApplicationWire, JobWire } from "./model/serialize";
 export * from "./schemas/application";
 export * from "./schemas/common";
 export { COUNTRY_CODES, type CountryCode, isCountryCode } from "./schemas/country-codes";
@@ -115,9 +122,6 @@ export {
 export * from "./schemas/job";
 export * from "./schemas/query";
 export * from "./schemas/questions";
-export { expandScopes, hasScope } from "./scopes";
-export { skillsMatchScore } from "./scoring";
-export type { ApplicationWire, JobWire } from "./serialize";
 export type {
   ApplicationCreateExtras,
   ApplicationListOptions,
@@ -135,7 +139,10 @@ export type { JobListOptions } from "./services/jobs";
 export { type CreatedKey, type CreateKeyInput, hashKey, KEY_PREFIX } from "./services/keys";
 export type { PublicJobListOptions, PublicJobLookup } from "./services/public-listing";
 export type { ResolvedRetention, RetentionCounts, RetentionOptions } from "./services/retention";
-export type * from "./storage";
+export { createPublicApi, type PublicApi } from "./setup/create-public-api";
+export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./setup/host-api";
+export * from "./setup/options";
+export type { ReadOptions } from "./setup/read-options";
 export {
   eventTraceparent,
   type ObservedGauge,
@@ -150,12 +157,5 @@ export {
   type WebhookAttemptResult,
   type WebhookAttemptStart,
   type WebhookAttemptTelemetry,
-} from "./telemetry";
-export type { ThrottleLimits, ThrottleResult } from "./throttle";
-export type {
-  UsageDailyOptions,
-  UsageDay,
-  UsageFilters,
-  UsageListOptions,
-  UsagePage,
-} from "./usage-log";
+} from "./setup/telemetry";
+export type * from "./storage";

@@ -12,8 +12,8 @@ import {
   toBase64Url,
   toBase64UrlPortable,
   usesNodeCrypto,
-} from "../src/crypto";
-import { CursorCodec } from "../src/cursor";
+} from "../src/model/crypto";
+import { CursorCodec } from "../src/model/cursor";
 import { hashKey } from "../src/services/keys";
 
 const samples = ["", "svc_live_abc123", "é ü ✓ 日本語 🚀", "x".repeat(10_000), "line\nbreak\u0000nul"];

@@ -17,7 +17,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { newId } from "../src/ids";
+import { newId } from "../src/model/ids";
 import { diskFileStore } from "../src/node";
 import { runFileStoreConformance } from "../src/testing";
 

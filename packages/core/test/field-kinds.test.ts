@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { ERASED_CANDIDATE } from "../src/erasure";
+import { ERASED_CANDIDATE } from "../src/applications/erasure";
 import { APPLICATION_FIELDS } from "../src/fields/application";
 import { CANDIDATE_FIELDS } from "../src/fields/candidate";
 import { createShape, field, fieldDefault } from "../src/fields/field";

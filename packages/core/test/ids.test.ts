@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { idFloor, newId } from "../src/ids";
+import { idFloor, newId } from "../src/model/ids";
 
 const ID = /^req_[0-9a-hjkmnp-tv-z]{26}$/;
 

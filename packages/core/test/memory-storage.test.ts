@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { JobRecord } from "../src/domain";
 import { memoryStorage } from "../src/memory";
+import type { JobRecord } from "../src/model/domain";
 import type { NewApplication, NewApplicationWrite } from "../src/storage";
 import { makeApplication, makeApplicationWrite, makeJob } from "../src/testing/fixtures";
 

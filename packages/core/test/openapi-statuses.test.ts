@@ -10,7 +10,7 @@
 import { type ApiRequest, createPublicApi, type PublicApi, ROUTES, type RouteSpec, type Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildOpenApiDocument, OPENAPI_PATH, REFERENCE_PATH } from "../src/openapi";
+import { buildOpenApiDocument, OPENAPI_PATH, REFERENCE_PATH } from "../src/docs/openapi";
 
 const SECRET = "statuses-secret-0123456789-abcdefghijk";
 const quiet = { warn: () => undefined, error: () => undefined };

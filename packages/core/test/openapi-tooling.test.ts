@@ -10,7 +10,7 @@ import { createConfig, lintFromString } from "@redocly/openapi-core";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "../src/openapi";
+import { buildOpenApiDocument } from "../src/docs/openapi";
 
 type Json = Record<string, unknown>;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { checkAnswers } from "../src/answers";
+import { checkAnswers } from "../src/applications/answers";
 import { createShape, field } from "../src/fields/field";
 import { type Question, questionListSchema } from "../src/schemas/questions";
 

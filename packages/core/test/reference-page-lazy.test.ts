@@ -1,5 +1,5 @@
 /**
- * The reference page's renderer (`src/reference-page.ts`, with Preact and
+ * The reference page's renderer (`src/docs/reference-page.ts`, with Preact and
  * `preact-render-to-string`) is loaded on the first request of the page, not when the API is
  * created. From the sources (a module mock that counts loads of the real module), and from the
  * build in both formats: a copy of `dist` next to a `node_modules` without Preact serves the API but
@@ -22,12 +22,12 @@ describe("the reference page renderer, from the sources", () => {
   it("is loaded by the first request of the page, once, and not by creating the API", async () => {
     vi.resetModules();
     let loads = 0;
-    vi.doMock("../src/reference-page", async (importOriginal) => {
+    vi.doMock("../src/docs/reference-page", async (importOriginal) => {
       loads += 1;
       return importOriginal();
     });
     try {
-      const { createPublicApi } = await import("../src/create-public-api");
+      const { createPublicApi } = await import("../src/setup/create-public-api");
       const { memoryStorage } = await import("../src/memory");
       const api = createPublicApi({
         storage: memoryStorage(),
@@ -45,7 +45,7 @@ describe("the reference page renderer, from the sources", () => {
       expect(await api.reference()).toContain("<!doctype html>");
       expect(loads).toBe(1);
     } finally {
-      vi.doUnmock("../src/reference-page");
+      vi.doUnmock("../src/docs/reference-page");
       vi.resetModules();
     }
   });

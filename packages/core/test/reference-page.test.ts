@@ -1,8 +1,8 @@
 import { createPublicApi, ROUTES } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
-import { buildOpenApiDocument } from "../src/openapi";
-import { renderApiReference } from "../src/reference-page";
+import { buildOpenApiDocument } from "../src/docs/openapi";
+import { renderApiReference } from "../src/docs/reference-page";
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import type * as z from "zod";
-import { APPLICATION_STAGES } from "../src/domain";
-import { type FieldError, HireportError, isHireportError } from "../src/errors";
+import { MAX_FIELD_ERRORS, parseBody, parseQuery } from "../src/http/validation";
+import { APPLICATION_STAGES } from "../src/model/domain";
+import { type FieldError, HireportError, isHireportError } from "../src/model/errors";
 import {
   applicationCreateBodySchema,
   applicationPatchBodySchema,
@@ -21,7 +22,6 @@ import {
 } from "../src/schemas/common";
 import { jobCreateBodySchema, jobPatchBodySchema, jobSchema } from "../src/schemas/job";
 import { parseApplicationListQuery, parseJobListQuery } from "../src/schemas/query";
-import { MAX_FIELD_ERRORS, parseBody, parseQuery } from "../src/validation";
 import {
   APPLICATION_CREATE_DEFAULTS,
   APPLICATION_FIELDS,

@@ -19,8 +19,8 @@
  * PATCH /applications/{id} takes; `public` is the Job's and means nothing here.
  */
 import * as z from "zod";
-import { answerListSchema, answerSchema } from "../answers";
-import { type AnswerRecord, APPLICATION_STAGES, type ApplicationStage } from "../domain";
+import { answerListSchema, answerSchema } from "../applications/answers";
+import { type AnswerRecord, APPLICATION_STAGES, type ApplicationStage } from "../model/domain";
 import { LIMITS, longText, requiredText, stringList, utcDateTime } from "../schemas/fields";
 import { field, type RecordOf, type RowOf } from "./field";
 

@@ -1,4 +1,4 @@
-import type { ApplicationRecord } from "../domain";
+import type { ApplicationRecord } from "../model/domain";
 import type { ApplicationPatch, ApplicationStore, NewApplication } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";

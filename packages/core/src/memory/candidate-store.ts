@@ -1,4 +1,9 @@
-import { emptyErasureResult, erasedApplication, REDACTED_RESPONSE_BODY, redactApplications } from "../erasure";
+import {
+  emptyErasureResult,
+  erasedApplication,
+  REDACTED_RESPONSE_BODY,
+  redactApplications,
+} from "../applications/erasure";
 import type { CandidateErasureResult, CandidateStore, NewApplication } from "../storage";
 import type { StateAccess } from "./access";
 import { toRecord } from "./application-store";

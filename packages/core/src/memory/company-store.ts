@@ -1,4 +1,4 @@
-import type { CompanyRecord } from "../domain";
+import type { CompanyRecord } from "../model/domain";
 import type { CompanyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";

@@ -1,5 +1,5 @@
-import type { DeliveryRecord } from "../domain";
-import { subscribesTo } from "../outbox";
+import { subscribesTo } from "../events/outbox";
+import type { DeliveryRecord } from "../model/domain";
 import type { EventDeliveryStore } from "../storage";
 import type { StateAccess } from "./access";
 import { createdList } from "./keyset";

@@ -1,5 +1,5 @@
-import type { EventRecord } from "../domain";
-import { fanOut, subscribesTo } from "../outbox";
+import { fanOut, subscribesTo } from "../events/outbox";
+import type { EventRecord } from "../model/domain";
 import type { EventStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";

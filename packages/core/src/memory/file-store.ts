@@ -1,6 +1,6 @@
-import { newId } from "../ids";
-import type { Clock } from "../options";
-import { readBytes } from "../read-bytes";
+import { readBytes } from "../http/read-bytes";
+import { newId } from "../model/ids";
+import type { Clock } from "../setup/options";
 import type { FileStore, StoredFileInfo } from "../storage";
 
 interface MemoryFile {

@@ -1,4 +1,4 @@
-import { redactApplications } from "../erasure";
+import { redactApplications } from "../applications/erasure";
 import type { IdempotencyClaim, IdempotencyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";

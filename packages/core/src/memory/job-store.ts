@@ -1,6 +1,6 @@
-import type { JobFields, JobRecord } from "../domain";
 import { JOB_FIELDS } from "../fields/job";
-import { isPublicJob } from "../public-jobs";
+import type { JobFields, JobRecord } from "../model/domain";
+import { isPublicJob } from "../model/public-jobs";
 import type { JobPatch, JobStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy } from "./copy";

@@ -1,5 +1,5 @@
-import type { ApiKeyWithCompany } from "../domain";
-import { isKeyUsable } from "../key-admission";
+import { isKeyUsable } from "../access/key-admission";
+import type { ApiKeyWithCompany } from "../model/domain";
 import type { KeyStore } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";

@@ -11,7 +11,7 @@ import type {
   StoredResponse,
   UsageRecord,
   WebhookEndpointRecord,
-} from "../domain";
+} from "../model/domain";
 import type { JobIndexNotice, NewApplication, UsageDayCount } from "../storage";
 
 /** A rate-limit counter: one bucket of one window. */

@@ -1,4 +1,4 @@
-import { statusClassOf, type UsageRecord, utcDay } from "../domain";
+import { statusClassOf, type UsageRecord, utcDay } from "../model/domain";
 import type { UsageStore } from "../storage";
 import type { StateAccess } from "./access";
 import { toStored } from "./copy";

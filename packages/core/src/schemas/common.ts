@@ -3,8 +3,8 @@
  * GET /me (2.8), the webhook event envelope (2.9), and the path and header parameters.
  */
 import * as z from "zod";
-import { SCOPES } from "../domain";
-import { ERROR_STATUS, type ErrorCode } from "../errors";
+import { SCOPES } from "../model/domain";
+import { ERROR_STATUS, type ErrorCode } from "../model/errors";
 import { applicationSchema } from "./application";
 import { idString, utcDateTime } from "./fields";
 import { jobSchema } from "./job";

@@ -4,9 +4,9 @@
  * `fields/job.ts`; `status` and the fields the service sets are written here.
  */
 import * as z from "zod";
-import { JOB_INPUT_STATUSES, JOB_STATUSES } from "../domain";
 import { createShape, mainShapeWithSalary, outputShape, patchShape } from "../fields/field";
 import { JOB_FIELDS } from "../fields/job";
+import { JOB_INPUT_STATUSES, JOB_STATUSES } from "../model/domain";
 import { utcDateTime } from "./fields";
 
 /** `status` as a client sends it: active, draft or paused (closing is POST /jobs/{id}/close). */

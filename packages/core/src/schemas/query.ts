@@ -4,9 +4,9 @@
  * checks no schema can make (repeated parameters) and turn `updated_since` into a `Date`.
  */
 import * as z from "zod";
-import { APPLICATION_STAGES, type ApplicationStage, JOB_LIST_FILTERS, type JobListFilter } from "../domain";
-import type { QueryBag } from "../http-types";
-import { parseQuery } from "../validation";
+import type { QueryBag } from "../http/http-types";
+import { parseQuery } from "../http/validation";
+import { APPLICATION_STAGES, type ApplicationStage, JOB_LIST_FILTERS, type JobListFilter } from "../model/domain";
 import { idString, LIMITS } from "./fields";
 
 const limitMessage = `Must be a whole number from ${LIMITS.pageMin} to ${LIMITS.pageMax}, such as ${LIMITS.pageDefault}.`;

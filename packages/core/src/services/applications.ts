@@ -1,14 +1,21 @@
-import { answersError, checkAnswers } from "../answers";
-import { cursorScope } from "../cursor";
-import type { Actor, ApplicationRecord, ApplicationStage, JobRecord, NoteRecord, StageChangeRecord } from "../domain";
-import { HireportError, notFound } from "../errors";
-import { newEvent } from "../events";
-import { newId } from "../ids";
-import { type Page, pageRequest, toPage } from "../paging";
-import { REPLICA, type ReadOptions } from "../read-options";
-import { announceEvents, type Runtime, runChange, type Written } from "../runtime";
+import { answersError, checkAnswers } from "../applications/answers";
+import { newEvent } from "../events/events";
+import { cursorScope } from "../model/cursor";
+import type {
+  Actor,
+  ApplicationRecord,
+  ApplicationStage,
+  JobRecord,
+  NoteRecord,
+  StageChangeRecord,
+} from "../model/domain";
+import { HireportError, notFound } from "../model/errors";
+import { newId } from "../model/ids";
+import { type Page, pageRequest, toPage } from "../model/paging";
+import type { ApplicationWire } from "../model/serialize";
 import type { ApplicationCreateBody, ApplicationPatchBody } from "../schemas/application";
-import type { ApplicationWire } from "../serialize";
+import { REPLICA, type ReadOptions } from "../setup/read-options";
+import { announceEvents, type Runtime, runChange, type Written } from "../setup/runtime";
 import type { ApplicationPatch, NewApplication, StoredFileInfo } from "../storage";
 
 const DAY_MS = 24 * 60 * 60 * 1000;

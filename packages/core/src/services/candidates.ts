@@ -1,14 +1,14 @@
-import { type ChangeOptions, hostActor } from "../actor";
-import { recordAudit } from "../audit-log";
+import { type ChangeOptions, hostActor } from "../access/actor";
 import {
   CANDIDATE_EXPORT_FORMAT,
   CANDIDATE_EXPORT_VERSION,
   type CandidateExport,
   exportedApplication,
-} from "../candidate-export";
-import type { Actor, ApplicationRecord } from "../domain";
-import { type FieldError, HireportError, notFound } from "../errors";
-import { type Runtime, runChange } from "../runtime";
+} from "../applications/candidate-export";
+import { recordAudit } from "../events/audit-log";
+import type { Actor, ApplicationRecord } from "../model/domain";
+import { type FieldError, HireportError, notFound } from "../model/errors";
+import { type Runtime, runChange } from "../setup/runtime";
 import { normalizeEmail } from "./applications";
 
 /** Whose data: one person by e-mail address (each of their applications in the company), or one application. */

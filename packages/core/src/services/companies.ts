@@ -1,6 +1,6 @@
-import type { CompanyRecord } from "../domain";
-import { HireportError, unknownCompany } from "../errors";
-import type { Runtime } from "../runtime";
+import type { CompanyRecord } from "../model/domain";
+import { HireportError, unknownCompany } from "../model/errors";
+import type { Runtime } from "../setup/runtime";
 
 /** The companies hireport knows: the host registers each of its companies (tenants) once. */
 export class CompanyService {

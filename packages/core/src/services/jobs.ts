@@ -1,13 +1,13 @@
-import { cursorScope } from "../cursor";
-import type { JobFields, JobListFilter, JobRecord, JobStatus } from "../domain";
-import { HireportError, notFound, unknownCompany } from "../errors";
 import { JOB_FIELDS, jobFieldDefaults } from "../fields/job";
-import { newId } from "../ids";
-import { type Page, pageRequest, toPage } from "../paging";
-import { REPLICA, type ReadOptions } from "../read-options";
-import { type Emit, type Runtime, runChange, type Written } from "../runtime";
+import { cursorScope } from "../model/cursor";
+import type { JobFields, JobListFilter, JobRecord, JobStatus } from "../model/domain";
+import { HireportError, notFound, unknownCompany } from "../model/errors";
+import { newId } from "../model/ids";
+import { type Page, pageRequest, toPage } from "../model/paging";
+import type { JobWire } from "../model/serialize";
 import type { JobCreateBody, JobPatchBody } from "../schemas/job";
-import type { JobWire } from "../serialize";
+import { REPLICA, type ReadOptions } from "../setup/read-options";
+import { type Emit, type Runtime, runChange, type Written } from "../setup/runtime";
 import type { JobPatch } from "../storage";
 
 /** Storage statuses behind each value of the `status` filter of GET /jobs (paused jobs show only under `all`). */

@@ -1,11 +1,11 @@
-import { type ChangeOptions, hostActor } from "../actor";
-import { recordAudit } from "../audit-log";
-import { randomBytes, sha256Hex, sha256HexNow, toBase64Url } from "../crypto";
-import type { ApiKeyRecord, Scope } from "../domain";
-import { HireportError, notFound, unknownCompany } from "../errors";
-import { newId } from "../ids";
-import type { Runtime } from "../runtime";
-import { isScope } from "../scopes";
+import { type ChangeOptions, hostActor } from "../access/actor";
+import { isScope } from "../access/scopes";
+import { recordAudit } from "../events/audit-log";
+import { randomBytes, sha256Hex, sha256HexNow, toBase64Url } from "../model/crypto";
+import type { ApiKeyRecord, Scope } from "../model/domain";
+import { HireportError, notFound, unknownCompany } from "../model/errors";
+import { newId } from "../model/ids";
+import type { Runtime } from "../setup/runtime";
 
 /** Every key starts with this prefix (docs/api-reference.md, Keys and permissions). */
 export const KEY_PREFIX = "svc_live_";

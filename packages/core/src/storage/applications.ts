@@ -1,4 +1,4 @@
-import type { ApplicationRecord, ApplicationStage, EventRecord, NoteRecord, StageChangeRecord } from "../domain";
+import type { ApplicationRecord, ApplicationStage, EventRecord, NoteRecord, StageChangeRecord } from "../model/domain";
 import type { GetOptions, KeysetPosition } from "./common";
 
 export interface ApplicationListQuery {

@@ -1,4 +1,4 @@
-import type { AuditRecord } from "../domain";
+import type { AuditRecord } from "../model/domain";
 import type { KeysetPosition } from "./common";
 
 export interface AuditStore {

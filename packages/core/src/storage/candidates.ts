@@ -1,4 +1,4 @@
-import type { ApplicationRecord, ApplicationStage } from "../domain";
+import type { ApplicationRecord, ApplicationStage } from "../model/domain";
 
 /** What {@link CandidateStore.erase} erases. */
 export interface CandidateErasureInput {

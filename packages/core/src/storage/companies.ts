@@ -1,4 +1,4 @@
-import type { CompanyRecord } from "../domain";
+import type { CompanyRecord } from "../model/domain";
 
 export interface CompanyStore {
   /** MUST insert the company, or change the name of an existing one keeping its `createdAt`. */

@@ -1,4 +1,4 @@
-import type { DeliveryRecord, EventType, WebhookEndpointRecord } from "../domain";
+import type { DeliveryRecord, EventType, WebhookEndpointRecord } from "../model/domain";
 
 /**
  * The part of the webhook data that core's own code reaches: the outbox's fan-out (an event's

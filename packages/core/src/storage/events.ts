@@ -1,4 +1,4 @@
-import type { EventRecord } from "../domain";
+import type { EventRecord } from "../model/domain";
 import type { KeysetPosition } from "./common";
 
 export interface EventStore {

@@ -1,4 +1,4 @@
-import type { StoredResponse } from "../domain";
+import type { StoredResponse } from "../model/domain";
 
 export type IdempotencyClaim =
   | { state: "claimed" }

@@ -1,4 +1,4 @@
-import type { JobFields, JobRecord, JobStatus } from "../domain";
+import type { JobFields, JobRecord, JobStatus } from "../model/domain";
 import type { GetOptions, KeysetPosition } from "./common";
 
 export interface JobListQuery {

@@ -1,4 +1,4 @@
-import type { ApiKeyRecord, ApiKeyWithCompany } from "../domain";
+import type { ApiKeyRecord, ApiKeyWithCompany } from "../model/domain";
 import type { RateLimitResult } from "./rate-limits";
 
 export interface KeyInsertOptions {

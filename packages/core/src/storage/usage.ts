@@ -1,4 +1,4 @@
-import type { UsageRecord } from "../domain";
+import type { UsageRecord } from "../model/domain";
 import type { KeysetPosition } from "./common";
 
 export interface UsageListQuery {

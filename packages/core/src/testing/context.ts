@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
-import type { JobRecord } from "../domain";
+import type { JobRecord } from "../model/domain";
 import type { CreateApplicationResult, NewApplication, Storage, StorageStores } from "../storage";
 import { makeApplicationWrite, makeCompany, makeJob } from "./fixtures";
 import { requireInspector } from "./require-inspector";

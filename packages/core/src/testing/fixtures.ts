@@ -1,3 +1,4 @@
+import { jobFieldDefaults } from "../fields/job";
 import type {
   ApiKeyRecord,
   ApplicationRecord,
@@ -8,8 +9,7 @@ import type {
   JobRecord,
   UsageRecord,
   WebhookEndpointRecord,
-} from "../domain";
-import { jobFieldDefaults } from "../fields/job";
+} from "../model/domain";
 import type { NewApplication, NewApplicationWrite } from "../storage";
 
 /** Random lower-case hex, `length` characters (at most 32). */

@@ -3,7 +3,7 @@
  */
 import * as fc from "fast-check";
 import { afterEach, describe, expect, it } from "vitest";
-import { canonicalJson } from "../../src/idempotency";
+import { canonicalJson } from "../../src/http/idempotency";
 import { nested, nestedText } from "./arbitraries";
 import { answerProblems, createSetup, type Setup, send, snapshot } from "./support";
 

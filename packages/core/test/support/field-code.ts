@@ -88,8 +88,8 @@ function renderJobWire(): string {
       publicEntries.push(`    salary: ${salaryObject("job", true, (other) => other.public)},`);
     }
   }
-  return `${HEADER("The Job fields as returned: the serializer's Job and the careers site's public fields.")}import type { JobRecord } from "../../domain";
-import type { JobWire } from "../../serialize";
+  return `${HEADER("The Job fields as returned: the serializer's Job and the careers site's public fields.")}import type { JobRecord } from "../../model/domain";
+import type { JobWire } from "../../model/serialize";
 import type { PublicJobFieldsJson } from "../public-job";
 
 /** The Job of \`job\` as the API returns it, its keys in the order of \`jobSchema\`. */
@@ -279,8 +279,8 @@ function renderApplicationWire(): string {
       throw new Error(`The field ${name} is placed "${spec.placement}" but the Application does not return it.`);
     }
   }
-  return `${HEADER("The Application as returned: the serializer's Application.", APPLICATION_FROM)}import type { ApplicationRecord } from "../../domain";
-import type { ApplicationWire } from "../../serialize";
+  return `${HEADER("The Application as returned: the serializer's Application.", APPLICATION_FROM)}import type { ApplicationRecord } from "../../model/domain";
+import type { ApplicationWire } from "../../model/serialize";
 
 /** The Application of \`application\` as the API returns it, its keys in the order of \`applicationSchema\`. */
 export function applicationWire(application: ApplicationRecord, resumeUrl: string | null): ApplicationWire {

@@ -3,8 +3,8 @@
  * Generated from APPLICATION_FIELDS and CANDIDATE_FIELDS (packages/core/src/fields/application.ts, candidate.ts) by packages/core/test/support/field-code.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
-import type { ApplicationRecord } from "../../domain";
-import type { ApplicationWire } from "../../serialize";
+import type { ApplicationRecord } from "../../model/domain";
+import type { ApplicationWire } from "../../model/serialize";
 
 /** The Application of `application` as the API returns it, its keys in the order of `applicationSchema`. */
 export function applicationWire(application: ApplicationRecord, resumeUrl: string | null): ApplicationWire {

@@ -3,8 +3,8 @@
  * Generated from JOB_FIELDS (packages/core/src/fields/job.ts) by packages/core/test/support/field-code.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
-import type { JobRecord } from "../../domain";
-import type { JobWire } from "../../serialize";
+import type { JobRecord } from "../../model/domain";
+import type { JobWire } from "../../model/serialize";
 import type { PublicJobFieldsJson } from "../public-job";
 
 /** The Job of `job` as the API returns it, its keys in the order of `jobSchema`. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StageChangeRecord } from "../../domain";
+import type { StageChangeRecord } from "../../model/domain";
 import type { KeysetPosition, NewApplication } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { makeApplication, makeApplicationWrite, newId, now, orderedIds, shift, withTitle } from "../fixtures";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { AuditRecord } from "../../domain";
+import type { AuditRecord } from "../../model/domain";
 import type { KeysetPosition } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { newId, now, orderedIds, shift, TRICKY_STRINGS } from "../fixtures";

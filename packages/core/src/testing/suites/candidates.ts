@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { ApplicationRecord, StoredResponse } from "../../domain";
-import { erasedApplication, redactApplications } from "../../erasure";
+import { erasedApplication, redactApplications } from "../../applications/erasure";
+import type { ApplicationRecord, StoredResponse } from "../../model/domain";
 import type { NewApplication } from "../../storage";
 import type { ConformanceContext } from "../context";
 import {

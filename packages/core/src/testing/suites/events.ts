@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { EventRecord } from "../../domain";
+import type { EventRecord } from "../../model/domain";
 import type { ConformanceContext } from "../context";
 import { farPast, HOUR, makeEvent, newId, now, orderedIds, shift } from "../fixtures";
 

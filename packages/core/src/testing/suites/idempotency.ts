@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { StoredResponse } from "../../domain";
+import type { StoredResponse } from "../../model/domain";
 import type { IdempotencyClaimInput } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { DAY, farPast, HOUR, newId, now, parallel, SECOND, shift } from "../fixtures";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JobRecord } from "../../domain";
+import type { JobRecord } from "../../model/domain";
 import type { KeysetPosition } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { makeApplication, makeJob, now, orderedIds, shift, TRICKY_STRINGS } from "../fixtures";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ApiKeyRecord } from "../../domain";
+import type { ApiKeyRecord } from "../../model/domain";
 import type { KeyAdmission, KeyRateWindow } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { HOUR, MINUTE, makeKey, newId, now, parallel, shift } from "../fixtures";

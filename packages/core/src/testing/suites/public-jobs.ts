@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { JOB_STATUSES, type JobRecord } from "../../domain";
-import { isPublicJob } from "../../public-jobs";
+import { JOB_STATUSES, type JobRecord } from "../../model/domain";
+import { isPublicJob } from "../../model/public-jobs";
 import type { KeysetPosition } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { makeJob, now, orderedIds, shift } from "../fixtures";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type UsageRecord, utcDay } from "../../domain";
+import { type UsageRecord, utcDay } from "../../model/domain";
 import type { KeysetPosition, UsageListQuery } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { DAY, farPast, HOUR, makeUsage, newId, now, orderedIds, shift } from "../fixtures";

@@ -1,0 +1,356 @@
+/**
+ * Domain records: what the storage contract stores and returns. These are internal shapes
+ * (camelCase, `Date` objects); the wire shapes of the API (snake_case, ISO strings) are produced
+ * by `serialize.ts`.
+ */
+import type { ApplicationFields } from "../fields/application";
+import type { CandidateFields } from "../fields/candidate";
+import type { JobFields } from "../fields/job";
+import type { QuestionType } from "../schemas/questions";
+
+/** The 14 application stages, in the order docs/api-reference.md#application-stages lists them. */
+export const APPLICATION_STAGES = [
+  "new",
+  "applied",
+  "applicants",
+  "reviewed",
+  "shortlisted",
+  "technical",
+  "interview",
+  "interviewed",
+  "offered",
+  "offer_sent",
+  "hired",
+  "rejected",
+  "withdrawn",
+  "on_hold",
+] as const;
+export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
+
+/** Job status values stored and returned. `open` on the wire is `status === "active"`. */
+export const JOB_STATUSES = ["active", "draft", "paused", "closed"] as const;
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Job status values a client may send on create and change (closing is POST /jobs/{id}/close). */
+export const JOB_INPUT_STATUSES = ["active", "draft", "paused"] as const;
+export type JobInputStatus = (typeof JOB_INPUT_STATUSES)[number];
+
+/** Values of the `status` filter of GET /jobs. */
+export const JOB_LIST_FILTERS = ["open", "closed", "draft", "all"] as const;
+export type JobListFilter = (typeof JOB_LIST_FILTERS)[number];
+
+/** The four permissions of a key. A `write` scope implies the matching `read` scope. */
+export const SCOPES = ["jobs:read", "jobs:write", "applications:read", "applications:write"] as const;
+export type Scope = (typeof SCOPES)[number];
+
+/** Event kinds (docs/api-reference.md#events); `webhook.test` is the test event. */
+export const EVENT_TYPES = [
+  "application.created",
+  "application.updated",
+  "job.created",
+  "job.updated",
+  "job.closed",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+export type AnyEventType = EventType | "webhook.test";
+
+export interface CompanyRecord {
+  id: string;
+  name: string;
+  createdAt: Date;
+}
+
+export interface ApiKeyRecord {
+  /** Public identifier of the key (`key_…`); never the secret. */
+  id: string;
+  companyId: string;
+  name: string;
+  /** Scopes as granted at creation (not expanded: `jobs:write` is stored as is). */
+  scopes: Scope[];
+  /** Hex SHA-256 of the full secret key string. The secret itself is never stored. */
+  hash: string;
+  /** First characters of the key (`svc_live_abcd`), shown in listings so people can tell keys apart. */
+  prefix: string;
+  /** Last characters of the key (`wXyZ`), shown after the prefix (`svc_live_abcd…wXyZ`). */
+  suffix: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  revokedAt: Date | null;
+  lastUsedAt: Date | null;
+}
+
+/** A key found by its hash, with the name of its company (for GET /me). */
+export interface ApiKeyWithCompany {
+  key: ApiKeyRecord;
+  company: CompanyRecord;
+}
+
+/**
+ * Every JobInput field, stored whether or not the Job wire shape returns it: derived from their
+ * declaration in `fields/job.ts` (salaryCurrency defaults to "GBP", salaryPeriod to "year",
+ * closingDate and startDate are YYYY-MM-DD or null).
+ */
+export type { JobFields };
+
+export interface JobRecord extends JobFields {
+  id: string;
+  companyId: string;
+  /** Readable per-company reference, `JOB-1001`. */
+  reference: string;
+  status: JobStatus;
+  /** Hidden by the host from public pages: `public_url` is then null even while active. */
+  hidden: boolean;
+  /** Number of applications for this job, kept exact by the storage in the same transaction. */
+  applicationsCount: number;
+  createdAt: Date;
+  updatedAt: Date;
+  closedAt: Date | null;
+  /**
+   * When the job first became public (active, not hidden, closing date not passed), or null while
+   * it never was: set by core's job writes. The careers site answers 410 Gone for the page of a job
+   * that was public once and 404 for one that never was; its JobPosting's `datePosted`.
+   */
+  publishedAt: Date | null;
+}
+
+/** The candidate of an application: derived from their declaration in `fields/candidate.ts`. */
+export type CandidateRecord = CandidateFields;
+
+/** The value of an answer, by its question's type (see `checkAnswers`). */
+export type AnswerValue = string | number | boolean | string[];
+
+/**
+ * An answer to one of the job's questions, as stored with the application: the question's id,
+ * label and type at the time of applying (readable without the job, whatever it becomes), the
+ * value, and the value as a person reads it (choice labels, Yes or No).
+ */
+export interface AnswerRecord {
+  questionId: string;
+  label: string;
+  type: QuestionType;
+  value: AnswerValue;
+  text: string;
+}
+
+/**
+ * An application: its ids and the joined job title, the candidate, and every field declared in
+ * `fields/application.ts` (the stored CV address and file id are never returned as they are; an
+ * erased application stays as an anonymous record: see `erasedApplication` for what is kept).
+ */
+export interface ApplicationRecord extends ApplicationFields {
+  id: string;
+  companyId: string;
+  jobId: string;
+  /** Title of the job, read at query time (joined), never a stale copy. */
+  jobTitle: string;
+  /** Readable per-company reference, `APP-1001`. */
+  reference: string;
+  candidate: CandidateRecord;
+}
+
+/** Who made a change: the key's name over HTTP, or a label the host chooses. */
+export interface Actor {
+  type: "api_key" | "host";
+  /** Key id for `api_key`; free text for `host`. */
+  id: string | null;
+  /** Shown in the history: the key's name, or the host's label. */
+  name: string;
+}
+
+export interface StageChangeRecord {
+  id: string;
+  applicationId: string;
+  companyId: string;
+  fromStage: ApplicationStage | null;
+  toStage: ApplicationStage;
+  actor: Actor;
+  createdAt: Date;
+}
+
+export interface NoteRecord {
+  id: string;
+  applicationId: string;
+  companyId: string;
+  body: string;
+  actor: Actor;
+  createdAt: Date;
+}
+
+export interface EventRecord {
+  /** `evt_…` */
+  id: string;
+  companyId: string;
+  type: AnyEventType;
+  /** The exact JSON text of the envelope (docs/api-reference.md#the-envelope), as it will be signed and sent. */
+  payload: string;
+  createdAt: Date;
+  /**
+   * The id of the Job or Application the event carries (`data.id`), null for `webhook.test`: erasing
+   * a candidate finds the events that hold their data by it.
+   */
+  subjectId: string | null;
+}
+
+/** The first digit of an HTTP status, as the usage chart groups answers: 2 for 2xx, 4 for 4xx. */
+export function statusClassOf(status: number): number {
+  return Math.floor(status / 100);
+}
+
+/** The UTC day of a time, `YYYY-MM-DD`: the unit of the usage roll-up. */
+export function utcDay(at: Date): string {
+  return at.toISOString().slice(0, 10);
+}
+
+export interface UsageRecord {
+  id: string;
+  /** Null when the request carried no valid key. */
+  companyId: string | null;
+  keyId: string | null;
+  method: string;
+  /** Route template, `/jobs/{id}`; the raw path for unknown routes (truncated to 200 characters). */
+  route: string;
+  status: number;
+  durationMs: number;
+  requestId: string;
+  ip: string | null;
+  createdAt: Date;
+}
+
+/**
+ * One entry of a company's audit list: who changed what, when (keys created and revoked, webhook
+ * endpoints changed, deliveries resent, candidates exported or erased). Never personal data: the
+ * target is named by its id, and `details` holds only ids, counts and settings.
+ */
+export interface AuditRecord {
+  /** `aud_…` */
+  id: string;
+  companyId: string;
+  actor: Actor;
+  /** What was done, `noun.verb`: `key.created`, `webhook_endpoint.deleted`, `candidate.erased`. */
+  action: string;
+  /** What it was done to: a type and its id (null when it names no single record). */
+  target: { type: string; id: string | null };
+  /** Ids, counts and settings that say more; never names, e-mail addresses or free text a person wrote. */
+  details: Record<string, string | number | boolean | null | readonly string[]>;
+  createdAt: Date;
+}
+
+/** A stored answer for `Idempotency-Key` replays. */
+export interface StoredResponse {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/**
+ * `active` receives deliveries; `paused` queues them (paused by the host, or after failures in a
+ * row); `disabled` gets none at all (its receiver answered 410 Gone) until the host resumes it.
+ */
+export const WEBHOOK_ENDPOINT_STATUSES = ["active", "paused", "disabled"] as const;
+export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
+
+/** Why an endpoint is paused or disabled. */
+export type WebhookStopReason = "failures" | "manual" | "gone";
+
+/**
+ * How an endpoint's deliveries are signed (see the webhooks package's receiver guide):
+ * - `"service"`: the `…-Signature` header, `t=<unix>,v1=<hex>` (HMAC-SHA256 keyed with the whole
+ *   `whsec_…` string);
+ * - `"standard-v1"`: Standard Webhooks 1.0 symmetric, `webhook-signature: v1,<base64>` (HMAC-SHA256
+ *   keyed with the bytes of the base64 after `whsec_`);
+ * - `"standard-v1a"`: Standard Webhooks 1.0 asymmetric, `webhook-signature: v1a,<base64>` (ed25519).
+ */
+export const WEBHOOK_SIGNATURE_SCHEMES = ["service", "standard-v1", "standard-v1a"] as const;
+export type WebhookSignatureScheme = (typeof WEBHOOK_SIGNATURE_SCHEMES)[number];
+
+export interface WebhookSecret {
+  /**
+   * `whsec_…` (an HMAC secret) or `whsk_…` (an ed25519 private key, for `"standard-v1a"`); or, when the dispatcher has `encryptionKeys`, its
+   * sealed form (`enc:v1:<key id>:…`, AES-256-GCM), which only the dispatcher opens.
+   */
+  secret: string;
+  /** Null for the current secret; for a rotated-out secret, the time it stops signing. */
+  expiresAt: Date | null;
+}
+
+export interface WebhookEndpointRecord {
+  /** `we_…` */
+  id: string;
+  companyId: string;
+  url: string;
+  description: string;
+  /** Subscribed event kinds. */
+  events: EventType[];
+  status: WebhookEndpointStatus;
+  /**
+   * Why it is not active: `"failures"` when paused after failed attempts in a row, `"manual"` when
+   * paused by the host, `"gone"` when disabled by a receiver's 410 Gone; null while active.
+   */
+  pausedReason: WebhookStopReason | null;
+  /** How deliveries are signed. */
+  signatureScheme: WebhookSignatureScheme;
+  /**
+   * Ordered delivery: the endpoint's deliveries go out one at a time, in the order their events
+   * were created (`createdAt`, then id); each waits until the one before it has succeeded or been
+   * given up on (failed), so a retrying one holds back the rest. False: up to the dispatcher's
+   * `perEndpointConcurrency` at once, retries beside newer events.
+   */
+  ordered: boolean;
+  /**
+   * The most deliveries the dispatchers, together, start to the endpoint in one second of the
+   * clock; null for no limit.
+   */
+  maxPerSecond: number | null;
+  /** Current secret first, then rotated-out secrets still inside their grace period. */
+  secrets: WebhookSecret[];
+  /** Failed attempts in a row; a success resets it. */
+  consecutiveFailures: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface DeliveryRecord {
+  /** `dlv_…` */
+  id: string;
+  endpointId: string;
+  companyId: string;
+  eventId: string;
+  eventType: AnyEventType;
+  status: DeliveryStatus;
+  /** Attempts made so far. */
+  attempts: number;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt: Date | null;
+  /** Set while a dispatcher holds the delivery; another may claim it after this time. */
+  leaseExpiresAt: Date | null;
+  /** Random token of the claim that holds the lease, or null. */
+  leaseToken: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface DeliveryAttemptRecord {
+  id: string;
+  deliveryId: string;
+  endpointId: string;
+  attemptedAt: Date;
+  /** HTTP status, or null when no answer came (timeout, refused, TLS). */
+  statusCode: number | null;
+  durationMs: number;
+  /** The first 4 KiB of the answer body. */
+  responseBody: string;
+  /** What went wrong, or null on success. */
+  error: string | null;
+  succeeded: boolean;
+}
+
+/** A claimed delivery with what the dispatcher needs to send it. */
+export interface ClaimedDelivery {
+  delivery: DeliveryRecord;
+  endpoint: WebhookEndpointRecord;
+  /** The event's exact payload text. */
+  payload: string;
+}

@@ -1,0 +1,153 @@
+import type { HealthOptions } from "../http/health";
+import type { CandidateRecord, JobRecord } from "../model/domain";
+import type { RetentionOptions } from "../services/retention";
+import type { FileStore, Storage } from "../storage";
+import type { Telemetry } from "./telemetry";
+
+/** Where time comes from. Tests pass a controllable clock. */
+export interface Clock {
+  now(): Date;
+}
+
+export const systemClock: Clock = { now: () => new Date() };
+
+/** A structured logger; `console` fits. */
+export interface Logger {
+  debug?(message: string, details?: Record<string, unknown>): void;
+  info?(message: string, details?: Record<string, unknown>): void;
+  warn(message: string, details?: Record<string, unknown>): void;
+  error(message: string, details?: Record<string, unknown>): void;
+}
+
+export interface LimitsOptions {
+  /** Requests per minute per key. @default 120 */
+  perMinute?: number;
+  /** Requests per day per key (UTC days). @default 20000 */
+  perDay?: number;
+  /** Active keys per company. @default 10 */
+  activeKeysPerCompany?: number;
+  /** Largest request body in bytes; more answers 413. @default 1048576 (1 MiB) */
+  maxBodyBytes?: number;
+  /** Days in which the same e-mail may apply to the same job only once. @default 30 */
+  duplicateWindowDays?: number;
+}
+
+/**
+ * How the usage log is written: `"batched"` off the request path, or `"durable"`, each request's
+ * entry before its answer leaves (see `CreatePublicApiOptions.usageLog`).
+ */
+export type UsageLogMode = "batched" | "durable";
+
+/** Scores an application when it arrives. Advice for a person, never a decision. */
+export type ScoringFunction = (input: { job: JobRecord; candidate: CandidateRecord }) => number | Promise<number>;
+
+/** What the CV route serves for an application: a redirect, or the file itself. */
+export type ResumeSource = { redirect: string } | { body: Uint8Array; contentType: string; filename?: string } | null;
+
+export interface CreatePublicApiOptions {
+  /** The storage: `kyselyStorage(...)` from `@hireport/kysely`, or your own implementation. */
+  storage: Storage;
+  /**
+   * Root address of the host's public site, without a trailing slash. Job pages are
+   * `{publicBaseUrl}/jobs/{id}` and CV links `{publicBaseUrl}/files/cv/{token}`.
+   */
+  publicBaseUrl: string;
+  /**
+   * Secret (at least 32 characters) that signs CV links (HS256) and list cursors. Keep it out of
+   * the code; rotating it invalidates open CV links and cursors.
+   */
+  fileTokenSecret: string;
+  /**
+   * The root of a company's careers site, no trailing slash, for a host with one site per company
+   * (a subdomain, `https://acme.jobs.example.com`, or a path segment, `https://example.com/c/acme`).
+   * A public job's `public_url` is `{site}/jobs/{id}`, the page `@hireport/careers` serves there;
+   * its feeds and structured data use the same addresses. Called with the job's company (its id:
+   * the API reads no company row to serialize a job), so it must be fast and synchronous.
+   * @default every company's site is `publicBaseUrl`
+   */
+  publicSiteUrl?: (company: { id: string }) => string;
+  /**
+   * The IANA time zone in which a company's closing dates are read (the public-job rule): a job
+   * closing on `2026-03-31` is public through the whole of that day there and leaves at the next
+   * midnight. One zone for every company, or a function of the company.
+   * @default "UTC"
+   */
+  closingTimeZone?: string | ((company: { id: string }) => string);
+  /** Path prefix of the API, stripped from `ApiRequest.path` when present. @default "/api/public/v1" */
+  basePath?: string;
+  /** Path prefix of the CV file route. @default "/files/cv" */
+  filesPath?: string;
+  /** Lifetime of a CV link in seconds. @default 900 (15 minutes) */
+  fileTokenTtlSeconds?: number;
+  /** Rate limits, key count, body size and the duplicate window. */
+  limits?: LimitsOptions;
+  /** Scores a new application from 0 to 100. @default the skills match of `skillsMatchScore` */
+  scoring?: ScoringFunction;
+  /**
+   * Serves the CV of an application on the file route. @default redirect to the https address the
+   * client sent, or 404 when there is none
+   */
+  resolveResume?: (application: {
+    id: string;
+    companyId: string;
+    resumeSourceUrl: string | null;
+  }) => ResumeSource | Promise<ResumeSource>;
+  /**
+   * Where CVs uploaded through the careers site are kept (`kyselyFileStore` of `@hireport/kysely`,
+   * a folder, or your own). The CV route streams an application's stored file from it, erasing
+   * a candidate deletes the file, and `api.retention.purge()` deletes files no application names
+   * (see `retention.orphanFileGraceMinutes`). @default none: applications carry only the https CV
+   * links sent over the API
+   */
+  fileStore?: FileStore;
+  /**
+   * How long each kind of data is kept, in days: applications per stage group (erased, not
+   * deleted), the usage log, events and deliveries; and, in minutes, CV files no application names.
+   * `api.retention.purge()` applies it; the webhook dispatcher can run it daily. @default no
+   * application is erased, the usage log is kept, events and finished deliveries go after 30 days,
+   * CV files no application names after an hour
+   */
+  retention?: RetentionOptions;
+  /** Where failures are logged; the detail of a 500 is logged here, never sent. @default console */
+  logger?: Logger;
+  /** Time source. @default the system clock */
+  clock?: Clock;
+  /**
+   * Entries per usage-log write. A full batch is written at once, and while requests keep coming
+   * only full batches are: entries recorded during a write wait for the next full batch.
+   * @default 100
+   */
+  usageBatchSize?: number;
+  /**
+   * Longest wait of a usage-log entry before it is written (with whatever is pending then), in
+   * milliseconds. @default 250
+   */
+  usageFlushMs?: number;
+  /**
+   * How the usage log is written. `"batched"`: in batches off the request path, at most
+   * `usageBatchSize` entries or `usageFlushMs` behind (a process killed without `close()` loses
+   * those). `"durable"`: each request's entry is written before its answer leaves, the entries of
+   * concurrent requests together in one write (group commit), so every answered request is in
+   * the log even after a crash, at the cost of a write's latency on every answer.
+   * @default "batched"
+   */
+  usageLog?: UsageLogMode;
+  /**
+   * Called after each committed change with the new event, in this process. The webhook
+   * dispatcher's `notify` goes here so that a change wakes it at once.
+   */
+  onEvent?: (event: { id: string; type: string; companyId: string }) => void;
+  /**
+   * Traces and metrics: `openTelemetry()` of `@hireport/core/telemetry` (it needs the optional peer
+   * `@opentelemetry/api`), or another implementation of `Telemetry`. Each API request then has a
+   * server span and its metrics, and events carry the trace context they were emitted under; the
+   * careers site and the console given this API report their spans to it too (`api.telemetry`).
+   * See docs/observability.md. Null is the same as none. @default none (nothing is measured)
+   */
+  telemetry?: Telemetry | null;
+  /**
+   * What `api.health()` checks besides the storage, and how long it waits for each check.
+   * @default the storage check and the open check alone, 5000 ms each
+   */
+  health?: HealthOptions;
+}
