@@ -51,6 +51,7 @@ export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./events/outbox
 export {
   APPLICATION_FIELDS,
   type ApplicationFieldColumns,
+  type ApplicationFieldPatch,
   type ApplicationFieldSet,
   type ApplicationFields,
 } from "./fields/application";
@@ -68,6 +69,7 @@ export {
   field,
   type InputValueOf,
   type KindOutputOf,
+  type PatchableOf,
   type PublicOf,
   type RecordOf,
   type RecordValueOf,

@@ -31,6 +31,13 @@ describe("the boolean and timestamp field kinds", () => {
 });
 
 describe("fields without an input check", () => {
+  it("are not patched unless declared so; fields with one are", () => {
+    expect(field({ kind: "text", wire: "kept" }).patch).toBe(false);
+    expect(field({ kind: "text", wire: "kept", patch: true }).patch).toBe(true);
+    expect(field({ kind: "text", wire: "sent", input: z.string() }).patch).toBe(true);
+    expect(field({ kind: "text", wire: "sent", input: z.string(), patch: false }).patch).toBe(false);
+  });
+
   it("cannot be part of a request body", () => {
     const kept = field({ kind: "text", wire: "kept" });
     expect(kept.input).toBeUndefined();
@@ -50,6 +57,13 @@ describe("the Application's declared fields", () => {
     first.push("changed");
     expect(fieldDefault(APPLICATION_FIELDS.tags)).toEqual([]);
     expect(fieldDefault(CANDIDATE_FIELDS.skills)).not.toBe(fieldDefault(CANDIDATE_FIELDS.skills));
+  });
+
+  it("let an update write the stage, the score, the tags, the star and the review request, and nothing else", () => {
+    const patched = Object.entries(APPLICATION_FIELDS)
+      .filter(([, spec]) => spec.patch)
+      .map(([name]) => name);
+    expect(patched).toEqual(["stage", "overallScore", "tags", "starred", "humanReviewRequestedAt"]);
   });
 
   it("declare as personal exactly the data erasure clears besides the candidate", () => {

@@ -2,10 +2,11 @@
  * Every stored field of an Application but its ids, declared once: how the domain record, the
  * database row (in column order) and the returned Application name it, its kind, its check where
  * a request body takes it as stored, and whether it is the candidate's personal data. The returned
- * Application's schema, the `ApplicationFields` record type, the application row type and columns
- * of `@hireport/kysely`, the straight-line mapping code of the serializer and of the Kysely store
- * and what erasure clears all come from it. To add a field, add it here (at the end), add its
- * column in a migration of `@hireport/kysely`, then run the generate script: see CONTRIBUTING.md.
+ * Application's schema, the `ApplicationFields` record type, the storage's `ApplicationPatch`, the
+ * application row type and columns of `@hireport/kysely`, the straight-line mapping code of the
+ * serializer and of the Kysely store and what erasure clears all come from it. To add a field, add
+ * it here (at the end), add its column in a migration of `@hireport/kysely`, then run the generate
+ * script: see CONTRIBUTING.md.
  *
  * Not declared here, and written by hand where they are used: `id`, `companyId`, `jobId` and
  * `reference` (before these columns), the joined `jobTitle`, the `candidate` object (declared in
@@ -15,14 +16,16 @@
  *
  * `placement` says where a field is returned: `main` for the fields `applicationSchema` (or
  * `scoresSchema`) places one by one, in the order of v1; `tail` (the default) after them, where new
- * fields go; `none` for a field that is kept but not returned. `patch` is true only for the fields
- * PATCH /applications/{id} takes; `public` is the Job's and means nothing here.
+ * fields go; `none` for a field that is kept but not returned. `patch` is true for the fields the
+ * storage's `applications.update` writes (`ApplicationPatch`): PATCH /applications/{id} takes the
+ * stage, the tags and the star, the host the overall score, the careers site the review request.
+ * `public` is the Job's and means nothing here.
  */
 import * as z from "zod";
 import { answerListSchema, answerSchema } from "../applications/answers";
 import { type AnswerRecord, APPLICATION_STAGES, type ApplicationStage } from "../model/domain";
 import { LIMITS, longText, requiredText, stringList, utcDateTime } from "../schemas/fields";
-import { field, type RecordOf, type RowOf } from "./field";
+import { field, type PatchableOf, type RecordOf, type RowOf } from "./field";
 
 /** The 14 stages (docs/api-reference.md, Application stages); every move between them is allowed. */
 const stage = z.enum(APPLICATION_STAGES).meta({
@@ -80,6 +83,7 @@ export const APPLICATION_FIELDS = {
     column: "overall_score",
     nullable: true,
     output: z.number().nullable().meta({ description: "Set by the company's team; null until then." }),
+    patch: true,
     placement: "main",
   }),
   tags: field({ kind: "list", wire: "tags", input: stringList(), placement: "main" }),
@@ -89,6 +93,7 @@ export const APPLICATION_FIELDS = {
     kind: "timestamp",
     wire: "human_review_requested_at",
     nullable: true,
+    patch: true,
     placement: "none",
   }),
   appliedAt: field({ kind: "timestamp", wire: "applied_at", required: true, placement: "main" }),
@@ -145,6 +150,9 @@ interface ApplicationFieldTypes {
 /** The Application fields as the domain record holds them. */
 export type ApplicationFields = Omit<RecordOf<ApplicationFieldSet>, keyof ApplicationFieldTypes> &
   ApplicationFieldTypes;
+
+/** The Application fields an update may change (`patch: true`), each optional. */
+export type ApplicationFieldPatch = Partial<Pick<ApplicationFields, PatchableOf<ApplicationFieldSet>>>;
 
 /** The columns of the Application fields in an application row, as the database drivers return them. */
 export type ApplicationFieldColumns = RowOf<ApplicationFieldSet>;

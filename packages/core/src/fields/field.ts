@@ -119,7 +119,10 @@ export interface FieldSpec<
    * value); what erasure sets a `personal` field back to. Undefined for a required `timestamp`.
    */
   readonly default: RecordValueOf<Kind, Nullable, InputValueOf<Input>> | (Required extends true ? undefined : never);
-  /** Whether PATCH may change it. */
+  /**
+   * Whether an update may change it: for a Job, what PATCH /jobs/{id} takes; for an Application,
+   * what the storage's `applications.update` writes (PATCH /applications/{id} takes some of it).
+   */
   readonly patch: Patch;
   /** Whether the careers site's public JSON shows it. */
   readonly public: Public;
@@ -163,7 +166,7 @@ export interface FieldOptions<
    * field must declare one; a required `timestamp` has none)
    */
   default?: RecordValueOf<Kind, Nullable, InputValueOf<Input>>;
-  /** @default true */
+  /** @default true when the field has an input check, else false */
   patch?: Patch;
   /** @default true */
   public?: Public;
@@ -221,7 +224,7 @@ export function field<
   const Column extends string = Wire,
   Nullable extends boolean = false,
   Required extends boolean = false,
-  Patch extends boolean = true,
+  Patch extends boolean = Input extends z.ZodType ? true : false,
   Public extends boolean = true,
   const Place extends FieldPlacement = "tail",
   Output extends z.ZodType<WireValueOf<Kind, Nullable, InputValueOf<Input>>> = z.ZodType<
@@ -259,7 +262,7 @@ export function field<
       Nullable,
       InputValueOf<Input>
     >,
-    patch: (options.patch ?? true) as Patch,
+    patch: (options.patch ?? options.input !== undefined) as Patch,
     public: (options.public ?? true) as Public,
     personal: options.personal ?? false,
     placement,
@@ -300,6 +303,11 @@ export type RowOf<Fields extends FieldSet> = {
     ? ColumnValueOf<Kind, Nullable>
     : never;
 };
+
+/** The record names of the fields an update may change (`patch: true`). */
+export type PatchableOf<Fields extends FieldSet> = {
+  [Name in keyof Fields]: Fields[Name]["patch"] extends true ? Name : never;
+}[keyof Fields];
 
 /** The names of the fields placed at `Place`. */
 export type PlacedAt<Fields extends FieldSet, Place extends FieldPlacement> = {

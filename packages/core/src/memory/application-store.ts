@@ -1,3 +1,4 @@
+import { APPLICATION_FIELDS } from "../fields/application";
 import type { ApplicationRecord } from "../model/domain";
 import type { ApplicationPatch, ApplicationStore, NewApplication } from "../storage";
 import type { StateAccess } from "./access";
@@ -7,15 +8,13 @@ import { keysetPage, oldestFirst } from "./keyset";
 import { insertNew, ownRow, patchOwnRow } from "./rows";
 import type { MemoryState } from "./state";
 
-/** The columns an application patch may write. */
-const APPLICATION_PATCH_KEYS = [
-  "stage",
-  "tags",
-  "starred",
-  "overallScore",
-  "humanReviewRequestedAt",
+/** The fields an application patch may write: the Application fields declared `patch`, and the time. */
+const APPLICATION_PATCH_KEYS: readonly (keyof ApplicationPatch)[] = [
+  ...Object.entries(APPLICATION_FIELDS)
+    .filter(([, spec]) => spec.patch)
+    .map(([name]) => name as keyof ApplicationPatch),
   "updatedAt",
-] as const satisfies readonly (keyof ApplicationPatch)[];
+];
 
 /** A stored application as returned: a copy, with the job's title as it is now. */
 export function toRecord(state: MemoryState, application: NewApplication): ApplicationRecord {

@@ -1,3 +1,4 @@
+import type { ApplicationFieldPatch } from "../fields/application";
 import type { ApplicationRecord, ApplicationStage, EventRecord, NoteRecord, StageChangeRecord } from "../model/domain";
 import type { GetOptions, KeysetPosition } from "./common";
 
@@ -14,14 +15,11 @@ export interface ApplicationListQuery {
 /** An application to insert: `jobTitle` is read from the job, never stored. */
 export type NewApplication = Omit<ApplicationRecord, "jobTitle">;
 
-export type ApplicationPatch = {
-  stage?: ApplicationStage;
-  tags?: string[];
-  starred?: boolean;
-  overallScore?: number | null;
-  humanReviewRequestedAt?: Date | null;
-  updatedAt: Date;
-};
+/**
+ * What `applications.update` writes: the Application fields declared `patch` (the stage, the tags,
+ * the star, the overall score, the time of the review request), each optional, and the time.
+ */
+export type ApplicationPatch = ApplicationFieldPatch & { updatedAt: Date };
 
 /** All that adding a candidate writes (POST /applications, the careers site, host code). */
 export interface NewApplicationWrite {

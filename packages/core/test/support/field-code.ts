@@ -142,12 +142,21 @@ function toColumn(spec: FieldSpec, expression: string): string {
   }
 }
 
+/** The width Biome formats the code to. */
+const LINE_WIDTH = 120;
+
+/** The statement that writes a patched field's column when the patch has it (wrapped as Biome wraps a long one). */
+function patchLine(name: string, spec: FieldSpec): string {
+  const condition = `if (patch.${name} !== undefined)`;
+  const write = `set.${spec.column} = ${toColumn(spec, `patch.${name}`)};`;
+  const line = `  ${condition} ${write}`;
+  return line.length <= LINE_WIDTH ? line : `  ${condition}\n    ${write}`;
+}
+
 function renderJobRows(): string {
   const toRecord = FIELDS.map(([name, spec]) => `    ${name}: ${fromColumn(name, spec)},`);
   const toRow = FIELDS.map(([name, spec]) => `    ${spec.column}: ${toColumn(spec, `record.${name}`)},`);
-  const patch = FIELDS.filter(([, spec]) => spec.patch).map(
-    ([name, spec]) => `  if (patch.${name} !== undefined) set.${spec.column} = ${toColumn(spec, `patch.${name}`)};`,
-  );
+  const patch = FIELDS.filter(([, spec]) => spec.patch).map(([name, spec]) => patchLine(name, spec));
   return `${HEADER("Job rows to records and back, and the columns a job patch writes.")}import type { JobPatch, JobRecord, JobStatus } from "@hireport/core";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../../context";
@@ -326,11 +335,12 @@ function renderApplicationRows(): string {
     ...CANDIDATE.map(([name, spec]) => `    ${spec.column}: ${toColumn(spec, `record.candidate.${name}`)},`),
     ...APPLICATION.map(([name, spec]) => `    ${spec.column}: ${toColumn(spec, `record.${name}`)},`),
   ];
+  const patch = APPLICATION.filter(([, spec]) => spec.patch).map(([name, spec]) => patchLine(name, spec));
   const erased = [
     ...CANDIDATE.map(([, spec]) => `    ${spec.column}: ${columnDefault(spec)},`),
     ...APPLICATION.filter(([, spec]) => spec.personal).map(([, spec]) => `    ${spec.column}: ${columnDefault(spec)},`),
   ];
-  return `${HEADER("Application rows to records and back, and the columns erasure writes.", APPLICATION_FROM)}import type { ApplicationRecord, NewApplication } from "@hireport/core";
+  return `${HEADER("Application rows to records and back, and the columns a patch and erasure write.", APPLICATION_FROM)}import type { ApplicationPatch, ApplicationRecord, NewApplication } from "@hireport/core";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../../context";
 import type { ApplicationTable } from "../../schema";
@@ -362,6 +372,13 @@ export function applicationRow(ctx: StoreContext, record: NewApplication) {
 ${toRow.join("\n")}
   } satisfies Record<keyof ApplicationTable, unknown>;
   return row;
+}
+
+/** The columns a patch writes: only the fields present in it. */
+export function applicationPatchColumns(ctx: StoreContext, patch: ApplicationPatch): Updateable<ApplicationTable> {
+  const set: Updateable<ApplicationTable> = { updated_at: ctx.toDb(patch.updatedAt) };
+${patch.join("\n")}
+  return set;
 }
 
 /**

@@ -1,8 +1,7 @@
 import type { ApplicationListQuery, ApplicationPatch, ApplicationRecord, ApplicationStore } from "@hireport/core";
-import type { Updateable } from "kysely";
 import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
-import type { ApplicationTable, NoteTable, StageChangeTable } from "../schema";
+import type { NoteTable, StageChangeTable } from "../schema";
 import {
   type ApplicationRow,
   noteRow,
@@ -11,7 +10,7 @@ import {
   toNote,
   toStageChange,
 } from "./application-rows";
-import { toApplication } from "./generated/application-rows";
+import { applicationPatchColumns, toApplication } from "./generated/application-rows";
 import { newestFirstAfter, pageTake } from "./newest-first";
 import { onReplica } from "./replica";
 import { selectAll } from "./rows";
@@ -81,17 +80,9 @@ export function createApplicationStore(ctx: StoreContext, reads: StoreContext = 
     get,
 
     async update(companyId, id, patch: ApplicationPatch) {
-      const set: Updateable<ApplicationTable> = { updated_at: ctx.toDb(patch.updatedAt) };
-      if (patch.stage !== undefined) set.stage = patch.stage;
-      if (patch.tags !== undefined) set.tags = JSON.stringify(patch.tags);
-      if (patch.starred !== undefined) set.starred = ctx.bool(patch.starred);
-      if (patch.overallScore !== undefined) set.overall_score = patch.overallScore;
-      if (patch.humanReviewRequestedAt !== undefined) {
-        set.human_review_requested_at = ctx.toDb(patch.humanReviewRequestedAt);
-      }
       await ctx.db
         .updateTable(ctx.table("application"))
-        .set(set)
+        .set(applicationPatchColumns(ctx, patch))
         .where("id", "=", id)
         .where("company_id", "=", companyId)
         .execute();

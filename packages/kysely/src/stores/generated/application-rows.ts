@@ -1,9 +1,9 @@
 /**
- * Application rows to records and back, and the columns erasure writes.
+ * Application rows to records and back, and the columns a patch and erasure write.
  * Generated from APPLICATION_FIELDS and CANDIDATE_FIELDS (packages/core/src/fields/application.ts, candidate.ts) by packages/core/test/support/field-code.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
-import type { ApplicationRecord, NewApplication } from "@hireport/core";
+import type { ApplicationPatch, ApplicationRecord, NewApplication } from "@hireport/core";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../../context";
 import type { ApplicationTable } from "../../schema";
@@ -82,6 +82,18 @@ export function applicationRow(ctx: StoreContext, record: NewApplication) {
     knocked_out: ctx.bool(record.knockedOut),
   } satisfies Record<keyof ApplicationTable, unknown>;
   return row;
+}
+
+/** The columns a patch writes: only the fields present in it. */
+export function applicationPatchColumns(ctx: StoreContext, patch: ApplicationPatch): Updateable<ApplicationTable> {
+  const set: Updateable<ApplicationTable> = { updated_at: ctx.toDb(patch.updatedAt) };
+  if (patch.stage !== undefined) set.stage = patch.stage;
+  if (patch.overallScore !== undefined) set.overall_score = patch.overallScore;
+  if (patch.tags !== undefined) set.tags = JSON.stringify(patch.tags);
+  if (patch.starred !== undefined) set.starred = ctx.bool(patch.starred);
+  if (patch.humanReviewRequestedAt !== undefined)
+    set.human_review_requested_at = ctx.toDb(patch.humanReviewRequestedAt);
+  return set;
 }
 
 /**
