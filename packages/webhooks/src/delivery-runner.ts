@@ -29,7 +29,7 @@ export interface DeliveryRunnerContext {
  * Claims due deliveries and sends them, keeping at most `concurrency` requests in flight and at
  * most `perEndpointConcurrency` per endpoint. The running loop claims ahead (`prefetch`): a claim
  * asks for the free request slots and what the prefetch leaves, at most
- * {@link DeliverySlots.perEndpointHold} deliveries of one endpoint, and leaves out the endpoints
+ * `DeliverySlots.maxPerEndpoint("ahead")` deliveries of one endpoint, and leaves out the endpoints
  * that hold that many; `runOnce` asks for the free slots alone, at most `perEndpointConcurrency` of
  * one endpoint. What a claim brings beyond the free slots waits in a queue of its endpoint, inside
  * its lease (renewed by the heartbeat). A storage that ignores `maxPerEndpoint` still works: the

@@ -9,7 +9,7 @@
  * attempt is written).
  *
  * With `prefetch`, a claim may bring more than the free request slots: up to `prefetch` deliveries
- * wait in the queues (at most {@link DeliverySlots.perEndpointHold} of one endpoint, in flight and
+ * wait in the queues (at most `maxPerEndpoint("ahead")` of one endpoint, in flight and
  * waiting), so that one claim brings many at once and the storage sees a few large statements
  * instead of one small claim per couple of finished requests.
  */
@@ -70,15 +70,10 @@ export class DeliverySlots<T> {
   }
 
   /**
-   * In flight and waiting deliveries one endpoint may have when claiming ahead:
-   * `perEndpointConcurrency` plus its share of `prefetch` (`prefetch × perEndpointConcurrency /
-   * concurrency`, rounded up).
+   * The most deliveries of one endpoint a claim of this mode asks for, in flight and waiting: with
+   * `"ahead"`, `perEndpointConcurrency` plus its share of `prefetch` (`prefetch ×
+   * perEndpointConcurrency / concurrency`, rounded up); with `"slots only"`, `perEndpointConcurrency`.
    */
-  get perEndpointHold(): number {
-    return this.#perEndpointHold;
-  }
-
-  /** The most deliveries of one endpoint a claim of this mode asks for. */
   maxPerEndpoint(mode: ClaimMode = "ahead"): number {
     return mode === "ahead" ? this.#perEndpointHold : this.#limits.perEndpointConcurrency;
   }

@@ -87,7 +87,7 @@ describe("DeliverySlots", () => {
   it("with prefetch, claims ahead of the free slots, its share per endpoint, and again once half has gone", () => {
     const slots = new DeliverySlots<string>({ concurrency: 4, perEndpointConcurrency: 2, prefetch: 8 });
     // 2 slots and a share of 8 × 2 / 4 = 4 ahead per endpoint.
-    expect(slots.perEndpointHold).toBe(6);
+    expect(slots.maxPerEndpoint("ahead")).toBe(6);
     expect(slots.maxPerEndpoint()).toBe(6);
     expect(slots.maxPerEndpoint("slots only")).toBe(2);
     expect(slots.claimable()).toBe(12);
@@ -127,7 +127,7 @@ describe("DeliverySlots", () => {
 
   it("without prefetch, claims only the free slots, as runOnce does", () => {
     const slots = new DeliverySlots<string>({ concurrency: 4, perEndpointConcurrency: 2, prefetch: 0 });
-    expect(slots.perEndpointHold).toBe(2);
+    expect(slots.maxPerEndpoint("ahead")).toBe(2);
     expect(slots.claimable()).toBe(4);
     for (const item of ["a1", "a2", "a3"]) slots.wait("we_a", item);
     expect(startReady(slots)).toEqual(["a1", "a2"]);

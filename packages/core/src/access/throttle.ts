@@ -4,8 +4,8 @@
  * counts in no window.
  */
 import { HireportError } from "../model/errors";
+import { dayAt, timeZoneName } from "../model/zone-days";
 import type { Runtime } from "../setup/runtime";
-import { dayAt, timeZoneName } from "./zone-days";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -8,8 +8,8 @@
  * default) and leaves at the next midnight there.
  */
 
-import { calendarDay, endOfDay, timeZoneName } from "../access/zone-days";
 import type { JobRecord } from "./domain";
+import { calendarDay, endOfDay, timeZoneName } from "./zone-days";
 
 /** The fields of a job the rule reads. */
 export type PublicJobFields = Pick<JobRecord, "status" | "hidden" | "closingDate">;

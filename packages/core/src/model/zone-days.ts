@@ -4,6 +4,7 @@
  * changes are taken as the zone has them: days of 23 and 25 hours, and zones whose clocks jump at
  * midnight (where the day starts at 01:00, or midnight comes once after the extra hour).
  */
+import { utcDay } from "./domain";
 
 const HOUR_MS = 3_600_000;
 /** The largest distance of a zone's clock from UTC: a wall-clock midnight falls within it of UTC's. */
@@ -84,7 +85,7 @@ function utcMidnight(day: string, days = 0): number {
 
 /** The calendar day (`YYYY-MM-DD`) of an instant in a time zone the runtime knows. */
 export function calendarDay(at: Date, timeZone: string): string {
-  if (timeZone === "UTC") return at.toISOString().slice(0, 10);
+  if (timeZone === "UTC") return utcDay(at);
   return wallClock(at.getTime(), timeZone).day;
 }
 
@@ -116,12 +117,12 @@ export function endOfDay(day: string, timeZone: string): Date {
   if (timeZone === "UTC") return new Date(midnight);
   // At this instant every zone's clock still shows the day before.
   const before = wallClock(midnight - MAX_OFFSET_MS - HOUR_MS, timeZone);
-  return new Date(startOfDay(new Date(midnight).toISOString().slice(0, 10), timeZone, before.offsetMs));
+  return new Date(startOfDay(utcDay(new Date(midnight)), timeZone, before.offsetMs));
 }
 
 /** The calendar day of an instant in a time zone, and the instant that day ends there. */
 export function dayAt(at: Date, timeZone: string): { day: string; end: Date } {
   const now = wallClock(at.getTime(), timeZone);
-  const next = new Date(utcMidnight(now.day, 1)).toISOString().slice(0, 10);
+  const next = utcDay(new Date(utcMidnight(now.day, 1)));
   return { day: now.day, end: new Date(startOfDay(next, timeZone, now.offsetMs)) };
 }
