@@ -384,9 +384,12 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
       const sent = receiver.requests.map((request) => String(request.headers["service-delivery"]));
       expect(new Set(sent)).toEqual(new Set(deliveryIds));
       expect(sent).toHaveLength(40);
-      // Counted per second at the receiver: a delivery claimed at the end of one second may arrive in
-      // the next, so a second of the receiver sees at most twice the limit, and the whole run at most
-      // the limit per second it spans, plus two seconds' worth for its two ends.
+      // The throttle counts claims per second of the dispatchers' clock; the receiver sees them later,
+      // each after its own delay. A delivery claimed at the end of one second may arrive in the next,
+      // so a second of the receiver sees at most twice the limit. The 40 claims need at least 8
+      // windows, so they span more than 6 s; at the receiver the first ones may come late (cold
+      // connections, a loaded machine), so the run is allowed a second less than that: the limit
+      // per second it spans, plus three seconds' worth. Unthrottled, 40 arrive within one second.
       const perSecond = new Map<number, number>();
       for (const request of receiver.requests) {
         const second = Math.floor(request.receivedAt / 1000);
@@ -395,7 +398,7 @@ describe.each(sqlFactories())("dispatcher processes on $name", (factory) => {
       expect(Math.max(...perSecond.values())).toBeLessThanOrEqual(2 * limit);
       const times = receiver.requests.map((request) => request.receivedAt);
       const spanSeconds = Math.floor((Math.max(...times) - Math.min(...times)) / 1000);
-      expect(sent.length).toBeLessThanOrEqual(limit * (spanSeconds + 2));
+      expect(sent.length).toBeLessThanOrEqual(limit * (spanSeconds + 3));
     },
     90_000,
   );
