@@ -23,7 +23,7 @@ import {
   type Logger,
   type PublicApi,
 } from "@hireport/core";
-import { type NodeBody, nodeAbortSignal, readNodeBody } from "@hireport/core/node";
+import { NodeApiRequest, type NodeBody, readNodeBody } from "@hireport/core/node";
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 
 /**
@@ -84,9 +84,10 @@ const PARSER_IN_FRONT =
   "UTF-8 into U+FFFD), so answers differ from the API's own (1 MiB, 400 for invalid UTF-8). Mount hireportExpress " +
   "before body parsers: app.use(path, hireportExpress(api)) first, then app.use(express.json()).";
 
-function query(url: string): URLSearchParams {
+/** The query string of a request target, without `?` (empty when there is none). */
+function search(url: string): string {
   const at = url.indexOf("?");
-  return new URLSearchParams(at === -1 ? "" : url.slice(at + 1));
+  return at === -1 ? "" : url.slice(at + 1);
 }
 
 function send(res: Response, answer: ApiResponse): void {
@@ -101,25 +102,14 @@ function send(res: Response, answer: ApiResponse): void {
   else pipeline(Readable.fromWeb(body as NodeWebStream<Uint8Array>), res, () => undefined);
 }
 
-function baseRequest(req: Request, res: Response): ApiRequest {
-  let signal: AbortSignal | undefined;
-  return {
-    method: req.method,
-    path: req.path,
-    query: query(req.url),
-    headers: req.headers,
-    ip: req.ip ?? req.socket.remoteAddress,
-    // Read when needed (the console's cookies), not for every request; Express reads
-    // X-Forwarded-Proto only under its `trust proxy` setting.
-    get protocol() {
-      return req.protocol === "https" ? "https" : "http";
-    },
-    // Made when read (core reads it before a write only), not for every request.
-    get signal() {
-      signal ??= nodeAbortSignal(res);
-      return signal;
-    },
-  };
+/** The request as core sees it (Express reads X-Forwarded-Proto only under its `trust proxy` setting). */
+function baseRequest(req: Request, res: Response): NodeApiRequest {
+  const ip = req.ip ?? req.socket.remoteAddress;
+  return new NodeApiRequest(
+    { method: req.method, path: req.path, search: search(req.url), headers: req.headers, ip },
+    req,
+    res,
+  );
 }
 
 /**

@@ -23,7 +23,7 @@ import {
   isEmptyBody,
   type PublicApi,
 } from "@hireport/core";
-import { type NodeBody, nodeAbortSignal, readNodeBody } from "@hireport/core/node";
+import { NodeApiRequest, type NodeBody, readNodeBody } from "@hireport/core/node";
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import { addMount, originalUrl } from "./bad-urls";
 
@@ -45,27 +45,18 @@ export interface HireportFastifyFilesOptions {
 /** What the plugin's body parser hands the handler. */
 type HandlerBody = NodeBody & Pick<ApiRequest, "bodyStream">;
 
-/** The request as core sees it; `url` is the target as the client sent it. */
-function baseRequest(request: FastifyRequest, reply: FastifyReply, path: string, url: string): ApiRequest {
+/**
+ * The request as core sees it; `url` is the target as the client sent it. Fastify reads
+ * X-Forwarded-Proto for `protocol` only under its `trustProxy` option.
+ */
+function baseRequest(request: FastifyRequest, reply: FastifyReply, path: string, url: string): NodeApiRequest {
   const at = url.indexOf("?");
-  let signal: AbortSignal | undefined;
-  return {
-    method: request.method,
-    path,
-    query: new URLSearchParams(at === -1 ? "" : url.slice(at + 1)),
-    headers: request.headers,
-    ip: request.ip,
-    // Read when needed (the console's cookies), not for every request; Fastify reads
-    // X-Forwarded-Proto only under its `trustProxy` option.
-    get protocol() {
-      return request.protocol === "https" ? "https" : "http";
-    },
-    // Made when read (core reads it before a write only), not for every request.
-    get signal() {
-      signal ??= nodeAbortSignal(reply.raw);
-      return signal;
-    },
-  };
+  const search = at === -1 ? "" : url.slice(at + 1);
+  return new NodeApiRequest(
+    { method: request.method, path, search, headers: request.headers, ip: request.ip },
+    request,
+    reply.raw,
+  );
 }
 
 function send(reply: FastifyReply, answer: ApiResponse): FastifyReply {

@@ -2,10 +2,12 @@
  * `@hireport/core/node`: the Node-only pieces the Node adapters share (Express, Fastify, a bare
  * `node:http` server). Core's main entry stays free of Node APIs.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { ApiRequest } from "../http/http-types";
 
+export { nodeAbortSignal } from "./abort-signal";
 export { type DiskFileStore, type DiskFileStoreOptions, diskFileStore } from "./disk-file-store";
+export { NodeApiRequest, type NodeRequestParts, type ProtocolSource } from "./node-request";
 
 /** The body fields of an `ApiRequest` that a Node adapter fills. */
 export type NodeBody = Pick<ApiRequest, "rawBody" | "bodyTooLarge" | "bodyUnreadable">;
@@ -30,20 +32,4 @@ export function readNodeBody(req: IncomingMessage, maxBytes: number): Promise<No
     req.once("error", () => resolve({ bodyUnreadable: true }));
     req.once("close", () => resolve({ bodyUnreadable: true }));
   });
-}
-
-/**
- * An AbortSignal that fires when the client closes the connection before the answer is written;
- * already aborted when it did so before the signal was made (adapters make it on first read).
- */
-export function nodeAbortSignal(res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
-  if (res.destroyed) {
-    if (!res.writableFinished) controller.abort();
-    return controller.signal;
-  }
-  res.once("close", () => {
-    if (!res.writableFinished) controller.abort();
-  });
-  return controller.signal;
 }
