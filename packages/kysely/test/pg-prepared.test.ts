@@ -11,7 +11,7 @@ import { PREPARED_MARK, runCompiled } from "../src/compiled-queries";
 import { createContext } from "../src/context";
 import { postgresStrategy } from "../src/dialects/postgres";
 import { hardenPgPool, kyselyStorage, migrateToLatest } from "../src/index";
-import { utcTimestampMs } from "../src/pg-prepared";
+import { prepareMarkedStatements, statementNames, utcTimestampMs } from "../src/pg-prepared";
 import type { HireportDatabase } from "../src/schema";
 import { type AnyDb, connectOrSkip, PG_URL, randomPrefix, sqliteFileFor, withOwnPrefix } from "./helpers/databases";
 
@@ -269,5 +269,38 @@ describe("statements compiled once per shape", () => {
     await expect(runCompiled(ctx, "test.lost", { a: 1, b: 2 }, (p) => sql`select ${p.a}`)).rejects.toThrow(
       "the arguments b are not parameters",
     );
+  });
+});
+
+describe("the query config of a marked statement", () => {
+  it("holds only its values, and inherits name, text and types from one base per statement", async () => {
+    const configs: Record<string, unknown>[] = [];
+    const client = {
+      query: async (config: Record<string, unknown>) => {
+        configs.push(config);
+        return { rows: [] };
+      },
+      getTypeParser: pg.types.getTypeParser,
+    };
+    prepareMarkedStatements(client, statementNames());
+    const run = client.query as unknown as (text: string, values: unknown[]) => Promise<unknown>;
+    await run(`${PREPARED_MARK}select $1`, [1]);
+    await run(`${PREPARED_MARK}select $1`, [2]);
+    await run(`${PREPARED_MARK}select $1 + 1`, [3]);
+    const [first, second, other] = configs as [
+      Record<string, unknown>,
+      Record<string, unknown>,
+      Record<string, unknown>,
+    ];
+    // node-postgres copies a config through its own property descriptors: one, not four.
+    expect(Object.keys(first)).toEqual(["values"]);
+    expect(first.values).toEqual([1]);
+    expect(second.values).toEqual([2]);
+    expect(first.text).toBe(`${PREPARED_MARK}select $1`);
+    expect(String(first.name)).toMatch(/^hireport_[0-9a-f]{24}_0$/);
+    expect(typeof (first.types as { getTypeParser?: unknown }).getTypeParser).toBe("function");
+    expect(Object.getPrototypeOf(first)).toBe(Object.getPrototypeOf(second));
+    expect(other.name).not.toBe(first.name);
+    expect(other.text).toBe(`${PREPARED_MARK}select $1 + 1`);
   });
 });
