@@ -58,7 +58,7 @@ function standIns(rows: ApplicationRecord[], lockedRows: Record<string, Applicat
     },
   };
   const erase = (input: Omit<CandidateErasureInput, "companyId" | "erasedAt">) =>
-    eraseInSteps({ applications: applications as ApplicationStore }, steps, {
+    eraseInSteps({ applications }, steps, {
       companyId: COMPANY,
       erasedAt: ERASED_AT,
       ...input,

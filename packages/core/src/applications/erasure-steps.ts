@@ -4,7 +4,7 @@
  * storage, a host's own tables).
  */
 import type { ApplicationRecord } from "../model/domain";
-import type { CandidateErasureInput, CandidateErasureResult, DomainStores, NewApplication } from "../storage";
+import type { ApplicationStore, CandidateErasureInput, CandidateErasureResult, NewApplication } from "../storage";
 import { emptyErasureResult, erasedApplication } from "./erasure";
 
 /** The applications an erasure has just erased, for the part of it on hireport's own tables. */
@@ -60,7 +60,7 @@ function oldestFirst(a: ApplicationRecord, b: ApplicationRecord): number {
  * `deleteNotes` and `redactErasure`.
  */
 export async function eraseInSteps(
-  stores: Pick<DomainStores, "applications">,
+  stores: { applications: Pick<ApplicationStore, "get"> },
   steps: CandidateErasureSteps,
   input: CandidateErasureInput,
 ): Promise<CandidateErasureResult> {
