@@ -1,8 +1,9 @@
 /** `CandidateStore` over `candidacies` and `candidates`: by e-mail, erasure, retention. */
 import type { CandidateStore } from "@hireport/core";
-import { emptyErasureResult } from "@hireport/core";
+import { eraseInSteps } from "@hireport/core";
+import { createApplicationStore } from "./application-store";
 import { toPipeline } from "./mapping";
-import { chunks, type Scope, selectApplications, toApplication, values } from "./rows";
+import { candidacyRow, candidateRow, chunks, type Scope, selectApplications, toApplication, values } from "./rows";
 
 export function createCandidateStore(scope: Scope): CandidateStore {
   const { time } = values(scope);
@@ -17,78 +18,47 @@ export function createCandidateStore(scope: Scope): CandidateStore {
       return rows.map(toApplication);
     },
 
-    erase: ({ companyId, applicationIds, erasedAt, updatedBefore }) =>
-      scope.atomic(async (tx) => {
-        const result = emptyErasureResult();
-        // The candidacies first, locked in id order, as every writer of them takes their locks.
-        const locked: { id: string; candidateId: string; cvFileId: string | null }[] = [];
-        for (const part of chunks([...new Set(applicationIds)].sort())) {
-          let read = tx.db
-            .selectFrom("candidacies as c")
-            .select(["c.id", "c.candidateId", "c.cvFileId"])
-            .where("c.orgId", "=", companyId)
-            .where("c.id", "in", part)
-            .where("c.anonymizedAt", "is", null);
-          if (updatedBefore) read = read.where("c.updatedAt", "<", time(updatedBefore));
-          locked.push(...(await tx.forUpdate(read.orderBy("c.id", "asc"), "c").execute()));
-        }
-        if (locked.length === 0) return result;
-        const ids = locked.map((row) => row.id);
-        result.fileIds = locked.flatMap((row) => (row.cvFileId === null ? [] : [row.cvFileId]));
-        const at = time(erasedAt);
-        for (const part of chunks(locked)) {
-          const partIds = part.map((row) => row.id);
-          await tx.db
-            .updateTable("candidacies")
-            .set({
-              coverNote: "",
-              cvLink: null,
-              cvFileId: null,
-              screeningAnswers: "[]",
-              anonymizedAt: at,
-              updatedAt: at,
-            })
-            .where("orgId", "=", companyId)
-            .where("id", "in", partIds)
-            .execute();
-          await tx.db
-            .updateTable("candidates")
-            .set({
-              fullName: "",
-              email: "",
-              emailKey: "",
-              phone: "",
-              city: "",
-              linkedin: "",
-              headline: "",
-              skills: "[]",
-            })
-            .where("orgId", "=", companyId)
-            .where(
-              "id",
-              "in",
-              part.map((row) => row.candidateId),
-            )
-            .execute();
-          const notes = await tx.db
-            .deleteFrom("recruiter_notes")
-            .where("orgId", "=", companyId)
-            .where("candidacyId", "in", partIds)
-            .executeTakeFirst();
-          result.notes += Number(notes.numDeletedRows);
-        }
-        // hireport's side, on the same transaction: the outbox, delivery attempts, stored answers.
-        Object.assign(result, await tx.redactErasure({ companyId, applicationIds: ids, erasedAt }));
-        for (const part of chunks(ids)) {
-          const rows = await selectApplications(tx.db)
-            .where("c.orgId", "=", companyId)
-            .where("c.id", "in", part)
-            .execute();
-          result.erased.push(...rows.map(toApplication));
-        }
-        result.erased.sort((a, b) => a.appliedAt.getTime() - b.appliedAt.getTime() || (a.id < b.id ? -1 : 1));
-        return result;
-      }),
+    // The locks, the choice and the result are core's; these are the writes it makes, in one transaction.
+    erase: (input) =>
+      scope.atomic((tx) =>
+        eraseInSteps(
+          { applications: createApplicationStore(tx) },
+          {
+            async storeErased(record) {
+              const { id, orgId, candidateId, ...candidacy } = candidacyRow(tx, "", record);
+              await tx.db
+                .updateTable("candidacies")
+                .set(candidacy)
+                .where("orgId", "=", orgId)
+                .where("id", "=", id)
+                .execute();
+              const { id: _, createdAt, ...candidate } = candidateRow(tx, "", record);
+              const candidateOf = tx.db.selectFrom("candidacies").select("candidateId").where("id", "=", id);
+              await tx.db
+                .updateTable("candidates")
+                .set(candidate)
+                .where("orgId", "=", orgId)
+                .where("id", "=", candidateOf)
+                .execute();
+            },
+            async deleteNotes(companyId, applicationIds) {
+              let deleted = 0;
+              for (const part of chunks(applicationIds)) {
+                const notes = await tx.db
+                  .deleteFrom("recruiter_notes")
+                  .where("orgId", "=", companyId)
+                  .where("candidacyId", "in", part)
+                  .executeTakeFirst();
+                deleted += Number(notes.numDeletedRows);
+              }
+              return deleted;
+            },
+            // hireport's side: the outbox, delivery attempts, stored answers.
+            redactErasure: tx.redactErasure,
+          },
+          input,
+        ),
+      ),
 
     async listForRetention({ stages, updatedBefore, take }) {
       if (stages.length === 0) return [];

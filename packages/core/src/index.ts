@@ -37,6 +37,12 @@ export {
   REDACTED_RESPONSE_BODY,
   redactApplications,
 } from "./applications/erasure";
+export {
+  type CandidateErasureSteps,
+  type ErasureRedactionInput,
+  type ErasureRedactions,
+  eraseInSteps,
+} from "./applications/erasure-steps";
 export { skillsMatchScore } from "./applications/scoring";
 export {
   EVENT_DESCRIPTIONS,

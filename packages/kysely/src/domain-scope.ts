@@ -2,20 +2,14 @@
  * The `domain` option of `kyselyStorage`: the host's own stores for jobs, applications and
  * candidates, and what they get from hireport to keep the contract's rules on its tables.
  */
-import type { DomainStores, EventRecord } from "@hireport/core";
+import type { DomainStores, ErasureRedactionInput, EventRecord } from "@hireport/core";
 import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { StoreContext } from "./context";
 import type { DialectKind } from "./dialects/types";
 import { type ErasureRedactions, redactErasedApplications } from "./stores/erasure-redactions";
 
-/** What erasing applications changes in hireport's tables; see {@link DomainScope.redactErasure}. */
-export interface DomainErasure {
-  companyId: string;
-  /** The applications erased by this transaction (those already erased, missing or of another company left out). */
-  applicationIds: readonly string[];
-  /** The erasure's time, as `CandidateErasureInput.erasedAt`. */
-  erasedAt: Date;
-}
+/** What erasing applications changes in hireport's tables (core's `ErasureRedactionInput`); see {@link DomainScope.redactErasure}. */
+export type DomainErasure = ErasureRedactionInput;
 
 /**
  * What the host's domain stores get from the storage: the database handle to run their own
@@ -69,7 +63,8 @@ export interface DomainScope<DB> {
    * application rows are locked and erased: each event whose subject is one of the applications is
    * redacted (`redactApplications`), the deliveries of those events are locked and the answers of
    * their attempts emptied, and the stored `Idempotency-Key` answers of the company's keys that
-   * name one of them are redacted. Returns what it counted for `CandidateErasureResult`.
+   * name one of them are redacted. Returns what it counted for `CandidateErasureResult`. It is
+   * the `redactErasure` step of core's `eraseInSteps`, which builds the whole `candidates.erase`.
    */
   redactErasure(erasure: DomainErasure): Promise<ErasureRedactions>;
 }

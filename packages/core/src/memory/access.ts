@@ -9,4 +9,10 @@ export interface StateAccess {
   read<T>(op: (state: MemoryState) => T): Promise<T>;
   /** Runs an operation that may write; it applies entirely or, when it throws, not at all. */
   write<T>(op: (state: MemoryState) => T): Promise<T>;
+  /**
+   * Runs `fn` with an access whose operations apply all or nothing, and one at a time with every
+   * other write: this one when it is a transaction's, else a new transaction's, as
+   * `storage.transaction` opens it. For a write made of several operations (`candidates.erase`).
+   */
+  atomic<T>(fn: (access: StateAccess) => Promise<T>): Promise<T>;
 }

@@ -23,7 +23,7 @@ export function toRecord(state: MemoryState, application: NewApplication): Appli
 }
 
 /** The stored shape: everything but `jobTitle`, even when the caller passed one. */
-function withoutJobTitle(record: NewApplication): NewApplication {
+export function withoutJobTitle(record: NewApplication): NewApplication {
   const stored: NewApplication & { jobTitle?: unknown } = { ...record };
   delete stored.jobTitle;
   return stored;

@@ -77,6 +77,38 @@ export function extendMemoryStorage<X extends object>(extra: (access: StateAcces
   let committed = MemoryState.empty();
   const mutex = new Mutex();
 
+  /** A transaction: `fn` works on a copy of the committed data that replaces it when `fn` resolves. */
+  const transaction = <T>(fn: (access: StateAccess) => Promise<T>): Promise<T> =>
+    mutex.run(async () => {
+      let working = committed.fork();
+      let open = true;
+      const run = <R>(op: (state: MemoryState) => R, write: boolean): Promise<R> => {
+        if (!open) return Promise.reject(new Error("This transaction has already ended; use the storage instead."));
+        try {
+          if (!write) return Promise.resolve(op(working));
+          // Like one statement: a write that throws leaves the transaction as it was.
+          const next = working.fork();
+          const result = op(next);
+          working = next;
+          return Promise.resolve(result);
+        } catch (error) {
+          return Promise.reject(error);
+        }
+      };
+      const txAccess: StateAccess = {
+        read: (op) => run(op, false),
+        write: (op) => run(op, true),
+        atomic: (inner) => inner(txAccess),
+      };
+      try {
+        const result = await fn(txAccess);
+        committed = working;
+        return result;
+      } finally {
+        open = false;
+      }
+    });
+
   const access: StateAccess = {
     read: async (op) => op(committed),
     write: (op) =>
@@ -86,6 +118,7 @@ export function extendMemoryStorage<X extends object>(extra: (access: StateAcces
         committed = next;
         return result;
       }),
+    atomic: transaction,
   };
   const storesOn = (on: StateAccess): StorageStores & X => ({ ...createStores(on), ...extra(on) });
 
@@ -93,30 +126,6 @@ export function extendMemoryStorage<X extends object>(extra: (access: StateAcces
     ...storesOn(access),
     raw: createRawReads(() => committed),
     transaction: <T>(fn: (tx: StorageStores & X) => Promise<T>): Promise<T> =>
-      mutex.run(async () => {
-        let working = committed.fork();
-        let open = true;
-        const run = <R>(op: (state: MemoryState) => R, write: boolean): Promise<R> => {
-          if (!open) return Promise.reject(new Error("This transaction has already ended; use the storage instead."));
-          try {
-            if (!write) return Promise.resolve(op(working));
-            // Like one statement: a write that throws leaves the transaction as it was.
-            const next = working.fork();
-            const result = op(next);
-            working = next;
-            return Promise.resolve(result);
-          } catch (error) {
-            return Promise.reject(error);
-          }
-        };
-        const txAccess: StateAccess = { read: (op) => run(op, false), write: (op) => run(op, true) };
-        try {
-          const result = await fn(storesOn(txAccess));
-          committed = working;
-          return result;
-        } finally {
-          open = false;
-        }
-      }),
+      transaction((txAccess) => fn(storesOn(txAccess))),
   };
 }

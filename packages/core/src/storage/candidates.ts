@@ -67,6 +67,10 @@ export interface CandidateStore {
    *   their attempts (the receiver may have echoed the payload);
    * - replace the stored answer of every `Idempotency-Key` record of the company's keys that holds
    *   one of their ids by `redactApplications(body, ids, erasedAt)`.
+   *
+   * `eraseInSteps` of `@hireport/core` builds it, keeping these rules, from `applications.get` with
+   * `lock` and three writes the store supplies (`CandidateErasureSteps`: store an erased
+   * application, delete notes, and the part on hireport's own tables, `redactErasure`).
    */
   erase(input: CandidateErasureInput): Promise<CandidateErasureResult>;
   /**

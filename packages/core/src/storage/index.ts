@@ -11,7 +11,8 @@
  * Rules written MUST are checked by that suite. Unless a method says otherwise:
  * - one method per business write (`applications.create`, `keys.admit`, `events.append`): a
  *   storage that can do one in fewer statements does so inside its implementation; core's
- *   portable versions (`admitInSteps`, `appendInSteps`) serve storages with nothing faster;
+ *   portable versions (`admitInSteps`, `appendInSteps`, `createApplicationInSteps`, `eraseInSteps`)
+ *   serve storages with nothing faster;
  * - every method that takes a `companyId` MUST scope reads and writes to it: a record of another
  *   company is treated exactly like a missing one (methods keyed by a globally unique id alone,
  *   such as `events.get` or `keys.touch`, serve the dispatcher and hosts);

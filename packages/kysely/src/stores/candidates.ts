@@ -9,7 +9,8 @@ import { erasedApplicationColumns, toApplication } from "./generated/application
  * applications. `erase` is one transaction of plain statements on every dialect (the caller's when
  * called on a `tx`), each step one statement per 500 ids: the locks first (applications, then the
  * deliveries of their events, in id order, as every writer of those rows takes them), then the
- * redactions.
+ * redactions. Core's `eraseInSteps` keeps the same rules with a locked read and a write per
+ * application; this store does each step for 500 applications at once instead.
  */
 export function createCandidateStore(ctx: StoreContext): CandidateStore {
   return {

@@ -1,5 +1,5 @@
 /** What erasing applications changes in hireport's own tables: the outbox, delivery attempts, stored answers. */
-import { REDACTED_RESPONSE_BODY, redactApplications } from "@hireport/core";
+import { type ErasureRedactions, REDACTED_RESPONSE_BODY, redactApplications } from "@hireport/core";
 import type { StoreContext } from "../context";
 
 /** Ids per `IN (…)` list. */
@@ -11,15 +11,8 @@ export function chunks<T>(items: readonly T[]): T[][] {
   return out;
 }
 
-/** What {@link redactErasedApplications} changed. */
-export interface ErasureRedactions {
-  /** Events whose payload was redacted. */
-  events: number;
-  /** Delivery attempts whose stored answer was emptied. */
-  attempts: number;
-  /** Stored `Idempotency-Key` answers redacted. */
-  idempotencyRecords: number;
-}
+/** What {@link redactErasedApplications} changed: core's `ErasureRedactions`. */
+export type { ErasureRedactions };
 
 /**
  * The part of `candidates.erase` on hireport's tables, once the application rows `ids` of the
