@@ -12,6 +12,7 @@ import {
   toBase64Url,
   toBase64UrlPortable,
   usesNodeCrypto,
+  utf8ToBase64Url,
 } from "../src/model/crypto";
 import { CursorCodec } from "../src/model/cursor";
 import { hashKey } from "../src/services/keys";
@@ -36,6 +37,14 @@ describe("crypto fast path", () => {
       const framed = new Uint8Array(length + 6);
       framed.set(bytes, 3);
       expect(toBase64Url(framed.subarray(3, 3 + length))).toBe(text);
+    }
+  });
+
+  it("encodes text's UTF-8 bytes as base64url exactly as the portable path does", () => {
+    for (const text of samples) {
+      const expected = toBase64UrlPortable(new TextEncoder().encode(text));
+      expect(utf8ToBase64Url(text)).toBe(expected);
+      expect(new TextDecoder().decode(fromBase64Url(expected) ?? undefined)).toBe(text);
     }
   });
 

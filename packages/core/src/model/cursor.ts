@@ -1,5 +1,12 @@
 import type { KeysetPosition } from "../storage";
-import { createHmacSigner, fromBase64Url, type HmacSigner, timingSafeEqual, toBase64Url } from "./crypto";
+import {
+  createHmacSigner,
+  fromBase64Url,
+  type HmacSigner,
+  timingSafeEqual,
+  toBase64Url,
+  utf8ToBase64Url,
+} from "./crypto";
 import { HireportError } from "./errors";
 
 const VERSION = 1;
@@ -27,7 +34,6 @@ function invalidCursor(): HireportError {
  * are signed (HMAC-SHA256, 128 bits) and a tampered one is refused too; without one (lists whose
  * reads are scoped to the caller's company anyway), they are only encoded.
  */
-const utf8 = new TextEncoder();
 const utf8Text = new TextDecoder();
 
 export class CursorCodec {
@@ -39,9 +45,9 @@ export class CursorCodec {
 
   async encode(scope: string, position: KeysetPosition): Promise<string> {
     const body: CursorBody = { v: VERSION, s: scope, t: position.at.getTime(), i: position.id };
-    const text = toBase64Url(utf8.encode(JSON.stringify(body)));
+    const text = utf8ToBase64Url(JSON.stringify(body));
     if (!this.#signer) return text;
-    const mac = (await this.#signer.sign(text)).slice(0, MAC_BYTES);
+    const mac = (await this.#signer.sign(text)).subarray(0, MAC_BYTES);
     return `${text}.${toBase64Url(mac)}`;
   }
 
