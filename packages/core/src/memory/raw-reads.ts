@@ -1,39 +1,13 @@
+import type { ConformanceInspector } from "../testing/types";
 import { MemoryState, type TableName } from "./state";
 
 /**
- * Raw reads of the committed state of a memory storage, past the stores and their rules. Tests use
- * them to check a write without trusting the storage's own reads; they fit the `inspect` slot of
- * `runStorageConformance` from `@hireport/core/testing`.
+ * Raw reads of the committed state of a memory storage, past the stores and their rules: the
+ * `inspect` slot of `runStorageConformance` from `@hireport/core/testing`, whose reads they are.
+ * Tests use them to check a write without trusting the storage's own reads. `findText` names
+ * `table.field` paths into the stored records (`applications.candidate.email`).
  */
-export interface MemoryRawReads {
-  /** The stored `applicationsCount` of a job, or null when the company has no such job. */
-  jobApplicationsCount(companyId: string, jobId: string): Promise<number | null>;
-  /** How many applications the company has, of one job when `jobId` is given. */
-  countApplications(companyId: string, jobId?: string): Promise<number>;
-  /** How many events (outbox rows) the company has. */
-  countEvents(companyId: string): Promise<number>;
-  /** How many keys the company has, revoked and expired ones included. */
-  countKeys(companyId: string): Promise<number>;
-  /** The stored count of a rate-limit counter, or null when there is no counter with this key. */
-  rateLimitCount(key: string): Promise<number | null>;
-  /** How many usage entries the company has. */
-  countUsage(companyId: string): Promise<number>;
-  /** The stored count of the usage roll-up for a company, UTC day and status class, or null when there is no row. */
-  usageDayCount(companyId: string, day: string, statusClass: number): Promise<number | null>;
-  /** How many idempotency records the key has, finished or not. */
-  countIdempotencyRecords(keyId: string): Promise<number>;
-  /** How many deliveries reference the endpoint. */
-  countDeliveries(endpointId: string): Promise<number>;
-  /** How many attempts reference the delivery. */
-  countAttempts(deliveryId: string): Promise<number>;
-  /** How many notes the application has. */
-  countNotes(companyId: string, applicationId: string): Promise<number>;
-  /**
-   * Where `text` occurs (compared case-insensitively) in any text of any table: `table.field`
-   * paths (`applications.candidate.email`), each once, sorted. Empty when it occurs nowhere.
-   */
-  findText(text: string): Promise<string[]>;
-}
+export type MemoryRawReads = ConformanceInspector;
 
 /** Adds the path of every string inside `value` that contains `needle` (already lower-cased). */
 function collectText(value: unknown, path: string, needle: string, found: Set<string>): void {
