@@ -6,6 +6,7 @@ import {
   throttleWindowStart,
   type WebhookStore,
 } from "@hireport/webhooks";
+import { sql } from "kysely";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
 import { fromDb, readBool, readNumber } from "../values";
@@ -22,6 +23,11 @@ const CANDIDATE_ROUNDS = 4;
 const CANDIDATE_SPREAD = 4;
 /** Deliveries released or extended per statement. */
 const RELEASE_CHUNK = 500;
+/**
+ * `pending` as a literal in the SQL, not a parameter: Postgres's `due_pending` index holds the
+ * pending deliveries alone, and a plan uses it only when the query states that predicate.
+ */
+const PENDING = sql.lit("pending");
 
 interface DueRow {
   id: string;
@@ -54,7 +60,7 @@ function dueAndFree(now: string) {
   // biome-ignore lint/suspicious/noExplicitAny: one filter for queries over `d` of any shape.
   return (eb: any) =>
     eb.and([
-      eb("d.status", "=", "pending"),
+      eb("d.status", "=", PENDING),
       eb("d.next_attempt_at", "<=", now),
       eb.or([eb("d.lease_expires_at", "is", null), eb("d.lease_expires_at", "<=", now)]),
     ]);
@@ -87,7 +93,7 @@ function dueQuery(
     );
   let query = ctx.db
     .selectFrom(ctx.tableAs("webhook_delivery", "d"))
-    .where("d.status", "=", "pending")
+    .where("d.status", "=", PENDING)
     .where("d.next_attempt_at", "<=", now)
     .where((eb) => eb.or([eb("d.lease_expires_at", "is", null), eb("d.lease_expires_at", "<=", now)]))
     // `not in` the (few) endpoints not active, not `exists` an active one: Postgres turns the
