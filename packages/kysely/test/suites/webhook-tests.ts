@@ -444,10 +444,18 @@ export function defineWebhookTests(suite: SuiteContext): void {
           fresh.webhooks.claimDueDeliveries({ now, limit, leaseUntil: new Date(now.getTime() + 30_000), leaseToken });
         let claimed: Awaited<ReturnType<typeof claim>> = [];
         // A fresh storage reads them, then its one statement sees that no active endpoint is ordered or throttled.
-        expect(await countQueries(async () => void (claimed = await claim(1, "tok_skip_1")))).toHaveLength(2);
+        expect(
+          await countQueries(async () => {
+            claimed = await claim(1, "tok_skip_1");
+          }),
+        ).toHaveLength(2);
         expect(claimed.map((c) => c.delivery.id)).toEqual([first.id]);
         // So the next claim is the one statement alone.
-        expect(await countQueries(async () => void (claimed = await claim(1, "tok_skip_2")))).toHaveLength(1);
+        expect(
+          await countQueries(async () => {
+            claimed = await claim(1, "tok_skip_2");
+          }),
+        ).toHaveLength(1);
         expect(claimed.map((c) => c.delivery.id)).toEqual([second.id]);
         // Made ordered now: the plain statement leaves it out, sees it, and the same claim takes its head.
         expect(await fresh.webhooks.updateEndpoint(co.id, later.id, { ordered: true, updatedAt: now })).not.toBeNull();
@@ -455,7 +463,9 @@ export function defineWebhookTests(suite: SuiteContext): void {
         expect(claimed.map((c) => c.delivery.id)).toEqual([heads[0]?.id]);
         expect(claimed[0]?.endpoint.ordered).toBe(true);
         // And the next claim reads the ordered endpoints first again: its head is held, so nothing.
-        const next = await countQueries(async () => void (claimed = await claim(4, "tok_skip_4")));
+        const next = await countQueries(async () => {
+          claimed = await claim(4, "tok_skip_4");
+        });
         expect(claimed).toEqual([]);
         expect(next.length).toBeGreaterThanOrEqual(2);
         // Gone with their deliveries: the tests after this one claim no leftover of it.
