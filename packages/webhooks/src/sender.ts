@@ -94,8 +94,11 @@ export function createSender(options: SenderOptions): Sender {
     async send(outgoing, outerSignal) {
       const started = performance.now();
       const controller = new AbortController();
-      const timeoutError = new Error(`No answer within ${options.timeoutMs} ms`);
-      const timer = setTimeout(() => controller.abort(timeoutError), options.timeoutMs);
+      // The error is made when the time is up, not for every request (an Error captures its stack).
+      const timer = setTimeout(
+        () => controller.abort(new Error(`No answer within ${options.timeoutMs} ms`)),
+        options.timeoutMs,
+      );
       const onOuterAbort = () => controller.abort(outerSignal?.reason);
       outerSignal?.addEventListener("abort", onOuterAbort, { once: true });
       const elapsed = () => Math.max(0, Math.round(performance.now() - started));

@@ -45,6 +45,16 @@ export type Selection = readonly AliasedRawBuilder<unknown, string>[];
 export type AnyKysely = Kysely<unknown>;
 
 /** The column types hireport's tables use, as one dialect spells them. */
+/** What `DialectStrategy.claimDeliveries` claimed, and what its statements saw of the other endpoints. */
+export interface PlainClaim {
+  claimed: ClaimedDelivery[];
+  /**
+   * Whether an active endpoint was ordered or throttled when the claim's statement ran (in its
+   * snapshot): the claim left such endpoints out, and only the serialized claim takes them.
+   */
+  serializedActive: boolean;
+}
+
 export interface ColumnTypes {
   /** Identifiers: compared and ordered by code point on every dialect. */
   id(length?: number): DataType;
@@ -175,7 +185,7 @@ export interface DialectStrategy {
    * delivery with its endpoint and payload, in a statement per round; absent where the portable
    * transaction is all there is.
    */
-  readonly claimDeliveries?: (ctx: StoreContext, options: ClaimOptions) => Promise<ClaimedDelivery[]>;
+  readonly claimDeliveries?: (ctx: StoreContext, options: ClaimOptions) => Promise<PlainClaim>;
 
   // Schema.
 

@@ -8,6 +8,7 @@ import type { Kysely } from "kysely";
 import { addFieldColumnMigration } from "./add-field-column";
 import { applicationAnswersMigration } from "./application-answers";
 import { attemptEndpointTimeIndexMigration } from "./attempt-endpoint-time-index";
+import { deliveryDuePendingMigration } from "./delivery-due-pending";
 import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
@@ -48,6 +49,7 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
     // Application questions: a job's questions, and the answers stored with each application.
     "2026-11-27-0011-job-questions": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.questions),
     "2026-11-27-0012-application-answers": applicationAnswersMigration(prefix, options.dialect),
+    "2026-11-28-0013-delivery-due-pending": deliveryDuePendingMigration(prefix, options.dialect),
   };
 }
 

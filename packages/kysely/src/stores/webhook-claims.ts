@@ -6,6 +6,7 @@ import {
   throttleWindowStart,
   type WebhookStore,
 } from "@hireport/webhooks";
+import { sql } from "kysely";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
 import { fromDb, readBool, readNumber } from "../values";
@@ -22,6 +23,11 @@ const CANDIDATE_ROUNDS = 4;
 const CANDIDATE_SPREAD = 4;
 /** Deliveries released or extended per statement. */
 const RELEASE_CHUNK = 500;
+/**
+ * `pending` as a literal in the SQL, not a parameter: Postgres's `due_pending` index holds the
+ * pending deliveries alone, and a plan uses it only when the query states that predicate.
+ */
+const PENDING = sql.lit("pending");
 
 interface DueRow {
   id: string;
@@ -54,7 +60,7 @@ function dueAndFree(now: string) {
   // biome-ignore lint/suspicious/noExplicitAny: one filter for queries over `d` of any shape.
   return (eb: any) =>
     eb.and([
-      eb("d.status", "=", "pending"),
+      eb("d.status", "=", PENDING),
       eb("d.next_attempt_at", "<=", now),
       eb.or([eb("d.lease_expires_at", "is", null), eb("d.lease_expires_at", "<=", now)]),
     ]);
@@ -87,7 +93,7 @@ function dueQuery(
     );
   let query = ctx.db
     .selectFrom(ctx.tableAs("webhook_delivery", "d"))
-    .where("d.status", "=", "pending")
+    .where("d.status", "=", PENDING)
     .where("d.next_attempt_at", "<=", now)
     .where((eb) => eb.or([eb("d.lease_expires_at", "is", null), eb("d.lease_expires_at", "<=", now)]))
     // `not in` the (few) endpoints not active, not `exists` an active one: Postgres turns the
@@ -398,21 +404,43 @@ async function claimPlain(ctx: StoreContext, options: ClaimOptions): Promise<Del
 
 /** The dispatcher's leases: claims of due deliveries, their heartbeat, and their release unsent. */
 export function createClaimMethods(ctx: StoreContext): ClaimMethods {
+  /**
+   * Postgres: whether the last plain claim's statement saw an active ordered or throttled endpoint
+   * (true until one has run). While it saw none, a claim skips their read and claims the others
+   * first; should that claim's statement see one (an endpoint made ordered or throttled meanwhile,
+   * which the statement itself left out), the same claim then takes theirs with what is left.
+   */
+  let serializedSeen = true;
+
+  /** Postgres: the plain claim first, then the serialized endpoints' only if its statement saw one. */
+  async function claimPlainFirst(
+    claimPlainRows: NonNullable<StoreContext["strategy"]["claimDeliveries"]>,
+    options: ClaimOptions,
+  ): Promise<ClaimedDelivery[]> {
+    const plain = await claimPlainRows(ctx, options);
+    serializedSeen = plain.serializedActive;
+    if (!plain.serializedActive) return plain.claimed;
+    const serialized = await claimSerialized(ctx, options, options.limit - plain.claimed.length);
+    return [...(await withPayloads(ctx, serialized)), ...plain.claimed].sort((a, b) => byDue(a.delivery, b.delivery));
+  }
+
   return {
     async claimDueDeliveries(options) {
       if (options.limit <= 0 || (options.maxPerEndpoint !== undefined && options.maxPerEndpoint <= 0)) return [];
+      const oneStatement = ctx.strategy.claimDeliveries;
+      if (oneStatement && !serializedSeen) return claimPlainFirst(oneStatement, options);
       // Ordered and throttled endpoints first (a few rows each), then the others with what is left.
       const serialized = await claimSerialized(ctx, options, options.limit);
       const left = options.limit - serialized.length;
       if (left <= 0) return withPayloads(ctx, serialized);
-      const oneStatement = ctx.strategy.claimDeliveries;
       if (oneStatement) {
         // Postgres: the rest with their endpoints and payloads, in a statement a round.
         const [first, rest] = await Promise.all([
           withPayloads(ctx, serialized),
           oneStatement(ctx, { ...options, limit: left }),
         ]);
-        return [...first, ...rest].sort((a, b) => byDue(a.delivery, b.delivery));
+        serializedSeen = rest.serializedActive;
+        return [...first, ...rest.claimed].sort((a, b) => byDue(a.delivery, b.delivery));
       }
       const rest = await claimPlain(ctx, { ...options, limit: left });
       return withPayloads(ctx, [...serialized, ...rest]);

@@ -276,6 +276,54 @@ export function definePlanTests(options: {
     );
   });
 
+  describe("query plan of a claim", () => {
+    it.skipIf(dialect !== "postgres")(
+      "walks the pending deliveries alone, along the due_pending index, never the finished ones",
+      async () => {
+        const storage = kyselyStorage({ db: options.db(), tablePrefix: prefix });
+        const co = await make.addCompany(storage);
+        const endpoint = make.endpoint(co.id);
+        await storage.webhooks.insertEndpoint(endpoint);
+        const ev = make.event(co.id);
+        await storage.events.append(ev);
+        // 2,000 finished deliveries, then 20 pending; due before every other test's deliveries.
+        const at = (i: number) => new Date(Date.UTC(2018, 0, 1) + i * 1000);
+        const deliveries = Array.from({ length: 2020 }, (_, i) =>
+          make.delivery(ev, endpoint.id, {
+            status: i < 2000 ? "succeeded" : "pending",
+            nextAttemptAt: i < 2000 ? null : at(i),
+            createdAt: at(i),
+          }),
+        );
+        for (let i = 0; i < deliveries.length; i += 500) {
+          await storage.webhooks.insertDeliveries(deliveries.slice(i, i + 500));
+        }
+        await options.db().executeQuery(CompiledQuery.raw("analyze"));
+        const now = at(3000);
+        const claimed = await storage.webhooks.claimDueDeliveries({
+          now,
+          limit: 5,
+          leaseUntil: new Date(now.getTime() + 30_000),
+          leaseToken: "tok_plan",
+        });
+        expect(claimed.map((c) => c.delivery.id)).toEqual(deliveries.slice(2000, 2005).map((d) => d.id));
+        const claim = queries().findLast((query) => query.sql.includes("with due as"));
+        expect(claim).toBeDefined();
+        const claimPlan = await plan(claim as LogEvent["query"], false);
+        if (process.env.HIREPORT_PRINT_PLANS) console.log(claimPlan);
+        expect(claimPlan).toMatch(/Index Scan using \S*webhook_delivery_due_pending/);
+        expect(await storage.webhooks.dueDeliveryStats({ now, countLimit: 100 })).toMatchObject({ due: 15 });
+        const count = queries().findLast((query) => query.sql.includes("count("));
+        const countPlan = await plan(count as LogEvent["query"], false);
+        if (process.env.HIREPORT_PRINT_PLANS) console.log(countPlan);
+        expect(countPlan).toMatch(/webhook_delivery_due_pending/);
+        // Gone with its deliveries: the tests after this one claim no leftover of it.
+        expect(await storage.webhooks.deleteEndpoint(co.id, endpoint.id)).toBe(true);
+      },
+      60_000,
+    );
+  });
+
   describe("query plan of an endpoint's attempt statistics", () => {
     it("sums the attempts of a day through the (endpoint_id, attempted_at) index, a range read", async () => {
       const storage = kyselyStorage({ db: options.db(), tablePrefix: prefix });

@@ -83,6 +83,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         "2026-11-27-0010-attempt-endpoint-time-index",
         "2026-11-27-0011-job-questions",
         "2026-11-27-0012-application-answers",
+        "2026-11-28-0013-delivery-due-pending",
       ]);
     });
 

@@ -403,9 +403,11 @@ export function defineWebhookTests(suite: SuiteContext): void {
       );
       await storage.webhooks.insertDeliveries([...backlog, ...later]);
       const now = new Date(Date.UTC(2020, 0, 2));
+      // A storage of its own: it has made no claim yet, so it reads the ordered and throttled endpoints.
+      const fresh = kyselyStorage({ db: database, tablePrefix: suite.prefix });
       let claimed: Awaited<ReturnType<typeof storage.webhooks.claimDueDeliveries>> = [];
       const used = await countQueries(async () => {
-        claimed = await storage.webhooks.claimDueDeliveries({
+        claimed = await fresh.webhooks.claimDueDeliveries({
           now,
           limit: 4,
           maxPerEndpoint: 2,
@@ -419,6 +421,58 @@ export function defineWebhookTests(suite: SuiteContext): void {
       // The ordered and throttled endpoints' read, then one statement for each of the two rounds.
       if (dialect === "postgres") expect(used).toHaveLength(3);
     });
+
+    it.runIf(dialect === "postgres")(
+      "skips the ordered and throttled endpoints' read while the last claim saw none, and claims an endpoint made ordered meanwhile in the same call",
+      async () => {
+        const co = make.company();
+        const plain = make.endpoint(co.id);
+        const later = make.endpoint(co.id);
+        await storage.webhooks.insertEndpoint(plain);
+        await storage.webhooks.insertEndpoint(later);
+        const ev = make.event(co.id);
+        await storage.events.append(ev);
+        // Due before every other test's deliveries: these claims see only this test's.
+        const at = (n: number) => new Date(Date.UTC(2019, 5, 1, 0, 0, n));
+        const first = make.delivery(ev, plain.id, { nextAttemptAt: at(0), createdAt: at(0) });
+        const second = make.delivery(ev, plain.id, { nextAttemptAt: at(1), createdAt: at(1) });
+        const heads = [2, 3].map((n) => make.delivery(ev, later.id, { nextAttemptAt: at(n), createdAt: at(n) }));
+        await storage.webhooks.insertDeliveries([first, second, ...heads]);
+        const fresh = kyselyStorage({ db: database, tablePrefix: suite.prefix });
+        const now = new Date(Date.UTC(2019, 5, 2));
+        const claim = (limit: number, leaseToken: string) =>
+          fresh.webhooks.claimDueDeliveries({ now, limit, leaseUntil: new Date(now.getTime() + 30_000), leaseToken });
+        let claimed: Awaited<ReturnType<typeof claim>> = [];
+        // A fresh storage reads them, then its one statement sees that no active endpoint is ordered or throttled.
+        expect(
+          await countQueries(async () => {
+            claimed = await claim(1, "tok_skip_1");
+          }),
+        ).toHaveLength(2);
+        expect(claimed.map((c) => c.delivery.id)).toEqual([first.id]);
+        // So the next claim is the one statement alone.
+        expect(
+          await countQueries(async () => {
+            claimed = await claim(1, "tok_skip_2");
+          }),
+        ).toHaveLength(1);
+        expect(claimed.map((c) => c.delivery.id)).toEqual([second.id]);
+        // Made ordered now: the plain statement leaves it out, sees it, and the same claim takes its head.
+        expect(await fresh.webhooks.updateEndpoint(co.id, later.id, { ordered: true, updatedAt: now })).not.toBeNull();
+        claimed = await claim(4, "tok_skip_3");
+        expect(claimed.map((c) => c.delivery.id)).toEqual([heads[0]?.id]);
+        expect(claimed[0]?.endpoint.ordered).toBe(true);
+        // And the next claim reads the ordered endpoints first again: its head is held, so nothing.
+        const next = await countQueries(async () => {
+          claimed = await claim(4, "tok_skip_4");
+        });
+        expect(claimed).toEqual([]);
+        expect(next.length).toBeGreaterThanOrEqual(2);
+        // Gone with their deliveries: the tests after this one claim no leftover of it.
+        for (const endpoint of [plain, later])
+          expect(await storage.webhooks.deleteEndpoint(co.id, endpoint.id)).toBe(true);
+      },
+    );
 
     it("lists subscribed endpoints, paused ones included", async () => {
       const co = make.company();

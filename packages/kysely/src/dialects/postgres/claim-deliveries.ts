@@ -10,6 +10,10 @@
  * back short while an endpoint reached its share (a busy endpoint's backlog filled the rows read),
  * the next round leaves that endpoint out and counts what the others already took, up to four
  * rounds. Each round commits on its own; a delivery leased by one is not due for the next.
+ *
+ * Each statement also tells whether any active endpoint is ordered or throttled (in its snapshot,
+ * the one its `not in` left them out by; a row of nulls carries it when the round leased nothing):
+ * the claim skips the serialized endpoints' read while the last plain claim saw none.
  */
 import type { ClaimedDelivery, WebhookEndpointRecord } from "@hireport/core";
 import type { ClaimOptions } from "@hireport/webhooks";
@@ -18,6 +22,7 @@ import { runCompiled } from "../../compiled-queries";
 import type { StoreContext } from "../../context";
 import type { WebhookEndpointTable } from "../../schema";
 import { toDelivery, toEndpoint } from "../../stores/webhook-rows";
+import type { PlainClaim } from "../types";
 
 /** Rounds a claim makes at most, and how many times what it may take a round reads. */
 const ROUNDS = 4;
@@ -25,8 +30,9 @@ const SPREAD = 4;
 /** `maxPerEndpoint` when none is given. */
 const NO_SHARE = 2_147_483_647;
 
+/** A claimed row; or, when a round leased nothing, one row of nulls but `d_serialized`. */
 type ClaimRow = WebhookEndpointTable & {
-  d_id: string;
+  d_id: string | null;
   d_endpoint_id: string;
   d_company_id: string;
   d_event_id: string;
@@ -39,7 +45,8 @@ type ClaimRow = WebhookEndpointTable & {
   d_created_at: Date | string;
   d_updated_at: Date | string;
   d_payload: string;
-  d_scanned: number | string;
+  d_scanned: number | string | null;
+  d_serialized: boolean;
 };
 
 /**
@@ -47,7 +54,7 @@ type ClaimRow = WebhookEndpointTable & {
  * endpoint's columns: `endpoints` keeps each endpoint read once, shared by its deliveries (as the
  * portable claim's read of the endpoints by id shares them).
  */
-function toClaimed(row: ClaimRow, endpoints: Map<string, WebhookEndpointRecord>): ClaimedDelivery {
+function toClaimed(row: ClaimRow & { d_id: string }, endpoints: Map<string, WebhookEndpointRecord>): ClaimedDelivery {
   const delivery = toDelivery({
     id: row.d_id,
     endpoint_id: row.d_endpoint_id,
@@ -136,39 +143,53 @@ function claimRound(
       l.attempts as d_attempts, l.next_attempt_at as d_next_attempt_at,
       l.lease_expires_at as d_lease_expires_at, l.lease_token as d_lease_token,
       l.created_at as d_created_at, l.updated_at as d_updated_at,
-      ev.payload as d_payload, (select count(*) from due) as d_scanned, e.*
-    from leased as l
-    inner join ${event} as ev on ev.id = l.event_id
-    inner join ${endpoint} as e on e.id = l.endpoint_id`,
+      ev.payload as d_payload, (select count(*) from due) as d_scanned, s.serialized as d_serialized, e.*
+    from (
+      select exists (
+        select 1 from ${endpoint} as x
+        where x.status = 'active' and (x.ordered or x.max_per_second is not null)
+      ) as serialized
+    ) as s
+    left join (
+      leased as l
+      inner join ${event} as ev on ev.id = l.event_id
+      inner join ${endpoint} as e on e.id = l.endpoint_id
+    ) on true`,
   );
 }
 
 /**
  * Claims up to `options.limit` deliveries of endpoints neither ordered nor throttled (see the
- * module's comment), with their endpoint and payload, in no particular order.
+ * module's comment), with their endpoint and payload, in no particular order; and says whether an
+ * active endpoint was ordered or throttled when one of its statements ran.
  */
-export async function claimPlainInOneStatement(ctx: StoreContext, options: ClaimOptions): Promise<ClaimedDelivery[]> {
+export async function claimPlainInOneStatement(ctx: StoreContext, options: ClaimOptions): Promise<PlainClaim> {
   const share = options.maxPerEndpoint ?? NO_SHARE;
   const skip = [...(options.excludeEndpointIds ?? [])];
   const taken = new Map<string, number>();
   const claimed: ClaimedDelivery[] = [];
+  let serializedActive = false;
   for (let round = 0; round < ROUNDS && claimed.length < options.limit; round += 1) {
     const limit = options.limit - claimed.length;
     const rows = await claimRound(ctx, options, limit, skip, taken);
     const endpoints = new Map<string, WebhookEndpointRecord>();
+    let leased = 0;
     for (const row of rows) {
-      claimed.push(toClaimed(row, endpoints));
+      if (row.d_serialized) serializedActive = true;
+      if (row.d_id === null) continue;
+      claimed.push(toClaimed(row as ClaimRow & { d_id: string }, endpoints));
       taken.set(row.d_endpoint_id, (taken.get(row.d_endpoint_id) ?? 0) + 1);
+      leased += 1;
     }
     // Another round only helps when the rows read ran out (more may be due) and some endpoint is at
     // its share: leaving it out makes room for the others.
     const scanned = Number(rows[0]?.d_scanned ?? 0);
     const full = [...taken].filter(([endpointId, count]) => count >= share && !skip.includes(endpointId));
-    if (rows.length === 0 || scanned < limit * SPREAD || full.length === 0) break;
+    if (leased === 0 || scanned < limit * SPREAD || full.length === 0) break;
     for (const [endpointId] of full) {
       skip.push(endpointId);
       taken.delete(endpointId);
     }
   }
-  return claimed;
+  return { claimed, serializedActive };
 }

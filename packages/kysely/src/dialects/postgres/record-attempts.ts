@@ -8,6 +8,11 @@
  * the portable transaction takes seven. Its text is the same for every batch size (one array
  * parameter per column), so it is prepared once per connection.
  *
+ * The locked rows carry their item's columns (`held`), and every later step reads them alone: the
+ * generic plan expects a handful of items and joins two lists by rescanning one for each row of the
+ * other, a cost that grows with the square of the batch. Joining `input` with `held` again cost
+ * about 50 of 170 µs of Postgres CPU per attempt in batches of 32 (measured on a 2-core machine).
+ *
  * A batch with a failure, or a status change, takes the portable path: those lock the endpoints
  * and decide each attempt's effect in order.
  */
@@ -70,7 +75,7 @@ export async function recordAttemptsInOneStatement(
       )
     ),
     held as (
-      select d.id, d.endpoint_id, d.event_id, d.event_type
+      select d.id, d.endpoint_id, d.event_id, d.event_type, i.*
       from ${delivery} as d inner join input as i on i.delivery_id = d.id
       where d.lease_token = i.lease_token
       order by d.id
@@ -78,29 +83,29 @@ export async function recordAttemptsInOneStatement(
     ),
     moved as (
       update ${delivery} as d
-      set status = i.status, attempts = d.attempts + 1, next_attempt_at = i.next_attempt_at,
-        lease_token = null, lease_expires_at = null, updated_at = i.attempted_at
-      from input as i, held as h
-      where h.id = i.delivery_id and d.id = h.id
+      set status = h.status, attempts = d.attempts + 1, next_attempt_at = h.next_attempt_at,
+        lease_token = null, lease_expires_at = null, updated_at = h.attempted_at
+      from held as h
+      where d.id = h.id
       returning d.id
     ),
     stored as (
       insert into ${attempt}
         (id, delivery_id, endpoint_id, attempted_at, status_code, duration_ms, response_body, error, succeeded)
-      select i.attempt_id, i.delivery_id, h.endpoint_id, i.attempted_at, i.status_code, i.duration_ms,
+      select h.attempt_id, h.delivery_id, h.endpoint_id, h.attempted_at, h.status_code, h.duration_ms,
         case when h.event_type like 'application.%' and exists (
           select 1 from ${event} as ev inner join ${application} as a on a.id = ev.subject_id
           where ev.id = h.event_id and a.erased_at is not null
-        ) then ${p.redacted} else i.response_body end,
-        i.error, i.succeeded
-      from input as i inner join held as h on h.id = i.delivery_id
+        ) then ${p.redacted} else h.response_body end,
+        h.error, h.succeeded
+      from held as h
       returning id
     ),
     reset_at as (
-      select distinct on (h.endpoint_id) h.endpoint_id, i.attempted_at
-      from input as i inner join held as h on h.id = i.delivery_id
-      where i.reset
-      order by h.endpoint_id, i.ord
+      select distinct on (h.endpoint_id) h.endpoint_id, h.attempted_at
+      from held as h
+      where h.reset
+      order by h.endpoint_id, h.ord
     ),
     reset_locked as (
       select e.id from ${endpoint} as e
@@ -114,11 +119,10 @@ export async function recordAttemptsInOneStatement(
       where e.id = r.endpoint_id and e.id in (select id from reset_locked)
       returning e.id, e.updated_at
     )
-    select i.ord as item_ord, (h.id is not null) as item_recorded, d.endpoint_id as item_found,
-      r.updated_at as item_reset_at, e.*
+    select i.ord as item_ord, (i.delivery_id = any(array(select h.id from held as h))) as item_recorded,
+      d.endpoint_id as item_found, r.updated_at as item_reset_at, e.*
     from input as i
     left join ${delivery} as d on d.id = i.delivery_id
-    left join held as h on h.id = i.delivery_id
     left join ${endpoint} as e on e.id = d.endpoint_id
     left join reset as r on r.id = e.id
     order by i.ord`,
