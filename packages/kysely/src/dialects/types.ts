@@ -44,7 +44,6 @@ export type Selection = readonly AliasedRawBuilder<unknown, string>[];
 /** A Kysely instance of any schema: routines and DDL are plain SQL. */
 export type AnyKysely = Kysely<unknown>;
 
-/** The column types hireport's tables use, as one dialect spells them. */
 /** What `DialectStrategy.claimDeliveries` claimed, and what its statements saw of the other endpoints. */
 export interface PlainClaim {
   claimed: ClaimedDelivery[];
@@ -55,6 +54,7 @@ export interface PlainClaim {
   serializedActive: boolean;
 }
 
+/** The column types hireport's tables use, as one dialect spells them. */
 export interface ColumnTypes {
   /** Identifiers: compared and ordered by code point on every dialect. */
   id(length?: number): DataType;
