@@ -786,8 +786,11 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     expect(r.maxOpenByPath.get("/b")).toBe(2);
     const sent = r.requests.map((request) => String(request.headers["service-delivery"]));
     expect(sent.sort()).toEqual([...deliveryIds].sort());
-    // Without claiming ahead a claim brings at most the 4 free slots: 5 claims at least for 20.
-    expect(claims.filter((claim) => claim.brought > 0).length).toBeLessThanOrEqual(4);
+    // Each delivery claimed once. After the first claim of 12 the other 8 come in refills taken once
+    // an endpoint has half of what it may hold (6) free: about 3 then 1 of each, so a handful of
+    // claims, never one per delivery (how the timing splits them varies on a loaded machine).
+    expect(claims.reduce((sum, claim) => sum + claim.brought, 0)).toBe(20);
+    expect(claims.filter((claim) => claim.brought > 0).length).toBeLessThanOrEqual(6);
     for (const delivery of await Promise.all(deliveryIds.map((id) => f.storage.webhooks.getDelivery(COMPANY, id)))) {
       expect(delivery).toMatchObject({ status: "succeeded", attempts: 1 });
     }

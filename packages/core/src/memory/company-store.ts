@@ -20,13 +20,13 @@ export function createCompanyStore(access: StateAccess): CompanyStore {
 
     get: (id) => access.read((state) => copy(state.read("companies").get(id) ?? null)),
 
-    nextSequence: (companyId, kind) =>
+    reserveSequence: (companyId, kind, count) =>
       access.write((state) => {
         const sequences = state.write("sequences");
         const key = `${companyId}\u0000${kind}`;
-        const next = (sequences.get(key) ?? 0) + 1;
-        sequences.set(key, next);
-        return next;
+        const last = (sequences.get(key) ?? 0) + count;
+        sequences.set(key, last);
+        return last - count + 1;
       }),
   };
 }

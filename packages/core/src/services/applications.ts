@@ -171,7 +171,7 @@ export class ApplicationService {
     };
     // Numbered before the write, so the company's counter row is not held while the job's row is
     // locked (every application of the company would queue on it); a refused one leaves a gap.
-    const sequence = await storage.companies.nextSequence(companyId, "application");
+    const sequence = await this.#runtime.referenceNumbers.next(companyId, "application");
     for (let read = 1; ; read++) {
       const { answers, knockedOut } = answersFor(job, body);
       const aiMatch = clampScore(await scoring({ job, candidate }));

@@ -77,7 +77,7 @@ export class JobService {
     checkSalary(fields);
     // Numbered before the transaction, so the company's counter row is not held until commit
     // (every job of the company would queue on it); a job that fails to be created leaves a gap.
-    const sequence = await storage.companies.nextSequence(companyId, "job");
+    const sequence = await this.#runtime.referenceNumbers.next(companyId, "job");
     return runChange(this.#runtime, async (tx, emit, now) => {
       const job: JobRecord = {
         ...fields,

@@ -21,6 +21,7 @@ import { CompanyService } from "../services/companies";
 import { JobService } from "../services/jobs";
 import { KeyService } from "../services/keys";
 import { PublicListing } from "../services/public-listing";
+import { ReferenceNumbers } from "../services/reference-numbers";
 import {
   type ResolvedRetention,
   type RetentionCounts,
@@ -148,6 +149,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     fileStore: options.fileStore,
     onEvent: options.onEvent,
     telemetry: options.telemetry ?? undefined,
+    referenceNumbers: new ReferenceNumbers(options.storage.companies, resolved.maxReferenceBlock),
   });
 
   const jobs = new JobService(runtime);

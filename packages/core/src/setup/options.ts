@@ -133,6 +133,18 @@ export interface CreatePublicApiOptions {
    */
   usageLog?: UsageLogMode;
   /**
+   * The most reference numbers (`JOB-1042`, `APP-20931`) one process reserves at once from a
+   * company's counter. A process that numbers a company's jobs or applications fast reserves them
+   * in blocks, sized by how fast they go (each used up within a second: the next twice as large,
+   * up to this), so concurrent creates do not queue on the counter. Numbers stay unique per
+   * company and in order within a process; across processes blocks interleave, and a block's
+   * unused numbers are skipped when its process stops. `1` reserves each number alone: numbers
+   * then follow creation order across processes, at one more write per create that concurrent
+   * creates queue on. At most 1000.
+   * @default 16
+   */
+  maxReferenceBlock?: number;
+  /**
    * Called after each committed change with the new event, in this process. The webhook
    * dispatcher's `notify` goes here so that a change wakes it at once.
    */

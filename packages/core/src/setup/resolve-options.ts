@@ -10,6 +10,8 @@ export interface ResolvedOptions {
   usageBatchSize: number;
   usageFlushMs: number;
   usageLog: UsageLogMode;
+  /** The most reference numbers one reservation asks for. */
+  maxReferenceBlock: number;
   limits: ResolvedLimits;
   /** The root of a company's careers site. */
   publicSiteUrl: (company: { id: string }) => string;
@@ -17,10 +19,11 @@ export interface ResolvedOptions {
   closingTimeZone: (company: { id: string }) => string;
 }
 
-function positiveInteger(name: string, value: number | undefined, fallback: number): number {
+function positiveInteger(name: string, value: number | undefined, fallback: number, max?: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value) || value < 1) {
-    throw new TypeError(`hireport: option ${name} must be a positive integer, got ${String(value)}.`);
+  if (!Number.isInteger(value) || value < 1 || (max !== undefined && value > max)) {
+    const range = max === undefined ? "a positive integer" : `an integer from 1 to ${max}`;
+    throw new TypeError(`hireport: option ${name} must be ${range}, got ${String(value)}.`);
   }
   return value;
 }
@@ -77,6 +80,7 @@ export function resolveOptions(options: CreatePublicApiOptions): Readonly<Resolv
     usageBatchSize: positiveInteger("usageBatchSize", options.usageBatchSize, 100),
     usageFlushMs: positiveInteger("usageFlushMs", options.usageFlushMs, 250),
     usageLog,
+    maxReferenceBlock: positiveInteger("maxReferenceBlock", options.maxReferenceBlock, 16, 1000),
     limits: Object.freeze({
       perMinute: positiveInteger("limits.perMinute", limits.perMinute, 120),
       perDay: positiveInteger("limits.perDay", limits.perDay, 20_000),

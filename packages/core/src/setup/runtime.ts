@@ -4,6 +4,7 @@ import type { CursorCodec } from "../model/cursor";
 import type { EventType } from "../model/domain";
 import type { PublicJobRules } from "../model/public-jobs";
 import type { Serializer } from "../model/serialize";
+import type { ReferenceNumbers } from "../services/reference-numbers";
 import type { FileStore, Storage, StorageStores } from "../storage";
 import type { Clock, Logger, ResumeSource, ScoringFunction } from "./options";
 import type { Telemetry } from "./telemetry";
@@ -51,6 +52,8 @@ export interface Runtime {
   readonly onEvent: ((event: { id: string; type: string; companyId: string }) => void) | undefined;
   /** Traces and metrics, when the host asked for them. */
   readonly telemetry: Telemetry | undefined;
+  /** Numbers the references of new jobs and applications. */
+  readonly referenceNumbers: ReferenceNumbers;
 }
 
 /**

@@ -53,11 +53,11 @@ export const mysqlStrategy: DialectStrategy = {
   consumeRateLimit: consumeInTransaction,
   insertUsage: insertUsageRows,
   // `LAST_INSERT_ID(expr)` hands the new value back in the OK packet: one statement, no `RETURNING`.
-  async nextSequence(ctx, companyId, kind) {
+  async nextSequence(ctx, companyId, kind, count) {
     const result = await ctx.db
       .insertInto(ctx.table("sequence"))
-      .values({ company_id: companyId, kind, value: sql<number>`last_insert_id(1)` })
-      .onDuplicateKeyUpdate({ value: sql<number>`last_insert_id(${sql.ref("value")} + 1)` })
+      .values({ company_id: companyId, kind, value: sql<number>`last_insert_id(${count})` })
+      .onDuplicateKeyUpdate({ value: sql<number>`last_insert_id(${sql.ref("value")} + ${count})` })
       .executeTakeFirstOrThrow();
     if (result.insertId === undefined) throw new Error("MySQL returned no LAST_INSERT_ID for a sequence.");
     return Number(result.insertId);

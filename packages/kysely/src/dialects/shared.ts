@@ -50,13 +50,18 @@ export function onConflictUpdate<DB, TB extends keyof DB, O>(
  * The next value of a per-company counter in one upsert that adds one and returns the new value.
  * Inside a transaction the row stays locked until it ends, which also makes it a per-company lock.
  */
-export async function upsertReturningSequence(ctx: StoreContext, companyId: string, kind: string): Promise<number> {
+export async function upsertReturningSequence(
+  ctx: StoreContext,
+  companyId: string,
+  kind: string,
+  count: number,
+): Promise<number> {
   const table = ctx.table("sequence");
   const row = await ctx.db
     .insertInto(table)
-    .values({ company_id: companyId, kind, value: 1 })
+    .values({ company_id: companyId, kind, value: count })
     .onConflict((oc) =>
-      oc.columns(["company_id", "kind"]).doUpdateSet({ value: sql<number>`${sql.ref(`${table}.value`)} + 1` }),
+      oc.columns(["company_id", "kind"]).doUpdateSet({ value: sql<number>`${sql.ref(`${table}.value`)} + ${count}` }),
     )
     .returning("value")
     .executeTakeFirstOrThrow();

@@ -172,8 +172,11 @@ export interface DialectStrategy {
    * (`dailyIncrements`), all or nothing (`usage.appendMany`).
    */
   insertUsage(ctx: StoreContext, entries: readonly UsageRecord[]): Promise<void>;
-  /** The next value of a per-company counter, in one statement (inside a transaction it locks the row until the end). */
-  nextSequence(ctx: StoreContext, companyId: string, kind: string): Promise<number>;
+  /**
+   * Adds `count` to a per-company counter and returns its new value (the last of the numbers
+   * reserved), in one statement; inside a transaction it locks the row until the end.
+   */
+  nextSequence(ctx: StoreContext, companyId: string, kind: string, count: number): Promise<number>;
   /**
    * `webhooks.recordAttempts` of a batch that counts no failure and changes no endpoint's status
    * (`recordsInOneStatement`), on hireport's own tables, in one statement; absent where the

@@ -24,6 +24,7 @@ export function createCompanyStore(ctx: StoreContext): CompanyStore {
 
     get,
 
-    nextSequence: (companyId, kind) => ctx.strategy.nextSequence(ctx, companyId, kind),
+    reserveSequence: async (companyId, kind, count) =>
+      (await ctx.strategy.nextSequence(ctx, companyId, kind, count)) - count + 1,
   };
 }

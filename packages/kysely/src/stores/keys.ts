@@ -86,7 +86,7 @@ export function createKeyStore(ctx: StoreContext, rateLimits: RateLimitStore): K
     insert: (record, options) =>
       ctx.atomic(async (tx) => {
         // The company's key counter row is the lock: concurrent inserts for one company queue on it.
-        await tx.strategy.nextSequence(tx, record.companyId, "key");
+        await tx.strategy.nextSequence(tx, record.companyId, "key", 1);
         const count = tx.db
           .selectFrom(tx.tableAs("api_key", "k"))
           .select((eb) => eb.fn.countAll<number | string>().as("active"))

@@ -135,7 +135,7 @@ export function defineRaceTests(suite: SuiteContext): void {
         const setting = await database.transaction().execute(async (trx) => {
           const inHostTx = kyselyStorage({ db: trx, tablePrefix: prefix });
           await inHostTx.rateLimits.consume([bucket], new Date());
-          await inHostTx.companies.nextSequence(co.id, "job");
+          await inHostTx.companies.reserveSequence(co.id, "job", 1);
           const { rows } = await sql<{ s: string }>`select current_setting('synchronous_commit') as s`.execute(trx);
           return rows[0]?.s;
         });
@@ -148,9 +148,9 @@ export function defineRaceTests(suite: SuiteContext): void {
         });
         try {
           const loggedStorage = kyselyStorage({ db: logged, tablePrefix: prefix });
-          expect(await loggedStorage.companies.nextSequence(co.id, "job")).toBe(2);
+          expect(await loggedStorage.companies.reserveSequence(co.id, "job", 3)).toBe(2);
           expect(seen.at(-1)).toContain("set_config('synchronous_commit', 'off', true)");
-          await loggedStorage.transaction((tx) => tx.companies.nextSequence(co.id, "job"));
+          expect(await loggedStorage.transaction((tx) => tx.companies.reserveSequence(co.id, "job", 1))).toBe(5);
           expect(seen.filter((text) => text.includes("set_config"))).toHaveLength(1);
         } finally {
           await logged.destroy();
@@ -219,12 +219,13 @@ export function defineRaceTests(suite: SuiteContext): void {
       expect(await storage.keys.list(co.id)).toHaveLength(5);
     });
 
-    it("never hands out a sequence number twice", async () => {
+    it("never hands out a sequence number twice, in blocks of different sizes from several connections", async () => {
       const co = make.company();
-      const numbers = await Promise.all(
-        Array.from({ length: 30 }, (_, i) => racer(i).companies.nextSequence(co.id, "job")),
-      );
-      expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+      const sizes = Array.from({ length: 30 }, (_, i) => 1 + (i % 4));
+      const firsts = await Promise.all(sizes.map((size, i) => racer(i).companies.reserveSequence(co.id, "job", size)));
+      const numbers = firsts.flatMap((first, i) => Array.from({ length: sizes[i] ?? 0 }, (_, k) => first + k));
+      const total = sizes.reduce((sum, size) => sum + size, 0);
+      expect([...numbers].sort((a, b) => a - b)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
     });
 
     it("lets only one of concurrent idempotency claims win", async () => {

@@ -69,9 +69,13 @@ export function defineRoundTripTests(suite: SuiteContext): void {
       const co = await make.addCompany(storage);
       const renamed = await storage.companies.upsert({ ...co, name: "Renamed", createdAt: new Date() });
       expect(renamed).toEqual({ ...co, name: "Renamed" });
-      expect(await storage.companies.nextSequence(co.id, "job")).toBe(1);
-      expect(await storage.companies.nextSequence(co.id, "job")).toBe(2);
-      expect(await storage.companies.nextSequence(co.id, "application")).toBe(1);
+      expect(await storage.companies.reserveSequence(co.id, "job", 1)).toBe(1);
+      expect(await storage.companies.reserveSequence(co.id, "job", 1)).toBe(2);
+      // A block of 5 is 3 to 7; the next starts at 8.
+      expect(await storage.companies.reserveSequence(co.id, "job", 5)).toBe(3);
+      expect(await storage.companies.reserveSequence(co.id, "job", 1)).toBe(8);
+      expect(await storage.companies.reserveSequence(co.id, "application", 4)).toBe(1);
+      expect(await storage.companies.reserveSequence(co.id, "application", 1)).toBe(5);
     });
 
     it("finds a key by hash with its company in one query, and revokes once", async () => {

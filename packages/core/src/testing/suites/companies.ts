@@ -29,25 +29,38 @@ export function companyTests(ctx: ConformanceContext): void {
       expect(await ctx.storage.companies.get(makeCompany().id)).toBeNull();
     });
 
-    it("nextSequence starts at 1 and counts per company and kind", async () => {
+    it("reserveSequence starts at 1 and counts per company and kind", async () => {
       const a = await ctx.company();
       const b = await ctx.company();
       const seq = ctx.storage.companies;
-      expect(await seq.nextSequence(a, "job")).toBe(1);
-      expect(await seq.nextSequence(a, "job")).toBe(2);
-      expect(await seq.nextSequence(a, "application")).toBe(1);
-      expect(await seq.nextSequence(b, "job")).toBe(1);
-      expect(await seq.nextSequence(a, "job")).toBe(3);
-      expect(await seq.nextSequence(a, "application")).toBe(2);
+      expect(await seq.reserveSequence(a, "job", 1)).toBe(1);
+      expect(await seq.reserveSequence(a, "job", 1)).toBe(2);
+      expect(await seq.reserveSequence(a, "application", 1)).toBe(1);
+      expect(await seq.reserveSequence(b, "job", 1)).toBe(1);
+      expect(await seq.reserveSequence(a, "job", 1)).toBe(3);
+      expect(await seq.reserveSequence(a, "application", 1)).toBe(2);
     });
 
-    it("nextSequence never hands out a number twice under 20 parallel calls", async () => {
+    it("reserveSequence reserves a block: the first of count numbers, the next call after them", async () => {
       const companyId = await ctx.company();
-      const numbers = await parallel(20, () => ctx.storage.companies.nextSequence(companyId, "application"));
-      expect(new Set(numbers).size).toBe(20);
-      for (const n of numbers) expect(n).toBeGreaterThanOrEqual(1);
-      const next = await ctx.storage.companies.nextSequence(companyId, "application");
-      expect(next).toBeGreaterThan(Math.max(...numbers));
+      const seq = ctx.storage.companies;
+      expect(await seq.reserveSequence(companyId, "job", 16)).toBe(1);
+      expect(await seq.reserveSequence(companyId, "job", 3)).toBe(17);
+      expect(await seq.reserveSequence(companyId, "job", 1)).toBe(20);
+      expect(await seq.reserveSequence(companyId, "application", 2)).toBe(1);
+    });
+
+    it("reserveSequence never hands out a number twice under 20 parallel calls of different sizes", async () => {
+      const companyId = await ctx.company();
+      const sizes = Array.from({ length: 20 }, (_, i) => 1 + (i % 5));
+      const firsts = await parallel(20, async (index) => {
+        const size = sizes[index] ?? 1;
+        return { first: await ctx.storage.companies.reserveSequence(companyId, "application", size), size };
+      });
+      const numbers = firsts.flatMap(({ first, size }) => Array.from({ length: size }, (_, k) => first + k));
+      const total = sizes.reduce((sum, size) => sum + size, 0);
+      expect([...numbers].sort((x, y) => x - y)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      expect(await ctx.storage.companies.reserveSequence(companyId, "application", 1)).toBe(total + 1);
     });
   });
 }

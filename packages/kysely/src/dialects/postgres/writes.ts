@@ -85,13 +85,18 @@ export async function insertUsageUnnested(ctx: StoreContext, entries: readonly U
  * later, and flushing its commit writes every earlier WAL record to disk, this one included; a
  * crash can only lose a number that nothing stored. Inside a transaction, a plain upsert.
  */
-export async function nextSequenceRelaxed(ctx: StoreContext, companyId: string, kind: string): Promise<number> {
-  if (ctx.inTransaction) return upsertReturningSequence(ctx, companyId, kind);
+export async function nextSequenceRelaxed(
+  ctx: StoreContext,
+  companyId: string,
+  kind: string,
+  count: number,
+): Promise<number> {
+  if (ctx.inTransaction) return upsertReturningSequence(ctx, companyId, kind, count);
   const table = ctx.table("sequence");
   const { rows } = await sql<{ value: number | string }>`
     with cfg as (select set_config('synchronous_commit', 'off', true))
-    insert into ${sql.table(table)} (company_id, kind, value) select ${companyId}, ${kind}, 1 from cfg
-    on conflict (company_id, kind) do update set value = ${sql.ref(`${table}.value`)} + 1
+    insert into ${sql.table(table)} (company_id, kind, value) select ${companyId}, ${kind}, ${count}::integer from cfg
+    on conflict (company_id, kind) do update set value = ${sql.ref(`${table}.value`)} + ${count}::integer
     returning value`.execute(ctx.db);
   if (!rows[0]) throw new Error("Postgres returned no sequence value.");
   return readNumber(rows[0].value);
