@@ -122,7 +122,10 @@ describe("ReferenceNumbers", () => {
 });
 
 describe("maxReferenceBlock of createPublicApi", () => {
-  const base = { publicBaseUrl: "https://hr.example.com", fileTokenSecret: "a-secret-of-at-least-thirty-two-characters!" };
+  const base = {
+    publicBaseUrl: "https://hr.example.com",
+    fileTokenSecret: "a-secret-of-at-least-thirty-two-characters!",
+  };
 
   it("refuses a value that is not an integer from 1 to 1000", () => {
     for (const maxReferenceBlock of [0, 1001, 2.5, Number.NaN]) {
