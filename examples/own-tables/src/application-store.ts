@@ -45,16 +45,18 @@ export function createApplicationStore(scope: Scope): ApplicationStore {
       scope.atomic((tx) =>
         createApplicationInSteps(
           {
-            lockJob: async (companyId, jobId) =>
-              (await tx
+            lockJob: async (companyId, jobId) => {
+              const job = await tx
                 .forUpdate(
                   tx.db
                     .selectFrom("openings")
-                    .select("headline as title")
+                    .select(["headline as title", "updatedAt"])
                     .where("id", "=", jobId)
                     .where("orgId", "=", companyId),
                 )
-                .executeTakeFirst()) ?? null,
+                .executeTakeFirst();
+              return job ? { title: job.title, updatedAt: readTime(job.updatedAt) } : null;
+            },
             async findRecent(_companyId, jobId, emailNormalized, since) {
               const recent = tx.db
                 .selectFrom("candidacies as c")

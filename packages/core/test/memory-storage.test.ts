@@ -22,7 +22,10 @@ function job(overrides: Partial<JobRecord> = {}): JobRecord {
 
 /** All that `applications.create` writes for `record` on the job titled `title`. */
 function writeOf(record: NewApplication, title = "Engineer"): NewApplicationWrite {
-  const write = makeApplicationWrite({ id: record.jobId, companyId: record.companyId, title }, record);
+  const write = makeApplicationWrite(
+    { id: record.jobId, companyId: record.companyId, title, updatedAt: new Date("2026-01-01T10:00:00.000Z") },
+    record,
+  );
   return { ...write, record, duplicateSince: SINCE };
 }
 

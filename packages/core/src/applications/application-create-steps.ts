@@ -14,10 +14,10 @@ import type { CreateApplicationResult, NewApplication, NewApplicationWrite } fro
 export interface ApplicationCreateSteps {
   /**
    * Locks the job's row until the transaction ends (`FOR UPDATE`; on SQLite the write lock of a
-   * `BEGIN IMMEDIATE` transaction does) and returns its title; null when the company has no such
-   * job. Every write for one job then waits for the one before it to commit.
+   * `BEGIN IMMEDIATE` transaction does) and returns its title and `updatedAt`; null when the
+   * company has no such job. Every write for one job then waits for the one before it to commit.
    */
-  lockJob(companyId: string, jobId: string): Promise<{ title: string } | null>;
+  lockJob(companyId: string, jobId: string): Promise<{ title: string; updatedAt: Date } | null>;
   /**
    * The id of an application of the job whose normalized e-mail is `emailNormalized` and which
    * arrived at or after `since` (`appliedAt >= since`), whatever its stage; null when there is
@@ -38,8 +38,8 @@ export interface ApplicationCreateSteps {
 /**
  * Adds a candidate to a job as `ApplicationStore.create` requires, from `steps` bound to one
  * transaction:
- * 1. the job's row is locked and checked against the company and `write.jobTitle`, else
- *    `job_changed`;
+ * 1. the job's row is locked and checked against the company, `write.jobTitle` and
+ *    `write.jobUpdatedAt`, else `job_changed`;
  * 2. after the lock, the duplicate check: identical writes for one job queue on that lock, so the
  *    check sees what the one before committed, and exactly one of them is created;
  * 3. `applicationsCount + 1`, the application, its first stage change, and its event.
@@ -51,7 +51,9 @@ export async function createApplicationInSteps(
 ): Promise<CreateApplicationResult> {
   const { record } = write;
   const job = await steps.lockJob(record.companyId, record.jobId);
-  if (!job || job.title !== write.jobTitle) return { outcome: "job_changed" };
+  if (!job || job.title !== write.jobTitle || job.updatedAt.getTime() !== write.jobUpdatedAt.getTime()) {
+    return { outcome: "job_changed" };
+  }
   const existingId = await steps.findRecent(
     record.companyId,
     record.jobId,

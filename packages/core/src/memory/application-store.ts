@@ -52,7 +52,12 @@ export function createApplicationStore(access: StateAccess): ApplicationStore {
         }
         const jobs = state.write("jobs");
         const job = jobs.get(record.jobId);
-        if (!job || job.companyId !== record.companyId || job.title !== write.jobTitle) {
+        if (
+          !job ||
+          job.companyId !== record.companyId ||
+          job.title !== write.jobTitle ||
+          job.updatedAt.getTime() !== write.jobUpdatedAt.getTime()
+        ) {
           return { outcome: "job_changed" as const };
         }
         const since = write.duplicateSince.getTime();

@@ -115,17 +115,15 @@ export class ApplicationService {
     actor: Actor,
     extras: ApplicationCreateExtras = {},
   ): Promise<Written<ApplicationRecord, ApplicationWire>> {
-    const { storage, fileStore, publicJobs } = this.#runtime;
+    const { fileStore, recentJobs } = this.#runtime;
     if (extras.resume && !fileStore) {
       throw new Error("hireport: a CV file needs the fileStore option of createPublicApi.");
     }
-    const job = await storage.jobs.get(companyId, body.job_id);
-    if (!job) throw notFound("job");
-    // A job closed between this read and the write takes the application as if it had come first.
-    if (job.status === "closed") throw closedJob();
-    if (extras.publicJobOnly && !publicJobs.isPublic(job)) throw notPublicJob();
-    // Checked before the CV is put: answers that do not fit the job's questions leave nothing behind.
-    answersFor(job, body);
+    // A job read for an application a moment ago serves: the write checks that it is still the
+    // job's current version (services/recent-jobs.ts).
+    const job = recentJobs.get(companyId, body.job_id) ?? (await this.#readJob(companyId, body.job_id));
+    // Checked before the CV is put: a refused application leaves nothing behind.
+    this.#check(job, body, extras);
     let file: StoredFileInfo | null = null;
     if (extras.resume && fileStore) {
       file = await fileStore.put({
@@ -136,7 +134,7 @@ export class ApplicationService {
       });
     }
     try {
-      return await this.#insert(companyId, body, actor, job, file);
+      return await this.#insert(companyId, body, actor, job, file, extras);
     } catch (error) {
       if (file && fileStore) {
         // Refused (a duplicate, the job gone) or failed: the file goes too.
@@ -157,6 +155,7 @@ export class ApplicationService {
     actor: Actor,
     firstRead: JobRecord,
     file: StoredFileInfo | null,
+    extras: ApplicationCreateExtras,
   ): Promise<Written<ApplicationRecord, ApplicationWire>> {
     const { storage, scoring, limits, clock, serializer } = this.#runtime;
     let job = firstRead;
@@ -174,7 +173,8 @@ export class ApplicationService {
     const sequence = await this.#runtime.referenceNumbers.next(companyId, "application");
     for (let read = 1; ; read++) {
       const { answers, knockedOut } = answersFor(job, body);
-      const aiMatch = clampScore(await scoring({ job, candidate }));
+      // A copy: the job may be the one remembered for the next applications.
+      const aiMatch = clampScore(await scoring({ job: { ...job }, candidate }));
       const now = clock.now();
       const record: NewApplication = {
         id: newId("app", now),
@@ -212,21 +212,43 @@ export class ApplicationService {
         initialStageChange: stageChange(record, null, INITIAL_STAGE, actor, now),
         event,
         jobTitle: job.title,
+        jobUpdatedAt: job.updatedAt,
       });
       if (result.outcome === "created") {
         announceEvents(this.#runtime, [event]);
         return { record: stored, wire };
       }
       if (result.outcome === "duplicate") throw this.#duplicate(result.existingId);
-      // The job changed between the read and the write: gone (404), or renamed (the event must
-      // carry the new title): read it again and write again.
-      const again = await storage.jobs.get(companyId, job.id);
-      if (!again) throw notFound("job");
+      // The job changed since it was read (gone, closed, renamed: the event must carry the new
+      // title, its questions...): read it again, check the application against it, write again.
       if (read >= MAX_JOB_READS) {
         throw new Error(`The job ${job.id} changed ${read} times while an application was being added to it.`);
       }
-      job = again;
+      job = await this.#readJob(companyId, job.id);
+      this.#check(job, body, extras);
     }
+  }
+
+  /** Reads the job from the storage and remembers it for the next applications; 404 when there is none. */
+  async #readJob(companyId: string, jobId: string): Promise<JobRecord> {
+    const job = await this.#runtime.storage.jobs.get(companyId, jobId);
+    if (!job) {
+      this.#runtime.recentJobs.forget(companyId, jobId);
+      throw notFound("job");
+    }
+    this.#runtime.recentJobs.remember(job);
+    return job;
+  }
+
+  /**
+   * Whether the job takes this application: not closed (draft and paused jobs do), public when the
+   * careers site asks, the answers fitting its questions. A job closed between this check and the
+   * write takes the application as if it had come first.
+   */
+  #check(job: JobRecord, body: ApplicationCreateBody, extras: ApplicationCreateExtras): void {
+    if (job.status === "closed") throw closedJob();
+    if (extras.publicJobOnly && !this.#runtime.publicJobs.isPublic(job)) throw notPublicJob();
+    answersFor(job, body);
   }
 
   /** 409 duplicate (docs/api-reference.md, POST /applications), naming the earlier application. */

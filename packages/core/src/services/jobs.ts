@@ -188,6 +188,8 @@ export class JobService {
   ): Promise<Written<JobRecord, JobWire>> {
     const wire = this.#runtime.serializer.job(job);
     await emit(type, job.companyId, wire);
+    // The version an application was last checked against is replaced (its write would see that too).
+    this.#runtime.recentJobs.forget(job.companyId, job.id);
     return { record: job, wire };
   }
 

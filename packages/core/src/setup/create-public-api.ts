@@ -21,6 +21,7 @@ import { CompanyService } from "../services/companies";
 import { JobService } from "../services/jobs";
 import { KeyService } from "../services/keys";
 import { PublicListing } from "../services/public-listing";
+import { RecentJobs } from "../services/recent-jobs";
 import { ReferenceNumbers } from "../services/reference-numbers";
 import {
   type ResolvedRetention,
@@ -150,6 +151,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     onEvent: options.onEvent,
     telemetry: options.telemetry ?? undefined,
     referenceNumbers: new ReferenceNumbers(options.storage.companies, resolved.maxReferenceBlock),
+    recentJobs: new RecentJobs(),
   });
 
   const jobs = new JobService(runtime);

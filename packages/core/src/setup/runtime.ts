@@ -4,6 +4,7 @@ import type { CursorCodec } from "../model/cursor";
 import type { EventType } from "../model/domain";
 import type { PublicJobRules } from "../model/public-jobs";
 import type { Serializer } from "../model/serialize";
+import type { RecentJobs } from "../services/recent-jobs";
 import type { ReferenceNumbers } from "../services/reference-numbers";
 import type { FileStore, Storage, StorageStores } from "../storage";
 import type { Clock, Logger, ResumeSource, ScoringFunction } from "./options";
@@ -54,6 +55,8 @@ export interface Runtime {
   readonly telemetry: Telemetry | undefined;
   /** Numbers the references of new jobs and applications. */
   readonly referenceNumbers: ReferenceNumbers;
+  /** The jobs read for the applications added in the last two seconds. */
+  readonly recentJobs: RecentJobs;
 }
 
 /**

@@ -32,17 +32,24 @@ export interface NewApplicationWrite {
   event: EventRecord;
   /**
    * The job's title as core read it before the call, and as the event's payload says it. The job's
-   * row, once locked, MUST still have this title and belong to `record.companyId`: otherwise the
-   * storage MUST write nothing and answer `job_changed` (core reads the job again and retries).
+   * row, once locked, MUST still have this title and `jobUpdatedAt`, and belong to
+   * `record.companyId`: otherwise the storage MUST write nothing and answer `job_changed` (core
+   * reads the job again and retries).
    */
   jobTitle: string;
+  /**
+   * The job's `updatedAt` as core read it: every change of a job sets it, so a job whose row still
+   * has it is the version core checked the application against (open, its questions, its title).
+   * Core may have read it a moment before the request, from a job it read for an earlier one.
+   */
+  jobUpdatedAt: Date;
 }
 
 export type CreateApplicationResult =
   | { outcome: "created" }
   /** The duplicate rule refused it: `existingId` is the earlier application. Nothing was written. */
   | { outcome: "duplicate"; existingId: string }
-  /** The job is gone from the company, or its title is no longer `jobTitle`: nothing was written. */
+  /** The job is gone from the company, or its title or `updatedAt` changed: nothing was written. */
   | { outcome: "job_changed" };
 
 export interface ApplicationStore {
@@ -50,7 +57,7 @@ export interface ApplicationStore {
    * Adds a candidate to a job: the one write path of every new application. MUST, all or nothing
    * (on the storage, or inside the `tx` it is called on):
    * - lock the job's row (so that two writes for one job run one after the other) and check it
-   *   against `jobTitle` and the company (`job_changed` otherwise);
+   *   against `jobTitle`, `jobUpdatedAt` and the company (`job_changed` otherwise);
    * - apply the duplicate rule (docs/api-reference.md, POST /applications): when the job already has an application with the same
    *   `emailNormalized` and `appliedAt >= duplicateSince`, whatever its stage, refuse with its id.
    *   When identical writes run at once, in one process or several, exactly one MUST be created;

@@ -184,7 +184,7 @@ export function makeApplication(
  * first stage change, and an `application.created` event whose payload holds awkward JSON text.
  */
 export function makeApplicationWrite(
-  job: { id: string; companyId: string; title: string },
+  job: { id: string; companyId: string; title: string; updatedAt: Date },
   overrides: Partial<NewApplication> = {},
 ): NewApplicationWrite {
   const record = makeApplication(job.companyId, job.id, overrides);
@@ -220,6 +220,7 @@ export function makeApplicationWrite(
       subjectId: record.id,
     }),
     jobTitle: job.title,
+    jobUpdatedAt: job.updatedAt,
   };
 }
 

@@ -7,13 +7,15 @@ import {
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import { stageChangeRow } from "./application-rows";
+import { fromDb } from "../values";
 import { applicationRow } from "./generated/application-rows";
 
 /**
  * Adds a candidate in one transaction (this one when called on a `tx`), with core's
  * `createApplicationInSteps` on these statements:
  * 1. the job's row is locked (`FOR UPDATE`; on SQLite the transaction holds the write lock from
- *    `BEGIN IMMEDIATE`) and checked against the company and `jobTitle`, else `job_changed`;
+ *    `BEGIN IMMEDIATE`) and checked against the company, `jobTitle` and `jobUpdatedAt`, else
+ *    `job_changed`;
  * 2. the duplicate check, after the lock: identical writes for one job queue on it, so the check
  *    sees what the one before committed (a locking read on MySQL/MariaDB, so that it also does in
  *    a caller's REPEATABLE READ transaction). It names no `company_id`: the job, just checked to be
@@ -35,12 +37,14 @@ export function createApplicationInSteps(
             .forUpdate(
               tx.db
                 .selectFrom(tx.tableAs("job", "j"))
-                .select("j.title")
+                // The date as text on MySQL/MariaDB (`selectColumns`), UTC whatever the driver's time zone.
+                .select(tx.strategy.selectColumns("j", ["title", "updated_at"], new Set(["updated_at"])))
                 .where("j.id", "=", jobId)
                 .where("j.company_id", "=", companyId),
             )
+            .$castTo<{ title: string; updated_at: string | Date }>()
             .executeTakeFirst()
-            .then((job) => job ?? null),
+            .then((job) => (job ? { title: job.title, updatedAt: fromDb(job.updated_at) } : null)),
         async findRecent(_companyId, jobId, emailNormalized, since) {
           const duplicate = tx.db
             .selectFrom(tx.tableAs("application", "a"))

@@ -218,12 +218,13 @@ export function succeeded(delivery: Pick<DeliveryRecord, "id" | "endpointId">, a
   };
 }
 
-/** What `applications.create` writes for `record`: its first stage change and its event, for a job titled `jobTitle`. */
+/** What `applications.create` writes for `record`: its first stage change and its event, for `job` as read. */
 export function applicationWrite(
   record: NewApplication,
-  jobTitle: string,
+  job: { title: string; updatedAt: Date },
   duplicateSince = new Date(0),
 ): NewApplicationWrite {
+  const jobTitle = job.title;
   return {
     record,
     duplicateSince,
@@ -242,12 +243,16 @@ export function applicationWrite(
       createdAt: record.appliedAt,
     }),
     jobTitle,
+    jobUpdatedAt: job.updatedAt,
   };
 }
 
 /** A new application of the job, with its write (`applicationWrite`). */
-export function newApplicationWrite(companyId: string, jobId: string, jobTitle: string): NewApplicationWrite {
-  return applicationWrite(application(companyId, jobId), jobTitle);
+export function newApplicationWrite(
+  companyId: string,
+  job: { id: string; title: string; updatedAt: Date },
+): NewApplicationWrite {
+  return applicationWrite(application(companyId, job.id), job);
 }
 
 /** Adds `record` through `applications.create` on `stores`, with its job's title as it is now, as core does. */
@@ -258,5 +263,5 @@ export async function createApplication(
 ): Promise<CreateApplicationResult> {
   const job = await stores.jobs.get(record.companyId, record.jobId);
   if (!job) throw new Error(`No job ${record.jobId} in company ${record.companyId}.`);
-  return stores.applications.create(applicationWrite(record, job.title, duplicateSince));
+  return stores.applications.create(applicationWrite(record, job, duplicateSince));
 }

@@ -119,14 +119,15 @@ export function definePagingTests(suite: SuiteContext): void {
       const subscribed = [make.endpoint(co.id, { events: ["application.created"] }), make.endpoint(co.id)];
       const unsubscribed = make.endpoint(co.id, { events: ["job.created"] });
       for (const endpoint of [...subscribed, unsubscribed]) await storage.webhooks.insertEndpoint(endpoint);
-      const write = make.newApplicationWrite(co.id, job.id, "Welder");
+      const write = make.newApplicationWrite(co.id, job);
       const used = await countQueries(async () => {
         expect(await storage.applications.create(write)).toEqual({ outcome: "created" });
       });
       if (dialect === "postgres") {
-        // One call of create_application, its own transaction: no BEGIN, no COMMIT.
-        expect(used.map((query) => query.sql.trim().split(/\s+/).slice(0, 5).join(" "))).toEqual([
-          `select outcome, existing_id from "${routinesOf(prefix).create_application.name}"(`,
+        // One call of create_application, its own transaction: no BEGIN, no COMMIT; marked to be
+        // a named prepared statement on a hardened pool.
+        expect(used.map((query) => query.sql.trim().split(/\s+/).slice(0, 8).join(" "))).toEqual([
+          `/* hireport:prepared */ select outcome, existing_id from "${routinesOf(prefix).create_application.name}"(`,
         ]);
       }
       expect(await storage.applications.listStageChanges(co.id, write.record.id)).toEqual([write.initialStageChange]);

@@ -239,7 +239,7 @@ export function definePlanTests(options: {
         const apps = Array.from({ length: 3000 }, () => make.application(co.id, job.id));
         await insertRaw(apps.map((app, i) => rawApplication(app, i, new Date(now - i * 1000), new Date(now))));
         const earlier = apps[10] as NewApplication;
-        const input = make.newApplicationWrite(co.id, job.id, "Welder");
+        const input = make.newApplicationWrite(co.id, job);
         input.record = { ...input.record, emailNormalized: earlier.emailNormalized };
         input.duplicateSince = new Date(now - 30 * 86_400_000);
         // One session whose plans auto_explain sends back as notices, nested statements included,

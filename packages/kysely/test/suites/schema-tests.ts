@@ -182,7 +182,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         await earlier.companies.upsert(co);
         const job = make.job(co.id);
         await earlier.jobs.insert(job);
-        const write = make.newApplicationWrite(co.id, job.id, job.title);
+        const write = make.newApplicationWrite(co.id, job);
         expect(await earlier.applications.create(write)).toEqual({ outcome: "created" });
         // Back to before the questions (their columns and any later ones dropped), then up again:
         // existing rows get the defaults.
@@ -218,7 +218,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         await stores.companies.upsert(co);
         const job = make.job(co.id);
         await stores.jobs.insert(job);
-        const write = make.newApplicationWrite(co.id, job.id, job.title);
+        const write = make.newApplicationWrite(co.id, job);
         expect(await stores.applications.create(write)).toEqual({ outcome: "created" });
         const before = await stores.applications.get(co.id, write.record.id);
         const migrations = specs.map((spec) => addFieldColumnMigration(other, dialect, "application", spec));
@@ -373,10 +373,10 @@ export function defineSchemaTests(suite: SuiteContext): void {
         await mixed.jobs.insert(job);
         const endpoint = make.endpoint(co.id);
         await mixed.webhooks.insertEndpoint(endpoint);
-        const write = make.newApplicationWrite(co.id, job.id, "Welder");
+        const write = make.newApplicationWrite(co.id, job);
         expect(await mixed.applications.create(write)).toEqual({ outcome: "created" });
         expect(await mixed.applications.create({ ...write, jobTitle: "Painter" })).toEqual({ outcome: "job_changed" });
-        const again = make.newApplicationWrite(co.id, job.id, "Welder");
+        const again = make.newApplicationWrite(co.id, job);
         again.record = { ...again.record, emailNormalized: write.record.emailNormalized };
         expect(await mixed.applications.create(again)).toEqual({ outcome: "duplicate", existingId: write.record.id });
         const closed = make.event(co.id, { type: "job.created" });
@@ -402,7 +402,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         const calls = {
           count_requests: () => bare.keys.admit(key.hash, windows, new Date()),
           append_event: () => bare.events.append(make.event(co.id)),
-          create_application: () => bare.applications.create(make.newApplicationWrite(co.id, job.id, "Welder")),
+          create_application: () => bare.applications.create(make.newApplicationWrite(co.id, job)),
         };
         for (const routine of Object.values(routinesOf(other))) await sql.raw(routine.drop).execute(database);
         for (const [base, call] of Object.entries(calls)) {

@@ -76,16 +76,18 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
       await ctx.expectRaw("countEvents", [companyId], 1);
     });
 
-    it("answers job_changed and writes nothing when the job was renamed, is gone, or belongs to another company", async () => {
+    it("answers job_changed and writes nothing when the job was renamed, changed otherwise, is gone, or belongs to another company", async () => {
       const companyId = await ctx.company();
       const other = await ctx.company();
       const job = await ctx.job(companyId, { title: "Welder" });
       const elsewhere = await ctx.job(other, { title: "Welder" });
       const renamed = { ...makeApplicationWrite(job), jobTitle: "Welder (old title)" };
+      // Same title, but read before a later change (closed, its questions changed...).
+      const older = { ...makeApplicationWrite(job), jobUpdatedAt: new Date(job.updatedAt.getTime() - 1) };
       const gone = makeApplicationWrite({ ...job, id: newId("job") });
       const foreignWrite = makeApplicationWrite(elsewhere);
       const foreign = { ...foreignWrite, record: { ...foreignWrite.record, companyId } };
-      for (const write of [renamed, gone, foreign]) {
+      for (const write of [renamed, older, gone, foreign]) {
         expect(await ctx.storage.applications.create(write)).toEqual({ outcome: "job_changed" });
         await expectNothingOf(write);
       }

@@ -153,16 +153,17 @@ $body$`,
 
 /**
  * `create_application`: `applications.create`. The rows come as JSON objects keyed by column. It
- * locks the job's row, then (each statement of a volatile function takes a fresh snapshot under
- * READ COMMITTED) checks for a duplicate, so it sees what an earlier call for the job committed.
- * It returns one row: `job_changed` (the job is gone from the company, or its title is no longer
- * `p_job_title`), `duplicate` with `existing_id`, or `created`; only `created` writes anything:
+ * locks the job's row and checks it, then (each statement of a volatile function takes a fresh
+ * snapshot under READ COMMITTED) checks for a duplicate, so it sees what an earlier call for the
+ * job committed. It returns one row: `job_changed` (the job is gone from the company, or its title
+ * is no longer `p_job_title` or its `updated_at` no longer `p_job_updated_at`), `duplicate` with `existing_id`, or `created`; only `created` writes anything:
  * the count, the application, its first stage change, the event and its fan-out.
  */
 const createApplication: RoutineDefinition = {
-  args: "jsonb, jsonb, jsonb, text, timestamptz",
+  args: "jsonb, jsonb, jsonb, text, timestamptz, timestamptz",
   create: (naming) => `create or replace function ${naming.name}(
-  p_application jsonb, p_stage_change jsonb, p_event jsonb, p_job_title text, p_duplicate_since timestamptz
+  p_application jsonb, p_stage_change jsonb, p_event jsonb, p_job_title text, p_job_updated_at timestamptz,
+  p_duplicate_since timestamptz
 ) returns table (outcome text, existing_id text)
 language plpgsql volatile as $body$
 declare
@@ -171,12 +172,13 @@ declare
   v_email text := p_application->>'email_normalized';
   ${EVENT_VARIABLES}
   v_title text;
+  v_updated_at timestamptz;
   v_existing text;
 begin
-  select j.title into v_title from ${naming.table("job")} as j
+  select j.title, j.updated_at into v_title, v_updated_at from ${naming.table("job")} as j
   where j.id = v_job and j.company_id = v_job_company
   for update;
-  if not found or v_title is distinct from p_job_title then
+  if not found or v_title is distinct from p_job_title or v_updated_at is distinct from p_job_updated_at then
     return query select 'job_changed'::text, null::text;
     return;
   end if;

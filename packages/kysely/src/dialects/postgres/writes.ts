@@ -1,6 +1,7 @@
 /** The business writes and hot-path inserts of Postgres, each in one statement. */
 import type { CreateApplicationResult, EventRecord, NewApplicationWrite, UsageRecord } from "@hireport/core";
 import { sql } from "kysely";
+import { runCompiled } from "../../compiled-queries";
 import type { StoreContext } from "../../context";
 import { stageChangeRow } from "../../stores/application-rows";
 import { eventRow } from "../../stores/events";
@@ -12,23 +13,35 @@ import { routineRef, withRoutine } from "./routines";
 
 /**
  * `applications.create`: one call of the `create_application` routine. Called on the storage it is
- * its own transaction: one round trip instead of `BEGIN`, the statements and `COMMIT`.
+ * its own transaction: one round trip instead of `BEGIN`, the statements and `COMMIT`. Compiled
+ * once (`runCompiled`), so on a pool wrapped by `hardenPgPool` the call is a named prepared
+ * statement: Postgres does not parse and plan it again on every POST.
  */
 export async function createApplicationByRoutine(
   ctx: StoreContext,
   write: NewApplicationWrite,
 ): Promise<CreateApplicationResult> {
-  const { rows } = await withRoutine(ctx, "create_application", () =>
-    sql<{ outcome: string; existing_id: string | null }>`select outcome, existing_id from ${routineRef(
+  const args = {
+    application: JSON.stringify(applicationRow(ctx, write.record)),
+    stageChange: JSON.stringify(stageChangeRow(ctx, write.initialStageChange)),
+    event: JSON.stringify(eventRow(ctx, write.event)),
+    jobTitle: write.jobTitle,
+    jobUpdatedAt: ctx.toDb(write.jobUpdatedAt),
+    duplicateSince: ctx.toDb(write.duplicateSince),
+  };
+  const rows = await withRoutine(ctx, "create_application", () =>
+    runCompiled(
       ctx,
-      "create_application",
-    )}(
-      ${JSON.stringify(applicationRow(ctx, write.record))}::jsonb,
-      ${JSON.stringify(stageChangeRow(ctx, write.initialStageChange))}::jsonb,
-      ${JSON.stringify(eventRow(ctx, write.event))}::jsonb,
-      ${write.jobTitle}::text,
-      ${ctx.toDb(write.duplicateSince)}::timestamptz
-    )`.execute(ctx.db),
+      "applications.create",
+      args,
+      (p) => sql<{ outcome: string; existing_id: string | null }>`select outcome, existing_id from ${routineRef(
+        ctx,
+        "create_application",
+      )}(
+        ${p.application}::jsonb, ${p.stageChange}::jsonb, ${p.event}::jsonb, ${p.jobTitle}::text,
+        ${p.jobUpdatedAt}::timestamptz, ${p.duplicateSince}::timestamptz
+      )`,
+    ),
   );
   const row = rows[0];
   if (row?.outcome === "created") return { outcome: "created" };
