@@ -4,15 +4,18 @@
  * is seen by the very next application.
  */
 import { describe, expect, it } from "vitest";
+import type { JobRecord } from "../src/index";
 import { createPublicApi, type PublicApi } from "../src/index";
 import { memoryStorage } from "../src/memory";
 import { RECENT_JOB_MS, RecentJobs } from "../src/services/recent-jobs";
-import type { JobRecord } from "../src/index";
 import type { Storage } from "../src/storage";
 import { makeJob } from "../src/testing";
 
 const COMPANY = "co_recent";
-const OPTIONS = { publicBaseUrl: "https://hr.example.com", fileTokenSecret: "a-secret-of-at-least-thirty-two-characters!" };
+const OPTIONS = {
+  publicBaseUrl: "https://hr.example.com",
+  fileTokenSecret: "a-secret-of-at-least-thirty-two-characters!",
+};
 
 /** Two api instances (two processes) on one memory storage whose job reads are counted. */
 async function twoProcesses() {

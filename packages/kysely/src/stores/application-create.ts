@@ -6,8 +6,8 @@ import {
 } from "@hireport/core";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
-import { stageChangeRow } from "./application-rows";
 import { fromDb } from "../values";
+import { stageChangeRow } from "./application-rows";
 import { applicationRow } from "./generated/application-rows";
 
 /**
