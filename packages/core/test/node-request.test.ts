@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import { NodeApiRequest } from "../src/node";
 
-const parts = (search: string) => ({ method: "GET", path: "/jobs", search, headers: { "x-a": "1" }, ip: "10.0.0.1" });
+const parts = (url: string) => ({ method: "GET", path: "/jobs", url, headers: { "x-a": "1" }, ip: "10.0.0.1" });
 
 /** One real request to a real server: the handler gets the Node request and response. */
 async function withExchange(
@@ -24,19 +24,19 @@ async function withExchange(
 
 describe("NodeApiRequest", () => {
   it("holds what the adapter read, and parses the query string", () => {
-    const request = new NodeApiRequest(parts("limit=5&tag=a&tag=b"), { protocol: "http" }, {} as ServerResponse);
+    const request = new NodeApiRequest(parts("/jobs?limit=5&tag=a&tag=b"), { protocol: "http" }, {} as ServerResponse);
     expect(request.method).toBe("GET");
     expect(request.path).toBe("/jobs");
     expect(request.headers).toEqual({ "x-a": "1" });
     expect(request.ip).toBe("10.0.0.1");
     expect(request.query.get("limit")).toBe("5");
     expect(request.query.getAll("tag")).toEqual(["a", "b"]);
-    expect([...new NodeApiRequest(parts(""), { protocol: "http" }, {} as ServerResponse).query]).toEqual([]);
+    expect([...new NodeApiRequest(parts("/jobs"), { protocol: "http" }, {} as ServerResponse).query]).toEqual([]);
   });
 
   it("reads the scheme from the framework's request when asked, https or else http", () => {
     const source = { protocol: "http" };
-    const request = new NodeApiRequest(parts(""), source, {} as ServerResponse);
+    const request = new NodeApiRequest(parts("/jobs"), source, {} as ServerResponse);
     expect(request.protocol).toBe("http");
     source.protocol = "https";
     expect(request.protocol).toBe("https");
@@ -47,7 +47,7 @@ describe("NodeApiRequest", () => {
   it("gives every request the same shape: no getters of its own, the same own keys", () => {
     // An object literal with getters gets a hidden class per request; the class keeps one.
     const a = new NodeApiRequest(parts("a=1"), { protocol: "http" }, {} as ServerResponse);
-    const b = new NodeApiRequest(parts(""), { protocol: "https" }, {} as ServerResponse);
+    const b = new NodeApiRequest(parts("/jobs"), { protocol: "https" }, {} as ServerResponse);
     expect(Object.getOwnPropertyDescriptor(a, "protocol")).toBeUndefined();
     expect(Object.getOwnPropertyDescriptor(a, "signal")).toBeUndefined();
     expect(Object.keys(a)).toEqual(Object.keys(b));
@@ -60,7 +60,7 @@ describe("NodeApiRequest", () => {
     let signal: AbortSignal | undefined;
     await withExchange(
       (_req, res) => {
-        const request = new NodeApiRequest(parts(""), { protocol: "http" }, res);
+        const request = new NodeApiRequest(parts("/jobs"), { protocol: "http" }, res);
         listenersBefore = res.listenerCount("close");
         signal = request.signal;
         expect(request.signal).toBe(signal);
@@ -79,7 +79,7 @@ describe("NodeApiRequest", () => {
     let signal: AbortSignal | undefined;
     await withExchange(
       (_req, res) => {
-        signal = new NodeApiRequest(parts(""), { protocol: "http" }, res).signal;
+        signal = new NodeApiRequest(parts("/jobs"), { protocol: "http" }, res).signal;
         res.end("done");
       },
       (req) => {

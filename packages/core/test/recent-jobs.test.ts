@@ -17,7 +17,11 @@ const OPTIONS = {
   fileTokenSecret: "a-secret-of-at-least-thirty-two-characters!",
 };
 
-/** Two api instances (two processes) on one memory storage whose job reads are counted. */
+/**
+ * Two api instances (two processes) on one memory storage whose job reads are counted. Their clock
+ * stands still: every change falls in the same millisecond, the case where a job's `updatedAt`
+ * would not tell its versions apart unless each change moves it on.
+ */
 async function twoProcesses() {
   const base = memoryStorage();
   const reads: string[] = [];
@@ -31,8 +35,9 @@ async function twoProcesses() {
       },
     }),
   };
-  const here: PublicApi = createPublicApi({ ...OPTIONS, storage });
-  const elsewhere: PublicApi = createPublicApi({ ...OPTIONS, storage: base });
+  const clock = { now: () => new Date("2026-11-28T04:00:00.000Z") };
+  const here: PublicApi = createPublicApi({ ...OPTIONS, clock, storage });
+  const elsewhere: PublicApi = createPublicApi({ ...OPTIONS, clock, storage: base });
   await here.companies.upsert({ id: COMPANY, name: "Acme" });
   const job = await here.jobs.create(COMPANY, { title: "Welder", description: "Welds.", status: "active" });
   reads.length = 0;
@@ -96,6 +101,14 @@ describe("the job read for an application", () => {
     await here.jobs.update(COMPANY, job.id, { title: "Senior Welder" });
     expect((await apply()).jobTitle).toBe("Senior Welder");
     expect(reads).toEqual([job.id, job.id]);
+  });
+
+  it("every change of a job moves its updatedAt on, also within one millisecond", async () => {
+    const { elsewhere, job } = await twoProcesses();
+    const renamed = await elsewhere.jobs.update(COMPANY, job.id, { title: "Senior Welder" });
+    const closed = await elsewhere.jobs.close(COMPANY, job.id);
+    expect(renamed.updatedAt.getTime()).toBe(job.updatedAt.getTime() + 1);
+    expect(closed.updatedAt.getTime()).toBe(job.updatedAt.getTime() + 2);
   });
 
   it("a scoring function gets a copy: what it changes is not what the next application sees", async () => {

@@ -84,12 +84,6 @@ const PARSER_IN_FRONT =
   "UTF-8 into U+FFFD), so answers differ from the API's own (1 MiB, 400 for invalid UTF-8). Mount hireportExpress " +
   "before body parsers: app.use(path, hireportExpress(api)) first, then app.use(express.json()).";
 
-/** The query string of a request target, without `?` (empty when there is none). */
-function search(url: string): string {
-  const at = url.indexOf("?");
-  return at === -1 ? "" : url.slice(at + 1);
-}
-
 function send(res: Response, answer: ApiResponse): void {
   if (res.headersSent || res.destroyed) return;
   res.writeHead(answer.status, answer.headers);
@@ -105,11 +99,7 @@ function send(res: Response, answer: ApiResponse): void {
 /** The request as core sees it (Express reads X-Forwarded-Proto only under its `trust proxy` setting). */
 function baseRequest(req: Request, res: Response): NodeApiRequest {
   const ip = req.ip ?? req.socket.remoteAddress;
-  return new NodeApiRequest(
-    { method: req.method, path: req.path, search: search(req.url), headers: req.headers, ip },
-    req,
-    res,
-  );
+  return new NodeApiRequest({ method: req.method, path: req.path, url: req.url, headers: req.headers, ip }, req, res);
 }
 
 /**

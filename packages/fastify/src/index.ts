@@ -50,10 +50,8 @@ type HandlerBody = NodeBody & Pick<ApiRequest, "bodyStream">;
  * X-Forwarded-Proto for `protocol` only under its `trustProxy` option.
  */
 function baseRequest(request: FastifyRequest, reply: FastifyReply, path: string, url: string): NodeApiRequest {
-  const at = url.indexOf("?");
-  const search = at === -1 ? "" : url.slice(at + 1);
   return new NodeApiRequest(
-    { method: request.method, path, search, headers: request.headers, ip: request.ip },
+    { method: request.method, path, url, headers: request.headers, ip: request.ip },
     request,
     reply.raw,
   );

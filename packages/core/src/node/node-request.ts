@@ -7,8 +7,8 @@ export interface NodeRequestParts {
   method: string;
   /** The path below the mount point, `/jobs/job_123`. */
   path: string;
-  /** The query string, without `?` (empty when there is none). */
-  search: string;
+  /** The request target as the client sent it (`/jobs?limit=25`): only its query string is read. */
+  url: string;
   headers: HeaderBag;
   ip: string | undefined;
 }
@@ -42,7 +42,8 @@ export class NodeApiRequest implements ApiRequest {
   constructor(parts: NodeRequestParts, source: ProtocolSource, response: ServerResponse) {
     this.method = parts.method;
     this.path = parts.path;
-    this.query = new URLSearchParams(parts.search);
+    const at = parts.url.indexOf("?");
+    this.query = new URLSearchParams(at === -1 ? "" : parts.url.slice(at + 1));
     this.headers = parts.headers;
     this.ip = parts.ip;
     this.#source = source;

@@ -123,7 +123,7 @@ export class ApplicationService {
     // job's current version (services/recent-jobs.ts).
     const job = recentJobs.get(companyId, body.job_id) ?? (await this.#readJob(companyId, body.job_id));
     // Checked before the CV is put: a refused application leaves nothing behind.
-    this.#check(job, body, extras);
+    const checked = this.#check(job, body, extras);
     let file: StoredFileInfo | null = null;
     if (extras.resume && fileStore) {
       file = await fileStore.put({
@@ -134,7 +134,7 @@ export class ApplicationService {
       });
     }
     try {
-      return await this.#insert(companyId, body, actor, job, file, extras);
+      return await this.#insert(companyId, body, actor, { job, ...checked }, file, extras);
     } catch (error) {
       if (file && fileStore) {
         // Refused (a duplicate, the job gone) or failed: the file goes too.
@@ -153,12 +153,12 @@ export class ApplicationService {
     companyId: string,
     body: ApplicationCreateBody,
     actor: Actor,
-    firstRead: JobRecord,
+    firstRead: CheckedJob,
     file: StoredFileInfo | null,
     extras: ApplicationCreateExtras,
   ): Promise<Written<ApplicationRecord, ApplicationWire>> {
     const { storage, scoring, limits, clock, serializer } = this.#runtime;
-    let job = firstRead;
+    let { job, answers, knockedOut } = firstRead;
     const candidate = {
       name: body.candidate.name.trim(),
       email: body.candidate.email.trim(),
@@ -172,7 +172,6 @@ export class ApplicationService {
     // locked (every application of the company would queue on it); a refused one leaves a gap.
     const sequence = await this.#runtime.referenceNumbers.next(companyId, "application");
     for (let read = 1; ; read++) {
-      const { answers, knockedOut } = answersFor(job, body);
       // A copy: the job may be the one remembered for the next applications.
       const aiMatch = clampScore(await scoring({ job: { ...job }, candidate }));
       const now = clock.now();
@@ -225,7 +224,7 @@ export class ApplicationService {
         throw new Error(`The job ${job.id} changed ${read} times while an application was being added to it.`);
       }
       job = await this.#readJob(companyId, job.id);
-      this.#check(job, body, extras);
+      ({ answers, knockedOut } = this.#check(job, body, extras));
     }
   }
 
@@ -242,13 +241,13 @@ export class ApplicationService {
 
   /**
    * Whether the job takes this application: not closed (draft and paused jobs do), public when the
-   * careers site asks, the answers fitting its questions. A job closed between this check and the
-   * write takes the application as if it had come first.
+   * careers site asks, the answers fitting its questions (returned as stored). A job closed between
+   * this check and the write takes the application as if it had come first.
    */
-  #check(job: JobRecord, body: ApplicationCreateBody, extras: ApplicationCreateExtras): void {
+  #check(job: JobRecord, body: ApplicationCreateBody, extras: ApplicationCreateExtras): Answers {
     if (job.status === "closed") throw closedJob();
     if (extras.publicJobOnly && !this.#runtime.publicJobs.isPublic(job)) throw notPublicJob();
-    answersFor(job, body);
+    return answersFor(job, body);
   }
 
   /** 409 duplicate (docs/api-reference.md, POST /applications), naming the earlier application. */
@@ -426,10 +425,21 @@ export class ApplicationService {
 }
 
 /** The answers of `body` checked against the job's questions (422 `invalid` when they do not fit). */
-function answersFor(job: JobRecord, body: ApplicationCreateBody) {
+function answersFor(job: JobRecord, body: ApplicationCreateBody): Answers {
   const checked = checkAnswers(job.questions, body.answers ?? []);
   if (!checked.ok) throw answersError(checked.problems);
-  return checked;
+  return { answers: checked.answers, knockedOut: checked.knockedOut };
+}
+
+/** An application's answers as stored, and whether one of them knocks the candidate out. */
+interface Answers {
+  answers: ApplicationRecord["answers"];
+  knockedOut: boolean;
+}
+
+/** The job an application was checked against, with its answers. */
+interface CheckedJob extends Answers {
+  job: JobRecord;
 }
 
 /** 422 for a note on an erased application: notes are about the candidate, whose data was erased. */

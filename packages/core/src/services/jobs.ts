@@ -106,7 +106,7 @@ export class JobService {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.jobs.get(companyId, id, { lock: true });
       if (!current) throw notFound("job");
-      const patch: JobPatch = { updatedAt: now };
+      const patch: JobPatch = { updatedAt: laterThan(current, now) };
       let changed = false;
       for (const [field, value] of Object.entries(toFields(body)) as [keyof JobFields, unknown][]) {
         if (!sameValue(current[field], value)) {
@@ -134,7 +134,11 @@ export class JobService {
       const current = await tx.jobs.get(companyId, id, { lock: true });
       if (!current) throw notFound("job");
       if (current.status === "closed") return this.#unchanged(current);
-      const job = await tx.jobs.update(companyId, id, { status: "closed", closedAt: now, updatedAt: now });
+      const job = await tx.jobs.update(companyId, id, {
+        status: "closed",
+        closedAt: now,
+        updatedAt: laterThan(current, now),
+      });
       if (!job) throw notFound("job");
       return this.#emitted(emit, "job.closed", job);
     });
@@ -149,7 +153,7 @@ export class JobService {
       const current = await tx.jobs.get(companyId, id, { lock: true });
       if (!current) throw notFound("job");
       if (current.hidden === hidden) return this.#unchanged(current);
-      const patch: JobPatch = { hidden, updatedAt: now };
+      const patch: JobPatch = { hidden, updatedAt: laterThan(current, now) };
       this.#publishedBy(current, patch, now);
       const job = await tx.jobs.update(companyId, id, patch);
       if (!job) throw notFound("job");
@@ -202,4 +206,15 @@ export class JobService {
   #unchanged(job: JobRecord): Written<JobRecord, JobWire> {
     return { record: job, wire: this.#runtime.serializer.job(job) };
   }
+}
+
+/**
+ * The `updatedAt` of a change to `current`: now, or a millisecond after the version it replaces
+ * when the clock has not moved past it (two changes in one millisecond, another process's clock
+ * behind). A job's `updatedAt` thus names one version: the write of an application checks it to
+ * know that the job it checked the application against is still the current one.
+ */
+function laterThan(current: JobRecord, now: Date): Date {
+  const after = current.updatedAt.getTime() + 1;
+  return now.getTime() >= after ? now : new Date(after);
 }

@@ -5,6 +5,8 @@ export const RECENT_JOB_MS = 2_000;
 /** Jobs remembered at once; past it, the one remembered longest is forgotten. */
 const MAX_JOBS = 1_000;
 
+const keyOf = (companyId: string, jobId: string) => `${companyId}\u0000${jobId}`;
+
 interface Entry {
   job: JobRecord;
   readAt: number;
@@ -17,8 +19,9 @@ interface Entry {
  * A remembered job is only a guess: the write of each application (`applications.create`) locks
  * the job's row and checks that its title and `updatedAt` are still those of the job core
  * checked the application against, and answers `job_changed` otherwise (core then reads the job
- * again). Every change of a job sets its `updatedAt`, so an application is never added against a
- * version of a job that a change has replaced, even one made by another process; the two seconds
+ * again). Every change core makes to a job gives it a later `updatedAt` (a millisecond later when
+ * the clock has not moved), so an application is never added against a version of a job that a
+ * change has replaced, even one made by another process; the two seconds
  * bound what a write made outside hireport without a new `updatedAt` could leave unseen. Changes
  * made through this process also forget the job at once.
  */
@@ -33,7 +36,7 @@ export class RecentJobs {
 
   /** The job read for an application less than two seconds ago, if any. */
   get(companyId: string, jobId: string): JobRecord | undefined {
-    const key = `${companyId}\u0000${jobId}`;
+    const key = keyOf(companyId, jobId);
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
     if (this.#now() - entry.readAt < RECENT_JOB_MS) return entry.job;
@@ -43,7 +46,7 @@ export class RecentJobs {
 
   /** Remembers a job just read from the storage. */
   remember(job: JobRecord): void {
-    const key = `${job.companyId}\u0000${job.id}`;
+    const key = keyOf(job.companyId, job.id);
     this.#entries.delete(key);
     if (this.#entries.size >= MAX_JOBS) {
       const oldest = this.#entries.keys().next();
@@ -54,6 +57,6 @@ export class RecentJobs {
 
   /** Forgets a job this process has just changed. */
   forget(companyId: string, jobId: string): void {
-    this.#entries.delete(`${companyId}\u0000${jobId}`);
+    this.#entries.delete(keyOf(companyId, jobId));
   }
 }

@@ -7,14 +7,17 @@ export type SequenceKind = "job" | "application";
 const GROW_WITHIN_MS = 1_000;
 /** A block that lasted longer than this: the next one is half as large. */
 const SHRINK_AFTER_MS = 10_000;
-/** Companies and kinds remembered at once; past it, the one remembered longest without a reservation under way is forgotten (its unused numbers skipped). */
+/**
+ * Companies and kinds remembered at once; past it, the one remembered longest without a
+ * reservation under way is forgotten (its unused numbers skipped).
+ */
 const MAX_TRACKED = 10_000;
 
 interface Block {
   /** The next number to hand out; past `end` the block is used up. */
   next: number;
   end: number;
-  /** How many numbers the next reservation asks for. */
+  /** How many numbers the next reservation asks for (1 to `maxBlock`). */
   size: number;
   /** When the current block was reserved (ms, monotonic); 0 before the first. */
   reservedAt: number;
@@ -74,10 +77,9 @@ export class ReferenceNumbers {
       if (lasted < GROW_WITHIN_MS) block.size = Math.min(this.#maxBlock, block.size * 2);
       else if (lasted > SHRINK_AFTER_MS) block.size = Math.max(1, Math.floor(block.size / 2));
     }
-    const size = Math.min(block.size, this.#maxBlock);
-    const first = await this.#companies.reserveSequence(companyId, kind, size);
+    const first = await this.#companies.reserveSequence(companyId, kind, block.size);
     block.next = first;
-    block.end = first + size - 1;
+    block.end = first + block.size - 1;
     block.reservedAt = this.#now();
   }
 
