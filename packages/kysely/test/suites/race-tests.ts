@@ -39,6 +39,26 @@ export function defineRaceTests(suite: SuiteContext): void {
       expect((await storage.jobs.get(co.id, jobRecord.id))?.applicationsCount).toBe(1);
     });
 
+    it("inserts exactly one of several identical applications sent at once on the storage (no caller's transaction)", async () => {
+      const co = await make.addCompany(storage);
+      const jobRecord = make.job(co.id);
+      await storage.jobs.insert(jobRecord);
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          make.createApplication(
+            racer(i),
+            make.application(co.id, jobRecord.id, { emailNormalized: "same@example.com" }),
+          ),
+        ),
+      );
+      expect(results.filter((result) => result.outcome === "created")).toHaveLength(1);
+      expect(results.filter((result) => result.outcome === "duplicate")).toHaveLength(11);
+      const rows = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(t("application"))}
+        where job_id = ${jobRecord.id}`.execute(database);
+      expect(Number(rows.rows[0]?.n)).toBe(1);
+      expect((await storage.jobs.get(co.id, jobRecord.id))?.applicationsCount).toBe(1);
+    });
+
     it("keeps applications_count exact after parallel creates", async () => {
       const co = await make.addCompany(storage);
       const jobRecord = make.job(co.id);
@@ -357,4 +377,65 @@ export function defineRaceTests(suite: SuiteContext): void {
       expect(claims.slice(0, 8).flat().length).toBeGreaterThanOrEqual(7);
     });
   });
+
+  describe.runIf(dialect === "postgres")(
+    "a job that changes while create_application waits for its row (Postgres)",
+    () => {
+      for (const inTransaction of [false, true]) {
+        it(`answers job_changed and writes nothing${inTransaction ? ", leaving the caller's transaction as it was" : ""}`, async () => {
+          const co = await make.addCompany(storage);
+          const jobRecord = make.job(co.id);
+          await storage.jobs.insert(jobRecord);
+          const record = make.application(co.id, jobRecord.id);
+          const write = make.applicationWrite(record, jobRecord);
+          // Another connection changes the job and holds its row until told to commit.
+          let commit = () => {};
+          const committing = new Promise<void>((resolve) => {
+            commit = resolve;
+          });
+          let changed = () => {};
+          const isChanged = new Promise<void>((resolve) => {
+            changed = resolve;
+          });
+          const holder = database.connection().execute(async (conn) => {
+            await sql`begin`.execute(conn);
+            await sql`update ${sql.table(t("job"))} set updated_at = ${new Date(jobRecord.updatedAt.getTime() + 1000)}
+            where id = ${jobRecord.id}`.execute(conn);
+            changed();
+            await committing;
+            await sql`commit`.execute(conn);
+          });
+          await isChanged;
+          // The call waits for the job's row, then sees the committed change.
+          const other = make.job(co.id);
+          const result = inTransaction
+            ? racer(1).transaction(async (tx) => {
+                await tx.jobs.insert(other);
+                return tx.applications.create(write);
+              })
+            : racer(1).applications.create(write);
+          for (let waited = 0; ; waited += 20) {
+            const waiting = await sql<{ n: number | string }>`select count(*) as n from pg_stat_activity
+            where wait_event_type = 'Lock' and query like '%create_application%'`.execute(database);
+            if (Number(waiting.rows[0]?.n) > 0) break;
+            if (waited > 10_000) throw new Error("create_application never waited for the job's row");
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+          commit();
+          await holder;
+          expect(await result).toEqual({ outcome: "job_changed" });
+          const rows = await sql<{ n: number | string }>`select
+            (select count(*) from ${sql.table(t("application"))} where id = ${record.id})
+          + (select count(*) from ${sql.table(t("stage_change"))} where application_id = ${record.id})
+          + (select count(*) from ${sql.table(t("event"))} where id = ${write.event.id}) as n`.execute(database);
+          expect(Number(rows.rows[0]?.n)).toBe(0);
+          expect((await storage.jobs.get(co.id, jobRecord.id))?.applicationsCount).toBe(0);
+          // The caller's own write before the call stays.
+          expect(await storage.jobs.get(co.id, other.id)).toEqual(
+            inTransaction ? expect.objectContaining({ id: other.id }) : null,
+          );
+        });
+      }
+    },
+  );
 }
