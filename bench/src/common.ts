@@ -31,6 +31,8 @@ export const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 export const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+/** Unmeasured load right before each measured run of the API benchmarks (`LoadOptions.primeSeconds`). */
+export const PRIME_SECONDS = Number(process.env.BENCH_PRIME_SECONDS ?? 5);
 
 export function createDb(poolSize = 10): Kysely<unknown> {
   const pool = new pg.Pool({
@@ -144,6 +146,14 @@ export interface LoadOptions {
   requests?: { method: "GET" | "POST"; path: string; headers?: Record<string, string>; body?: string }[];
   /** Stop after this many requests instead (autocannon `amount`). */
   amount?: number;
+  /**
+   * Unmeasured load first, for this many seconds, from the same load process (default 0: none).
+   * A server that sat idle while the others were measured starts its run dearer per request: after
+   * a minute idle, hireport's first 5 s cost about 45 % more than its third and bare's about 25 %
+   * more than its second. Priming makes the measured run read the steady state. `runLoad` calls
+   * `onPrimed` when the measured run starts.
+   */
+  primeSeconds?: number;
 }
 
 export interface LoadResult {
@@ -160,9 +170,16 @@ export interface LoadResult {
   endedAt: number;
 }
 
-/** One autocannon run from a separate process (src/load.ts), so the load never shares the server's core. */
-export async function runLoad(options: LoadOptions): Promise<LoadResult> {
+/**
+ * One autocannon run from a separate process (src/load.ts), so the load never shares the server's
+ * core. With `primeSeconds`, `onPrimed` runs when the priming ends and the measured run starts.
+ */
+export async function runLoad(options: LoadOptions, onPrimed?: () => void): Promise<LoadResult> {
   const child = spawnTsx("load.ts", [JSON.stringify(options)]);
+  if (options.primeSeconds) {
+    await waitForLine(child, "PRIMED", (options.primeSeconds + 60) * 1000);
+    onPrimed?.();
+  }
   const line = await waitForLine(child, "RESULT ", (options.durationSeconds + 60) * 1000);
   await new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : child.once("exit", () => resolve())));
   return JSON.parse(line) as LoadResult;
