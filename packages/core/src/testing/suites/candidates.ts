@@ -50,7 +50,8 @@ export function candidateTests(ctx: ConformanceContext): void {
           questionId: "why",
           label: "Why us?",
           type: "long_text",
-          value: `Because Zoë's answer ${randomHex(6)} 🚀`,
+          // A marker no id can contain (ids are hex), so a scan finds only this answer.
+          value: `Because of Zoë's answer-${randomHex(20)} 🚀`,
           text: "Because…",
         },
         { questionId: "tools", label: "Tools", type: "multiple_choice", value: ["git"], text: "Git" },
@@ -125,7 +126,7 @@ export function candidateTests(ctx: ConformanceContext): void {
       });
       const history = await ctx.storage.applications.listStageChanges(companyId, application.id);
       expect(await ctx.inspect.findText(email), "the email is stored before the erasure").not.toEqual([]);
-      const answerMarker = /answer (\w+)/.exec(String(application.answers[0]?.value))?.[1] ?? "none";
+      const answerMarker = /answer-\w+/.exec(String(application.answers[0]?.value))?.[0] ?? "none";
       expect(await ctx.inspect.findText(answerMarker), "the answer is stored before the erasure").not.toEqual([]);
 
       const at = new Date(Math.floor(Date.now() / 1000) * 1000 + 123);
