@@ -127,9 +127,8 @@ export function createSender(options: SenderOptions): Sender {
           outerSignal?.removeEventListener("abort", onOuterAbort);
           resolve(result);
         };
-        /** The answer so far, as stored: its status and what arrived of its first 4 KiB. */
-        const answered = (responseBody: string): SendResult => {
-          const status = statusCode ?? 0;
+        /** An answer with its final status, as stored: what arrived of its first 4 KiB with it. */
+        const answered = (status: number, responseBody: string): SendResult => {
           const succeeded = status >= 200 && status < 300;
           let error: string | null = null;
           if (!succeeded) {
@@ -138,13 +137,18 @@ export function createSender(options: SenderOptions): Sender {
                 ? `HTTP ${status}: redirects are not followed`
                 : `HTTP ${status}: the receiver did not answer 2xx`;
           }
-          return { succeeded, statusCode, durationMs: elapsed(), responseBody, error, retryAfter };
+          return { succeeded, statusCode: status, durationMs: elapsed(), responseBody, error, retryAfter };
         };
+        /**
+         * A request cut short (the deadline, the caller's signal, a broken connection): a failure
+         * with no status before one arrived; after, the status stands and the body is not kept.
+         */
+        const cutShort = (reason: unknown): SendResult =>
+          statusCode === null ? noAnswer(elapsed(), describeError(reason)) : answered(statusCode, "");
         /** Stops the request (the deadline, the caller's signal) and answers with what is known. */
         const giveUp = (reason: unknown) => {
           if (settled) return;
-          // The status arrived in time; an answer body cut short does not change it.
-          finish(statusCode === null ? noAnswer(elapsed(), describeError(reason)) : answered(""));
+          finish(cutShort(reason));
           const error = reason instanceof Error ? reason : new Error(describeError(reason));
           if (controller) controller.abort(error);
           else abandoned = error;
@@ -172,17 +176,21 @@ export function createSender(options: SenderOptions): Sender {
             if (settled) return;
             chunks.push(chunk);
             size += chunk.length;
-            if (size >= RESPONSE_BODY_LIMIT) {
-              finish(answered(toStoredText(Buffer.concat(chunks, size).subarray(0, RESPONSE_BODY_LIMIT))));
+            if (statusCode !== null && size >= RESPONSE_BODY_LIMIT) {
+              finish(answered(statusCode, toStoredText(Buffer.concat(chunks, size).subarray(0, RESPONSE_BODY_LIMIT))));
               // The rest is not read: the connection is closed rather than drained.
               current.abort(new Error("Answer body past the stored 4 KiB"));
             }
           },
           onResponseEnd() {
-            finish(answered(toStoredText(Buffer.concat(chunks, size))));
+            finish(
+              statusCode === null
+                ? noAnswer(elapsed(), "The answer ended without a status")
+                : answered(statusCode, toStoredText(Buffer.concat(chunks, size))),
+            );
           },
           onResponseError(_controller, error) {
-            finish(statusCode === null ? noAnswer(elapsed(), describeError(error)) : answered(""));
+            finish(cutShort(error));
           },
         };
         try {
