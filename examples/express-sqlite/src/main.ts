@@ -164,8 +164,6 @@ async function main(): Promise<void> {
   );
   log(`  curl -s ${base}/openapi.json`);
   log("");
-  log(`Webhooks go to ${receiver.url}; each delivery is verified and printed below. Ctrl+C stops.`);
-  log("");
   dispatcher.start();
 
   let stopping = false;
@@ -184,6 +182,9 @@ async function main(): Promise<void> {
   // pnpm and tsx), and a signal with no listener left would end it before it has closed everything.
   process.on("SIGINT", () => void stop());
   process.on("SIGTERM", () => void stop());
+  // Said only once the handlers are in place: a Ctrl+C that follows this line stops the demo cleanly.
+  log(`Webhooks go to ${receiver.url}; each delivery is verified and printed below. Ctrl+C stops.`);
+  log("");
 }
 
 main().catch((error: unknown) => {
