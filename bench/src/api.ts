@@ -163,6 +163,27 @@ const roundMean = (scenario: Scenario) => scenario.results.map((r) => r.latencyM
  */
 const perRound = (a: readonly number[], b: readonly number[]) => a.map((value, i) => value / (b[i] ?? Number.NaN));
 
+interface Ratio {
+  what: string;
+  /** The median of `a`'s rounds over the median of `b`'s: what the target is judged on. */
+  value: number;
+  rounds: number[];
+  target: string;
+  ok: boolean;
+}
+
+/** A figure against its target, from the rounds of its two sides (each a value per round). */
+function judge(what: string, a: readonly number[], b: readonly number[], op: ">=" | "<=", bound: number): Ratio {
+  const value = median(a) / median(b);
+  return {
+    what,
+    value,
+    rounds: perRound(a, b),
+    target: `${op} ${bound.toFixed(2)}`,
+    ok: op === ">=" ? value >= bound : value <= bound,
+  };
+}
+
 /** Finds the keyset position after exactly `DEEP_ROWS` rows and builds its cursor, checked against the API's own. */
 async function deepCursor(db: ReturnType<typeof createDb>, hireport: RunningServer, key: string) {
   const first = await getJson(`${hireport.base}/applications?limit=25`, key);
@@ -327,72 +348,19 @@ export async function runApiBench(): Promise<void> {
   const getJobs = groups[0]?.h as Scenario;
   const post = posts[0] as Scenario;
   const rows: string[] = [];
-  const ratios: { what: string; value: number; rounds: number[]; target: string; ok: boolean }[] = [];
+  const ratios: Ratio[] = [];
   for (const group of groups) {
     const { h, b, p, r } = group;
-    const ratio = rps(h) / rps(b);
-    ratios.push({
-      what: `${h.name} / bare, req/s`,
-      value: ratio,
-      rounds: perRound(roundRps(h), roundRps(b)),
-      target: ">= 0.75",
-      ok: ratio >= 0.75,
-    });
+    ratios.push(judge(`${h.name} / bare, req/s`, roundRps(h), roundRps(b), ">=", 0.75));
     if (h.name.includes("Fastify")) {
-      const nodeRatio = cpu(h) / cpu(b);
-      ratios.push({
-        what: `${h.name} / bare, server CPU per request`,
-        value: nodeRatio,
-        rounds: perRound(h.cpuPerRequest, b.cpuPerRequest),
-        target: "<= 1.20",
-        ok: nodeRatio <= 1.2,
-      });
-      const pgRatio = pgCpu(h) / pgCpu(b);
-      ratios.push({
-        what: `${h.name} / bare, Postgres CPU per request`,
-        value: pgRatio,
-        rounds: perRound(h.pgPerRequest, b.pgPerRequest),
-        target: "<= 1.50",
-        ok: pgRatio <= 1.5,
-      });
+      ratios.push(judge(`${h.name} / bare, server CPU per request`, h.cpuPerRequest, b.cpuPerRequest, "<=", 1.2));
+      ratios.push(judge(`${h.name} / bare, Postgres CPU per request`, h.pgPerRequest, b.pgPerRequest, "<=", 1.5));
     }
-    if (p) {
-      const peerRatio = rps(h) / rps(p);
-      ratios.push({
-        what: `${h.name} / peer stack, req/s`,
-        value: peerRatio,
-        rounds: perRound(roundRps(h), roundRps(p)),
-        target: ">= 1.30",
-        ok: peerRatio >= 1.3,
-      });
-    }
+    if (p) ratios.push(judge(`${h.name} / peer stack, req/s`, roundRps(h), roundRps(p), ">=", 1.3));
     if (r) {
-      const bareRatio = rps(r) / rps(b);
-      ratios.push({
-        what: `${r.name} / bare, req/s`,
-        value: bareRatio,
-        rounds: perRound(roundRps(r), roundRps(b)),
-        target: ">= 0.80",
-        ok: bareRatio >= 0.8,
-      });
-      const pgRatio = pgCpu(r) / pgCpu(b);
-      ratios.push({
-        what: `${r.name} / bare, Postgres CPU per request`,
-        value: pgRatio,
-        rounds: perRound(r.pgPerRequest, b.pgPerRequest),
-        target: "<= 1.15",
-        ok: pgRatio <= 1.15,
-      });
-      if (p) {
-        const peerRatio = rps(r) / rps(p);
-        ratios.push({
-          what: `${r.name} / peer stack, req/s`,
-          value: peerRatio,
-          rounds: perRound(roundRps(r), roundRps(p)),
-          target: ">= 1.30",
-          ok: peerRatio >= 1.3,
-        });
-      }
+      ratios.push(judge(`${r.name} / bare, req/s`, roundRps(r), roundRps(b), ">=", 0.8));
+      ratios.push(judge(`${r.name} / bare, Postgres CPU per request`, r.pgPerRequest, b.pgPerRequest, "<=", 1.15));
+      if (p) ratios.push(judge(`${r.name} / peer stack, req/s`, roundRps(r), roundRps(p), ">=", 1.3));
     }
     for (const s of members(group)) {
       rows.push(`| ${s.name} | ${fmt(rps(s))} | ${fmt(p50(s), 1)} | ${fmt(cpu(s))} | ${fmt(pgCpu(s))} | ${runs(s)} |`);
@@ -411,23 +379,9 @@ export async function runApiBench(): Promise<void> {
     ),
     `| bare Fastify + Kysely | ${fmt(bareJobs)} | 1.00 | ${fmt(cpu(groups[0]?.b as Scenario))} |`,
   ];
-  const postRatio = rps(post) / rps(getApps);
-  ratios.push({
-    what: "POST /applications / GET /applications (Fastify)",
-    value: postRatio,
-    rounds: perRound(roundRps(post), roundRps(getApps)),
-    target: ">= 0.70",
-    ok: postRatio >= 0.7,
-  });
+  ratios.push(judge("POST /applications / GET /applications (Fastify)", roundRps(post), roundRps(getApps), ">=", 0.7));
   const postJobsRatio = rps(post) / rps(getJobs);
-  const deepRatio = mean(deepPage) / mean(firstPage);
-  ratios.push({
-    what: "deep page / first page latency (mean)",
-    value: deepRatio,
-    rounds: perRound(roundMean(deepPage), roundMean(firstPage)),
-    target: "<= 1.20",
-    ok: deepRatio <= 1.2,
-  });
+  ratios.push(judge("deep page / first page latency (mean)", roundMean(deepPage), roundMean(firstPage), "<=", 1.2));
 
   log("profiling the hireport Fastify server under GET /applications, then under POST /applications");
   const profile = await profileServer("hireport-fastify", (base) => load(`${base}/applications?limit=25`, key));
