@@ -26,6 +26,7 @@ import { Kysely, type LogEvent, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { percentile, processCpuMs, writeResultsSection } from "./common";
 import { bareSend } from "./dispatcher-bare";
+import { durableFloor } from "./dispatcher-floor";
 import type { ReceiverCommand, ReceiverMessage, ReceiverReport } from "./dispatcher-protocol";
 import { type DispatcherFigures, resultsMarkdown } from "./dispatcher-report";
 
@@ -84,6 +85,20 @@ function slope(points: ReadonlyArray<readonly [number, number]>): number {
   }
   const denominator = n * sxx - sx * sx;
   return denominator === 0 ? 0 : (n * sxy - sx * sy) / denominator;
+}
+
+/** Statements sent to Postgres through the dispatcher's pool, by kind: the drain reads their change. */
+interface StatementCounts {
+  claims: number;
+  records: number;
+  other: number;
+}
+const sent: StatementCounts = { claims: 0, records: 0, other: 0 };
+function countStatement(event: LogEvent): void {
+  const text = event.query.sql;
+  if (text.includes("with due as")) sent.claims += 1;
+  else if (text.includes("with input as")) sent.records += 1;
+  else sent.other += 1;
 }
 
 /** BENCH_TRACE=1: count and time every statement, by its shape (printed at the end). */
@@ -149,7 +164,10 @@ async function main(): Promise<void> {
   const pool = hardenPgPool(new pg.Pool({ connectionString: PG_URL, max: POOL, application_name: APPLICATION_NAME }));
   const db = new Kysely<Record<string, Record<string, unknown>>>({
     dialect: new PostgresDialect({ pool }),
-    log: process.env.BENCH_TRACE === "1" ? traceStatement : undefined,
+    log: (event) => {
+      countStatement(event);
+      if (process.env.BENCH_TRACE === "1") traceStatement(event);
+    },
   });
 
   const dropTables = async (): Promise<void> => {
@@ -317,6 +335,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
   // Phase 1: drain the backlog.
   command({ type: "phase", name: "backlog" });
   const drainCpuBefore = await cpuMark(db, receiver.pid);
+  const sentBefore = { ...sent };
   const backlogStarted = Date.now();
   dispatcher.start();
   const backlogSeconds: number[] = [];
@@ -335,6 +354,12 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
     }
   }
   const backlogMs = Date.now() - backlogStarted;
+  // Before the CPU mark's own statement; the receiver's count and the pending() reads are in `other`.
+  const drainStatements = {
+    claims: sent.claims - sentBefore.claims,
+    records: sent.records - sentBefore.records,
+    other: sent.other - sentBefore.other,
+  };
   const drainCpu = cpuPerDelivery(drainCpuBefore, await cpuMark(db, receiver.pid), backlogDeliveries);
 
   // Phase 2: live events through core at a steady rate.
@@ -416,6 +441,25 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
     db,
   );
 
+  // The storage floor last, on a quiet database: the least a log costs, in the largest batches
+  // this dispatcher could ever write (everything it may hold at once).
+  const floorAt = new Date();
+  const floorEventId = newId("evt", floorAt);
+  const floor = await durableFloor({
+    connectionString: PG_URL,
+    prefix: PREFIX,
+    deliveries: backlogDeliveries,
+    batch: 2 * CONCURRENCY + dispatcher.options.prefetch,
+    streams: 2,
+    payload: eventPayload({
+      id: floorEventId,
+      type: "job.updated",
+      createdAt: floorAt,
+      companyId: company.id,
+      data: { id: "job_0", title: "Job 0", status: "open" },
+    }),
+  });
+
   const live = [...(report.latencies.live ?? [])].sort((a, b) => a - b);
   // From the commit of the event's transaction (when the dispatcher can first see it) to arrival.
   const fromCommit = report.liveArrivals
@@ -464,6 +508,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
       sustainedMedianPerSecond: Math.round(sustained),
       ratioToTarget: Math.round((drainRate / 4000) * 100) / 100,
       cpu: drainCpu,
+      statements: drainStatements,
     },
     live: {
       events: written,
@@ -487,6 +532,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
       drainRatio: Math.round((drainRate / bare.deliveriesPerSecond) * 100) / 100,
       cpu: bareCpu,
     },
+    floor,
     backlogQueueLatencyP50Ms: percentile(backlogLatency, 50),
     receiver: {
       requests: report.requests,

@@ -14,6 +14,7 @@ import { hardenPgPool, kyselyStorage, migrateToLatest } from "../src/index";
 import { prepareMarkedStatements, statementNames, utcTimestampMs } from "../src/pg-prepared";
 import type { HireportDatabase } from "../src/schema";
 import { type AnyDb, connectOrSkip, PG_URL, randomPrefix, sqliteFileFor, withOwnPrefix } from "./helpers/databases";
+import * as make from "./helpers/records";
 
 const db = await connectOrSkip("postgres", { sqliteFile: sqliteFileFor(randomPrefix()) });
 const quiet = { warn: () => {} };
@@ -118,6 +119,59 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
         expect(page?.statement).toMatch(/limit 26$/);
         expect(page?.generic_plans).toBeGreaterThan(0);
         expect(sinceRow?.statement).toMatch(/limit \$\d+$/);
+      } finally {
+        await on.destroy();
+      }
+    });
+  });
+
+  it("plans the webhook claim once per connection (a generic plan), not on every claim", async () => {
+    await withOwnPrefix(db as AnyDb, randomPrefix(), async (tablePrefix) => {
+      const on = oneConnection();
+      try {
+        expect((await migrateToLatest(on, { tablePrefix })).error).toBeUndefined();
+        const storage = kyselyStorage({ db: on, tablePrefix });
+        const co = await make.addCompany(storage);
+        const endpoints = [make.endpoint(co.id), make.endpoint(co.id)];
+        for (const endpoint of endpoints) await storage.webhooks.insertEndpoint(endpoint);
+        const ev = make.event(co.id);
+        await storage.events.append(ev);
+        const at = (i: number) => new Date(Date.UTC(2020, 0, 1) + i * 1000);
+        // Enough pending deliveries that a plan for the values (which knows the limits) looks
+        // cheaper than a generic one (which does not), as with a dispatcher's backlog.
+        const deliveries = Array.from({ length: 8000 }, (_, i) =>
+          make.delivery(ev, endpoints[i % 2]?.id ?? "", { nextAttemptAt: at(i), createdAt: at(i) }),
+        );
+        for (let i = 0; i < deliveries.length; i += 1000) {
+          await storage.webhooks.insertDeliveries(deliveries.slice(i, i + 1000));
+        }
+        await sql`analyze ${sql.table(`${tablePrefix}webhook_delivery`)}`.execute(on);
+        const claimedIds: string[] = [];
+        // Claims of different sizes and shares, as a dispatcher makes them.
+        for (let i = 0; i < 10; i += 1) {
+          const now = at(1000);
+          const claimed = await storage.webhooks.claimDueDeliveries({
+            now,
+            limit: 3 + i,
+            maxPerEndpoint: 2 + i,
+            leaseUntil: new Date(now.getTime() + 60_000),
+            leaseToken: `tok_${i}`,
+          });
+          expect(claimed).toHaveLength(3 + i);
+          claimedIds.push(...claimed.map((item) => item.delivery.id));
+        }
+        // The first due, each once.
+        expect(claimedIds.sort()).toEqual(
+          deliveries
+            .slice(0, claimedIds.length)
+            .map((delivery) => delivery.id)
+            .sort(),
+        );
+        const { rows } = await sql<{ generic_plans: number; custom_plans: number }>`
+          select generic_plans::int, custom_plans::int from pg_prepared_statements
+          where statement like ${"%with due as%"}`.execute(on);
+        // Planned for its values five times, then the generic plan on every later claim.
+        expect(rows).toEqual([{ generic_plans: 5, custom_plans: 5 }]);
       } finally {
         await on.destroy();
       }

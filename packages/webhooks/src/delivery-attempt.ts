@@ -48,9 +48,6 @@ const NOT_SENT: SendResult = {
   retryAfter: null,
 };
 
-/** Attempts written by one `recordAttempts` at least (at most `concurrency` otherwise). */
-const RECORD_BATCH_MIN = 16;
-
 export interface DeliveryAttemptsContext {
   options: ResolvedDispatcherOptions;
   sender: () => Sender;
@@ -72,9 +69,12 @@ export function createDeliveryAttempts({ options, sender }: DeliveryAttemptsCont
   const requests = createDeliveryRequestBuilder(options);
   const secrets = createSecretBox(options.encryptionKeys);
   // Finished attempts are recorded in batches: one transaction for all that finish during a write.
+  // A batch may hold every delivery the dispatcher holds (`DeliverySlots.claimable` keeps them
+  // within twice `concurrency` plus `prefetch`): capped lower, finished attempts would queue behind
+  // one write after another, holding the room new claims need.
   const recorder = createAttemptRecorder({
     store: () => storage.webhooks,
-    maxBatch: Math.max(RECORD_BATCH_MIN, options.concurrency),
+    maxBatch: 2 * options.concurrency + options.prefetch,
     retry: withWriteRetries,
   });
 

@@ -796,6 +796,47 @@ describe.each(storageFactories())("delivery on $name", (factory) => {
     }
   }, 15_000);
 
+  it("the running loop writes every attempt that finished during a write in the next one, beyond concurrency", async () => {
+    const r = await receiver();
+    // concurrency 4 and prefetch 16: one claim holds 20 deliveries, all sent while the first write waits.
+    const f = await fixture({ concurrency: 4, perEndpointConcurrency: 4, prefetch: 16, leaseMs: 60_000 });
+    await f.endpoint(r.origin, ["job.created"]);
+    const deliveryIds: string[] = [];
+    for (let index = 0; index < 20; index++) deliveryIds.push(...(await f.emit("job.created")).deliveryIds);
+    let openGate = (): void => {};
+    const gate = new Promise<void>((resolve) => {
+      openGate = resolve;
+    });
+    const batches: number[] = [];
+    const base = f.storage.webhooks;
+    const webhooks = delegate(base, {
+      recordAttempts: async (...args: Parameters<typeof base.recordAttempts>) => {
+        batches.push(args[0].length);
+        if (batches.length === 1) await gate;
+        return base.recordAttempts(...args);
+      },
+    });
+    const dispatcher = createWebhookDispatcher({ ...f.dispatcher.options, storage: delegate(f.storage, { webhooks }) });
+    suite.defer(() => dispatcher.stop());
+    dispatcher.start();
+    await r.waitForRequests(20, 5_000);
+    // Every answer sent, and a moment for the dispatcher (in this process) to read them.
+    while (r.open > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    openGate();
+    const deadline = Date.now() + 5_000;
+    while (batches.reduce((sum, size) => sum + size, 0) < 20) {
+      if (Date.now() > deadline) throw new Error(`recorded ${batches.join(" + ")} of 20`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    await dispatcher.stop();
+    // The first attempt's write, then the other 19 in one (more than concurrency, and than 16).
+    expect(batches).toEqual([1, 19]);
+    for (const delivery of await Promise.all(deliveryIds.map((id) => f.storage.webhooks.getDelivery(COMPANY, id)))) {
+      expect(delivery).toMatchObject({ status: "succeeded", attempts: 1 });
+    }
+  }, 15_000);
+
   it("a claim takes at most perEndpointConcurrency deliveries of one endpoint, and others' beside them", async () => {
     const r = await receiver();
     const f = await fixture({ concurrency: 8, perEndpointConcurrency: 2 });

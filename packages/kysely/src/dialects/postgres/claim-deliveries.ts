@@ -14,6 +14,15 @@
  * Each statement also tells whether any active endpoint is ordered or throttled (in its snapshot,
  * the one its `not in` left them out by; a row of nulls carries it when the round leased nothing):
  * the claim skips the serialized endpoints' read while the last plain claim saw none.
+ *
+ * Planned once per connection: every value is read through `(select $n)`, an init plan the
+ * executor evaluates once, so a plan made for the values cannot see them and is estimated as the
+ * generic plan is. Postgres plans a prepared statement for its values five times and then keeps
+ * the generic plan when it costs no more than those did with their planning, which it now always
+ * does: the same walk of `due_pending`, without planning the statement again on every claim.
+ * With the values in sight, the plans made for them looked cheaper (they know the limits) and
+ * Postgres planned every claim (measured on a 2-core machine: 0.3 ms of planning beside about
+ * 1 ms of execution, for a claim that reads 128 rows and leases 32).
  */
 import type { ClaimedDelivery, WebhookEndpointRecord } from "@hireport/core";
 import type { ClaimOptions } from "@hireport/webhooks";
@@ -108,15 +117,15 @@ function claimRound(
     with due as (
       select d.id, d.endpoint_id, d.next_attempt_at
       from ${delivery} as d
-      where d.status = 'pending' and d.next_attempt_at <= ${p.now}::timestamptz
-        and (d.lease_expires_at is null or d.lease_expires_at <= ${p.now}::timestamptz)
+      where d.status = 'pending' and d.next_attempt_at <= (select ${p.now}::timestamptz)
+        and (d.lease_expires_at is null or d.lease_expires_at <= (select ${p.now}::timestamptz))
         and d.endpoint_id not in (
           select e.id from ${endpoint} as e
           where e.status <> 'active' or e.ordered or e.max_per_second is not null
         )
-        and d.endpoint_id <> all(${p.skip}::text[])
+        and d.endpoint_id <> all((select ${p.skip}::text[])::text[])
       order by d.next_attempt_at, d.id
-      limit ${p.scan}::integer
+      limit (select ${p.scan}::integer)
       for update of d skip locked
     ),
     ranked as (
@@ -124,17 +133,18 @@ function claimRound(
         row_number() over (partition by due.endpoint_id order by due.next_attempt_at, due.id)
           + coalesce(t.n, 0) as place
       from due
-      left join unnest(${p.takenIds}::text[], ${p.takenCounts}::integer[]) as t(endpoint_id, n)
+      left join unnest((select ${p.takenIds}::text[]), (select ${p.takenCounts}::integer[])) as t(endpoint_id, n)
         on t.endpoint_id = due.endpoint_id
     ),
     chosen as (
       select ranked.id from ranked
-      where ranked.place <= ${p.share}::integer
+      where ranked.place <= (select ${p.share}::integer)
       order by ranked.next_attempt_at, ranked.id
-      limit ${p.limit}::integer
+      limit (select ${p.limit}::integer)
     ),
     leased as (
-      update ${delivery} as d set lease_token = ${p.token}, lease_expires_at = ${p.until}::timestamptz
+      update ${delivery} as d set lease_token = (select ${p.token}::text),
+        lease_expires_at = (select ${p.until}::timestamptz)
       from chosen where d.id = chosen.id
       returning d.*
     )
