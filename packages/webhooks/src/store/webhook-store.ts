@@ -251,7 +251,8 @@ export interface WebhookStore extends EventDeliveryStore {
    */
   recordAttempt(deliveryId: string, leaseToken: string, outcome: AttemptOutcome): Promise<RecordAttemptResult>;
   /**
-   * Records several attempts at once (the dispatcher flushes finished attempts in small batches).
+   * Records several attempts at once (the dispatcher writes together the attempts that finished
+   * during its previous write: up to twice `concurrency` plus `prefetch` of them, 192 with the defaults).
    * MUST have, for every item, exactly the effects and the result {@link recordAttempt} would have
    * if the items were recorded one after another in the order given, and MUST return one result
    * per item in that order (`endpoint` as that item left it). MUST write all of them in one transaction: all commit or none (it
