@@ -354,7 +354,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
     }
   }
   const backlogMs = Date.now() - backlogStarted;
-  // Before the CPU mark's own statement; the receiver's count and the pending() reads are in `other`.
+  // Taken before the CPU mark's own read; the benchmark's reads of what is pending are in `other`.
   const drainStatements = {
     claims: sent.claims - sentBefore.claims,
     records: sent.records - sentBefore.records,
