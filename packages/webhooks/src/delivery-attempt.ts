@@ -2,6 +2,7 @@ import { type ClaimedDelivery, type DeliveryAttemptRecord, newId, type WebhookEn
 import { createAttemptRecorder } from "./attempt-recorder";
 import { startAttemptTelemetry } from "./attempt-telemetry";
 import { createDeliveryRequestBuilder } from "./delivery-request";
+import { mostHeld } from "./delivery-slots";
 import { toEndpointView } from "./endpoint-view";
 import type { ResolvedDispatcherOptions } from "./options";
 import { attemptOutcome } from "./retry-policy";
@@ -69,12 +70,11 @@ export function createDeliveryAttempts({ options, sender }: DeliveryAttemptsCont
   const requests = createDeliveryRequestBuilder(options);
   const secrets = createSecretBox(options.encryptionKeys);
   // Finished attempts are recorded in batches: one transaction for all that finish during a write.
-  // A batch may hold every delivery the dispatcher holds (`DeliverySlots.claimable` keeps them
-  // within twice `concurrency` plus `prefetch`): capped lower, finished attempts would queue behind
-  // one write after another, holding the room new claims need.
+  // A batch may hold every delivery the dispatcher holds: capped lower, finished attempts would
+  // queue behind one write after another, holding the room new claims need.
   const recorder = createAttemptRecorder({
     store: () => storage.webhooks,
-    maxBatch: 2 * options.concurrency + options.prefetch,
+    maxBatch: mostHeld(options),
     retry: withWriteRetries,
   });
 

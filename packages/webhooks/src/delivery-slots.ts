@@ -22,6 +22,14 @@ export interface SlotLimits {
   prefetch?: number;
 }
 
+/**
+ * The most deliveries a dispatcher holds at once (in flight, waiting for a slot, being recorded):
+ * twice `concurrency` plus `prefetch`.
+ */
+export function mostHeld(limits: Pick<SlotLimits, "concurrency" | "prefetch">): number {
+  return 2 * limits.concurrency + (limits.prefetch ?? 0);
+}
+
 /** Whether a claim may bring deliveries beyond the free request slots (`prefetch`). */
 export type ClaimMode = "ahead" | "slots only";
 
@@ -86,7 +94,7 @@ export class DeliverySlots<T> {
   /**
    * Deliveries a claim may bring now: free request slots, and ahead of them (mode `"ahead"`) what
    * `prefetch` leaves free of the waiting deliveries, while everything held (in flight, waiting for a
-   * slot, being recorded) stays within twice `concurrency` plus `prefetch`. Waiting deliveries beyond
+   * slot, being recorded) stays within {@link mostHeld}. Waiting deliveries beyond
    * the prefetch do not take request slots (their endpoint is left out of the next claim instead),
    * so a slow endpoint's queue never holds back the others.
    */
@@ -95,7 +103,7 @@ export class DeliverySlots<T> {
     const prefetch = mode === "ahead" ? this.#limits.prefetch : 0;
     const free = Math.min(
       concurrency - this.#inFlight + Math.max(0, prefetch - this.#waitingCount),
-      2 * concurrency + prefetch - this.#inFlight - this.#waitingCount - this.#recording,
+      mostHeld({ concurrency, prefetch }) - this.#inFlight - this.#waitingCount - this.#recording,
     );
     return Math.max(0, free);
   }
