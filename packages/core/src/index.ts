@@ -146,7 +146,13 @@ export type {
 export type { JobListOptions } from "./services/jobs";
 export { type CreatedKey, type CreateKeyInput, hashKey, KEY_PREFIX } from "./services/keys";
 export type { PublicJobListOptions, PublicJobLookup } from "./services/public-listing";
-export type { ResolvedRetention, RetentionCounts, RetentionOptions } from "./services/retention";
+export {
+  type ResolvedRetention,
+  type RetentionCounts,
+  RetentionError,
+  type RetentionFailure,
+  type RetentionOptions,
+} from "./services/retention";
 export { createPublicApi, type PublicApi } from "./setup/create-public-api";
 export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./setup/host-api";
 export * from "./setup/options";

@@ -23,8 +23,9 @@ export interface WebhookDispatcherOptions {
    */
   storage: WebhookStorage;
   /**
-   * Called once when an endpoint is paused after `pauseAfterFailures` failed attempts in a row, so the
-   * host can tell the company's owners (docs/api-reference.md, Delivery, retries and pausing). Errors it throws are logged.
+   * Called once when an endpoint is paused after `pauseAfterFailures` failed attempts in a row, and
+   * once when a receiver's 410 Gone disables it (`status` tells which), so the host can tell the
+   * company's owners (docs/api-reference.md, Delivery, retries and pausing). Errors it throws are logged.
    * @default none
    */
   onEndpointPaused?: (endpoint: WebhookEndpoint) => void | Promise<void>;

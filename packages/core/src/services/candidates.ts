@@ -28,7 +28,10 @@ export interface CandidateErasure {
   applicationIds: string[];
   /** The applications the request named that an earlier erasure (or retention) had erased: left as they were. */
   alreadyErased: string[];
-  /** What went: notes deleted, event payloads, attempt answers and stored API answers redacted, CV files deleted. */
+  /**
+   * What went: notes deleted, event payloads, attempt answers and stored API answers redacted, CV
+   * files deleted by this call (a file the store no longer had, removed by an earlier try, counts none).
+   */
   counts: { notes: number; events: number; attempts: number; idempotencyRecords: number; files: number };
   /** The id of the `candidate.erased` audit entry, or null when nothing was erased. */
   auditId: string | null;
@@ -203,11 +206,14 @@ export class CandidateService {
         "hireport: these applications have CV files, but createPublicApi was given no fileStore to delete them from: pass the same fileStore the careers site uses.",
       );
     }
+    // Tried: deleted now, or found gone already (an earlier erasure that failed later removed it).
+    const tried = new Set<string>();
     const deleted = new Set<string>();
-    for (const row of withFiles) {
-      await fileStore?.delete(companyId, row.resumeFileId as string);
-      deleted.add(row.resumeFileId as string);
-    }
+    const deleteFile = async (fileId: string): Promise<void> => {
+      tried.add(fileId);
+      if (await fileStore?.delete(companyId, fileId)) deleted.add(fileId);
+    };
+    for (const row of withFiles) await deleteFile(row.resumeFileId as string);
 
     const written = await runChange(this.#runtime, async (tx, emit, now) => {
       const result = await tx.candidates.erase({
@@ -246,9 +252,9 @@ export class CandidateService {
 
     // A file named only under the lock (the row changed after it was read): delete it now.
     for (const fileId of written.result.fileIds) {
-      if (deleted.has(fileId)) continue;
+      if (tried.has(fileId)) continue;
       try {
-        await fileStore?.delete(companyId, fileId);
+        await deleteFile(fileId);
       } catch (error) {
         logger.error("hireport: an erased application's CV file could not be deleted", {
           fileId,
@@ -268,7 +274,7 @@ export class CandidateService {
         events: written.result.events,
         attempts: written.result.attempts,
         idempotencyRecords: written.result.idempotencyRecords,
-        files: new Set([...deleted, ...written.result.fileIds]).size,
+        files: deleted.size,
       },
       auditId: written.auditId,
     };

@@ -67,6 +67,42 @@ export interface RetentionCounts {
   unfinishedUploads: number;
 }
 
+/** One part of a purge that failed; `purge()` went on with the rest (see {@link RetentionError}). */
+export interface RetentionFailure {
+  /** The kind that was being purged, named as its count in {@link RetentionCounts}. */
+  kind: keyof RetentionCounts;
+  /** The company of the applications or the file; null for the kinds purged across companies. */
+  companyId: string | null;
+  /** The applications (`applicationsErased`) or the file (`orphanFiles`) concerned; empty for the other kinds. */
+  ids: string[];
+  /** What was thrown. */
+  error: unknown;
+}
+
+/**
+ * Thrown by `api.retention.purge()` once every kind has run, when a part of the run failed (a CV
+ * file the file store would not delete, say): the rest was purged all the same. `counts` is what
+ * went, `failures` what did not; each failure was logged too. A failed application stays as it was,
+ * its data included, and the next run tries it again.
+ */
+export class RetentionError extends Error {
+  readonly counts: RetentionCounts;
+  readonly failures: readonly RetentionFailure[];
+
+  constructor(counts: RetentionCounts, failures: readonly RetentionFailure[]) {
+    const first = failures[0];
+    const what = first
+      ? `${first.kind}${first.companyId ? ` of company ${first.companyId}` : ""}${first.ids.length > 0 ? ` (${first.ids.join(", ")})` : ""}: ${first.error instanceof Error ? first.error.message : String(first.error)}`
+      : "";
+    super(
+      `hireport: retention purged what it could, but ${failures.length} part${failures.length === 1 ? "" : "s"} failed; the first: ${what}. Run it again once the cause is fixed.`,
+    );
+    this.name = "RetentionError";
+    this.counts = counts;
+    this.failures = failures;
+  }
+}
+
 function period(name: string, value: number | null | undefined, fallback: number | null): number | null {
   if (value === undefined) return fallback;
   if (value === null) return null;
@@ -149,8 +185,9 @@ export class RetentionService {
     const { batchSize, usageDays, eventDays } = this.settings;
     const now = clock.now();
     const before = (days: number) => new Date(now.getTime() - days * DAY_MS);
+    const failures: RetentionFailure[] = [];
     const counts: RetentionCounts = {
-      applicationsErased: await this.#eraseApplications(now),
+      applicationsErased: 0,
       usageEntries: 0,
       deliveries: 0,
       events: 0,
@@ -159,51 +196,104 @@ export class RetentionService {
       orphanFiles: 0,
       unfinishedUploads: 0,
     };
+    // Each kind on its own: one that fails is reported, and the others are purged all the same.
+    const run = async (kind: keyof RetentionCounts, purge: () => Promise<number>) => {
+      try {
+        counts[kind] = await purge();
+      } catch (error) {
+        this.#failed(failures, { kind, companyId: null, ids: [], error });
+      }
+    };
+    try {
+      await this.#eraseApplications(now, counts, failures);
+    } catch (error) {
+      this.#failed(failures, { kind: "applicationsErased", companyId: null, ids: [], error });
+    }
     if (eventDays !== null) {
-      counts.deliveries = await drain(batchSize, (limit) =>
-        storage.eventDeliveries.purgeDeliveries(before(eventDays), limit),
+      await run("deliveries", () =>
+        drain(batchSize, (limit) => storage.eventDeliveries.purgeDeliveries(before(eventDays), limit)),
       );
-      counts.events = await drain(batchSize, (limit) => storage.events.purge(before(eventDays), limit));
+      await run("events", () => drain(batchSize, (limit) => storage.events.purge(before(eventDays), limit)));
     }
     if (usageDays !== null) {
-      counts.usageEntries = await drain(batchSize, (limit) => storage.usage.purge(before(usageDays), limit));
+      await run("usageEntries", () => drain(batchSize, (limit) => storage.usage.purge(before(usageDays), limit)));
     }
-    counts.idempotencyRecords = await storage.idempotency.purgeExpired(now);
-    counts.rateLimitCounters = await storage.rateLimits.purgeExpired(now);
-    Object.assign(counts, await this.#purgeFiles(now));
+    await run("idempotencyRecords", () => storage.idempotency.purgeExpired(now));
+    await run("rateLimitCounters", () => storage.rateLimits.purgeExpired(now));
+    await this.#purgeFiles(now, counts, failures);
+    if (failures.length > 0) throw new RetentionError(counts, failures);
     return counts;
+  }
+
+  /** Logs a failed part of the run (ids only: no personal data) and keeps it for the `RetentionError`. */
+  #failed(failures: RetentionFailure[], failure: RetentionFailure): void {
+    failures.push(failure);
+    this.#runtime.logger.error("hireport: retention could not purge a part; the rest goes on", {
+      kind: failure.kind,
+      companyId: failure.companyId,
+      ids: failure.ids,
+      error: String(failure.error),
+    });
   }
 
   /**
    * Deletes the CV files older than the grace period that no application names, a page of
    * `batchSize` files at a time (one question to the storage per page), then what unfinished
-   * uploads of that age left. Needs the API's `fileStore`; without one there is nothing to do.
+   * uploads of that age left, into `counts`. A file the store fails to delete is a failure, and the
+   * others go on. Needs the API's `fileStore`; without one there is nothing to do.
    */
-  async #purgeFiles(now: Date): Promise<Pick<RetentionCounts, "orphanFiles" | "unfinishedUploads">> {
+  async #purgeFiles(now: Date, counts: RetentionCounts, failures: RetentionFailure[]): Promise<void> {
     const { storage, fileStore } = this.#runtime;
-    if (!fileStore) return { orphanFiles: 0, unfinishedUploads: 0 };
+    if (!fileStore) return;
     const { batchSize, orphanFileGraceMinutes } = this.settings;
     const createdBefore = new Date(now.getTime() - orphanFileGraceMinutes * MINUTE_MS);
-    let orphanFiles = 0;
-    let after: { createdAt: Date; id: string } | undefined;
-    for (;;) {
-      const page = await fileStore.listCreatedBefore({ createdBefore, limit: batchSize, ...(after ? { after } : {}) });
-      const last = page.at(-1);
-      if (!last) break;
-      const inUse = new Set(await storage.candidates.resumeFilesInUse(page.map((file) => file.id)));
-      for (const file of page) {
-        // Another run may have deleted it first: only this run's deletes count.
-        if (!inUse.has(file.id) && (await fileStore.delete(file.companyId, file.id))) orphanFiles += 1;
+    try {
+      let after: { createdAt: Date; id: string } | undefined;
+      for (;;) {
+        const page = await fileStore.listCreatedBefore({
+          createdBefore,
+          limit: batchSize,
+          ...(after ? { after } : {}),
+        });
+        const last = page.at(-1);
+        if (!last) break;
+        const inUse = new Set(await storage.candidates.resumeFilesInUse(page.map((file) => file.id)));
+        for (const file of page) {
+          if (inUse.has(file.id)) continue;
+          try {
+            // Another run may have deleted it first: only this run's deletes count.
+            if (await fileStore.delete(file.companyId, file.id)) counts.orphanFiles += 1;
+          } catch (error) {
+            this.#failed(failures, { kind: "orphanFiles", companyId: file.companyId, ids: [file.id], error });
+          }
+        }
+        after = { createdAt: last.createdAt, id: last.id };
       }
-      after = { createdAt: last.createdAt, id: last.id };
+    } catch (error) {
+      this.#failed(failures, { kind: "orphanFiles", companyId: null, ids: [], error });
     }
-    return { orphanFiles, unfinishedUploads: await fileStore.purgeUnfinished(createdBefore) };
+    try {
+      counts.unfinishedUploads = await fileStore.purgeUnfinished(createdBefore);
+    } catch (error) {
+      this.#failed(failures, { kind: "unfinishedUploads", companyId: null, ids: [], error });
+    }
   }
 
-  async #eraseApplications(now: Date): Promise<number> {
+  /**
+   * Erases the applications past their group's period, a batch at a time, per company, counting
+   * them into `counts`. When a company's erasure fails, its applications are tried one by one, so
+   * that one that cannot be erased (its CV file will not go, say) holds back none of the others: it
+   * is a failure, is not tried again in this run, and the run goes on.
+   */
+  async #eraseApplications(now: Date, counts: RetentionCounts, failures: RetentionFailure[]): Promise<void> {
     const { storage } = this.#runtime;
     const { applications, batchSize } = this.settings;
-    let erased = 0;
+    const failed = new Set<string>();
+    const erase = async (companyId: string, ids: string[], updatedBefore: Date): Promise<number> => {
+      const result = await this.#candidates.eraseForRetention(companyId, ids, updatedBefore, RETENTION_ACTOR);
+      counts.applicationsErased += result.applicationIds.length;
+      return result.applicationIds.length + result.alreadyErased.length;
+    };
     for (const group of ["rejected", "withdrawn", "other"] as const) {
       const days = applications[group];
       if (days === null) continue;
@@ -215,17 +305,32 @@ export class RetentionService {
           take: batchSize,
         });
         const byCompany = new Map<string, string[]>();
-        for (const row of batch) byCompany.set(row.companyId, [...(byCompany.get(row.companyId) ?? []), row.id]);
+        for (const row of batch) {
+          if (!failed.has(row.id)) byCompany.set(row.companyId, [...(byCompany.get(row.companyId) ?? []), row.id]);
+        }
         let progress = 0;
         for (const [companyId, ids] of byCompany) {
-          const result = await this.#candidates.eraseForRetention(companyId, ids, updatedBefore, RETENTION_ACTOR);
-          progress += result.applicationIds.length + result.alreadyErased.length;
-          erased += result.applicationIds.length;
+          try {
+            progress += await erase(companyId, ids, updatedBefore);
+          } catch (error) {
+            if (ids.length === 1) {
+              failed.add(ids[0] as string);
+              this.#failed(failures, { kind: "applicationsErased", companyId, ids, error });
+              continue;
+            }
+            for (const id of ids) {
+              try {
+                progress += await erase(companyId, [id], updatedBefore);
+              } catch (alone) {
+                failed.add(id);
+                this.#failed(failures, { kind: "applicationsErased", companyId, ids: [id], error: alone });
+              }
+            }
+          }
         }
         // Fewer than a batch: the group is done. No progress: nothing more this run can erase.
         if (batch.length < batchSize || progress === 0) break;
       }
     }
-    return erased;
   }
 }

@@ -91,7 +91,11 @@ export interface PublicApi extends HireportHandler {
   candidates: HostCandidates;
   /** Retention: `purge()` removes what is older than the periods of the `retention` option. */
   retention: {
-    /** Removes what is older than its period, in bounded batches; counts per kind. */
+    /**
+     * Removes what is older than its period, in bounded batches; counts per kind. Every kind runs
+     * even when one part fails (an application whose CV file the file store will not delete, say).
+     * @throws `RetentionError` after the run when a part failed: its `counts` (what went) and `failures` (what did not)
+     */
     purge(): Promise<RetentionCounts>;
     /** The periods in force (days; null keeps the kind). */
     readonly settings: ResolvedRetention;

@@ -49,7 +49,8 @@ export interface CreatePublicApiOptions {
   storage: Storage;
   /**
    * Root address of the host's public site, without a trailing slash. Job pages are
-   * `{publicBaseUrl}/jobs/{id}` and CV links `{publicBaseUrl}/files/cv/{token}`.
+   * `{publicBaseUrl}/jobs/{id}` and CV links `{publicBaseUrl}{filesPath}/{token}`
+   * (`{publicBaseUrl}/files/cv/{token}` with the default `filesPath`).
    */
   publicBaseUrl: string;
   /**

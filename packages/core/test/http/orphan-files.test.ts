@@ -6,7 +6,7 @@
  * bounded. Each file store the storage module offers runs it: memory and a folder on disk here, the
  * database's own store through the `core-http:*` projects of @hireport/kysely.
  */
-import type { FileStore, Storage } from "@hireport/core";
+import { type FileStore, RetentionError, type Storage } from "@hireport/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApi, START, type TestApi, testClock } from "./harness";
 import { type FileStoreUnderTest, testFileStores } from "./storage";
@@ -21,13 +21,21 @@ interface Calls {
   inUse: number[];
 }
 
-/** The file store with its `listCreatedBefore` calls recorded, and deletes that fail while `failDeletes`. */
-function watched(store: FileStore, calls: Calls, switches: { failDeletes: boolean }): FileStore {
+interface Switches {
+  failDeletes: boolean;
+  /** Files whose delete fails whatever `failDeletes` says. */
+  refuse: Set<string>;
+}
+
+/** The file store with its `listCreatedBefore` calls recorded, and deletes that fail while `failDeletes` or for `refuse`. */
+function watched(store: FileStore, calls: Calls, switches: Switches): FileStore {
   return {
     put: (file) => store.put(file),
     get: (companyId, id) => store.get(companyId, id),
     delete: (companyId, id) =>
-      switches.failDeletes ? Promise.reject(new Error("the file store is down")) : store.delete(companyId, id),
+      switches.failDeletes || switches.refuse.has(id)
+        ? Promise.reject(new Error("the file store is down"))
+        : store.delete(companyId, id),
     listCreatedBefore: (query) => {
       calls.pages.push(query.limit);
       return store.listCreatedBefore(query);
@@ -57,19 +65,23 @@ describe.each(Object.entries(testFileStores()))("orphaned CV files with the %s f
   let t: TestApi;
   let fileStore: FileStore;
   const calls: Calls = { pages: [], inUse: [] };
-  const switches = { failDeletes: false };
+  const switches: Switches = { failDeletes: false, refuse: new Set() };
 
-  async function setup(batchSize: number): Promise<string> {
+  async function setup(batchSize: number, rejectedDays: number | null = null): Promise<string> {
     calls.pages.length = 0;
     calls.inUse.length = 0;
     switches.failDeletes = false;
+    switches.refuse.clear();
     const clock = testClock(START);
     files = await make(clock);
     fileStore = watched(files.fileStore, calls, switches);
     t = await createTestApi({
       clock,
       wrapStorage: (storage) => counting(storage, calls),
-      extra: { fileStore, retention: { batchSize, orphanFileGraceMinutes: GRACE_MINUTES } },
+      extra: {
+        fileStore,
+        retention: { batchSize, orphanFileGraceMinutes: GRACE_MINUTES, applications: { rejected: rejectedDays } },
+      },
     });
     await t.company("acme", "Acme Ltd");
     await t.company("beta", "Beta plc");
@@ -162,6 +174,47 @@ describe.each(Object.entries(testFileStores()))("orphaned CV files with the %s f
     expect(await exists("acme", first.resumeFileId as string)).toBe(true);
     if (files.countStored) expect(await files.countStored()).toBe(1);
     expect(await t.api.retention.purge()).toMatchObject({ orphanFiles: 0 });
+  });
+
+  it("an application whose CV file will not go is reported and skipped; the others and every other kind are purged", async () => {
+    const jobId = await setup(2, 1);
+    const names = ["Hal Stuck", "Ida Gone", "Jo Gone", "Kim Gone"];
+    const applied = [];
+    for (const name of names) applied.push(await apply(jobId, name, `${name.split(" ")[0]}@example.com`));
+    for (const application of applied) await t.api.applications.update("acme", application.id, { stage: "rejected" });
+    const orphan = await crashedUpload("beta", "Lu Orphan");
+    const [stuck, ...others] = applied;
+    if (!stuck) throw new Error("no application");
+    switches.refuse.add(stuck.resumeFileId as string);
+
+    t.clock.set(at(60 * 24 * 2));
+    const failed = await t.api.retention.purge().catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(RetentionError);
+    const { counts, failures } = failed as RetentionError;
+    expect(counts).toMatchObject({ applicationsErased: 3, orphanFiles: 1 });
+    expect(failures).toEqual([
+      { kind: "applicationsErased", companyId: "acme", ids: [stuck.id], error: expect.any(Error) },
+    ]);
+    expect((failed as Error).message).toContain(stuck.id);
+    // The stuck one is as it was, its file included; the others are erased; the orphan is gone.
+    const kept = await t.api.applications.get("acme", stuck.id);
+    expect(kept).toMatchObject({ erasedAt: null, resumeFileId: stuck.resumeFileId });
+    expect(kept.candidate.name).toBe("Hal Stuck");
+    expect(await exists("acme", stuck.resumeFileId as string)).toBe(true);
+    for (const application of others) {
+      expect((await t.api.applications.get("acme", application.id)).erasedAt).not.toBeNull();
+      expect(await exists("acme", application.resumeFileId as string)).toBe(false);
+    }
+    expect(await exists("beta", orphan.id)).toBe(false);
+    expect(
+      t.logger.entries.filter((entry) => entry.message.includes("retention could not purge")).map((e) => e.details),
+    ).toEqual([expect.objectContaining({ kind: "applicationsErased", ids: [stuck.id] })]);
+
+    // Once the store deletes it again, the next run erases it.
+    switches.refuse.clear();
+    expect(await t.api.retention.purge()).toMatchObject({ applicationsErased: 1 });
+    expect(await exists("acme", stuck.resumeFileId as string)).toBe(false);
+    expect((await t.api.applications.get("acme", stuck.id)).candidate.name).toBe("");
   });
 
   it("removes what an upload that never finished left, once it started before the grace period", async (context) => {

@@ -418,6 +418,15 @@ describe("candidates' personal data", () => {
     expect(await traces(s)).toEqual([]);
   });
 
+  it("a CV file the store no longer has counts as no file deleted; the erasure still completes", async () => {
+    // What a first try that deleted the file, then failed, leaves behind.
+    expect(await s.files.delete(s.acme, s.fileId)).toBe(true);
+    const erasure = await s.api.candidates.erase(s.acme, { email: EMAIL }, { actor: "Privacy desk" });
+    expect(erasure).toMatchObject({ applicationIds: s.ids, counts: { files: 0 } });
+    expect((await s.api.applications.get(s.acme, s.ids[2] as string)).resumeFileId).toBeNull();
+    expect(await traces(s)).toEqual([]);
+  });
+
   it("an erasure and PATCHes of the same applications at once: the erasure wins, no note comes back", async () => {
     const patches = s.ids.slice(0, 2).flatMap((id) =>
       [0, 1, 2].map((round) =>

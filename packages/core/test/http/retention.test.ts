@@ -3,7 +3,7 @@
  * `core-http:*` projects): each kind goes exactly when it is older than its period (a row at the
  * limit stays), in batches of `batchSize`, with the counts returned.
  */
-import type { Storage } from "@hireport/core";
+import { RetentionError, type Storage } from "@hireport/core";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createClient, createTestApi, DAY_MS, START, type TestApi } from "./harness";
 
@@ -160,5 +160,33 @@ describe("retention", () => {
       deliveries: 0,
       events: 0,
     });
+  });
+
+  it("a kind that fails is reported after the run; the other kinds are purged all the same", async () => {
+    const broken = await createTestApi({
+      wrapStorage: (storage) => ({
+        ...storage,
+        usage: { ...storage.usage, purge: () => Promise.reject(new Error("usage table is locked")) },
+        transaction: (fn) => storage.transaction(fn),
+      }),
+      extra: { retention: { applications: { rejected: 1 }, usageDays: 1 } },
+    });
+    await broken.company("acme", "Acme Ltd");
+    const job = await broken.api.jobs.create("acme", { title: "Analyst", status: "active" });
+    const application = await broken.api.applications.create("acme", {
+      job_id: job.id,
+      candidate: { name: "Ola Old", email: "ola@example.com" },
+    });
+    await broken.api.applications.update("acme", application.id, { stage: "rejected" });
+    const eventsBefore = await broken.inspect.countEvents("acme");
+    broken.clock.set(at(40));
+    const failed = await broken.api.retention.purge().catch((error: unknown) => error);
+    expect(failed).toBeInstanceOf(RetentionError);
+    expect((failed as RetentionError).failures).toEqual([
+      { kind: "usageEntries", companyId: null, ids: [], error: new Error("usage table is locked") },
+    ]);
+    expect((failed as Error).message).toMatch(/1 part failed; the first: usageEntries: usage table is locked/);
+    expect((failed as RetentionError).counts).toMatchObject({ applicationsErased: 1, events: eventsBefore });
+    expect((await broken.api.applications.get("acme", application.id)).erasedAt).toEqual(at(40));
   });
 });

@@ -1,7 +1,7 @@
 /** Races of the storage contract with several connections, and two OS processes, at once. */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createPublicApi, type RateLimitBucket } from "@hireport/core";
+import { createPublicApi, type RateLimitBucket, REDACTED_RESPONSE_BODY } from "@hireport/core";
 import type { WebhookStorage } from "@hireport/webhooks";
 import { type CompiledQuery, sql } from "kysely";
 import { describe, expect, it } from "vitest";
@@ -12,6 +12,15 @@ import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
 
 const WORKER = fileURLToPath(new URL("../fixtures/rate-limit-worker.ts", import.meta.url));
+
+/** A promise and what settles it (`Promise.withResolvers`, which Node 20 lacks). */
+function signal(): { promise: Promise<void>; resolve: () => void } {
+  let resolve = () => {};
+  const promise = new Promise<void>((settle) => {
+    resolve = settle;
+  });
+  return { promise, resolve };
+}
 
 export function defineRaceTests(suite: SuiteContext): void {
   const { dialect, prefix, sqliteFile, t, storage, database, racer } = suite;
@@ -372,14 +381,8 @@ export function defineRaceTests(suite: SuiteContext): void {
           const record = make.application(co.id, jobRecord.id);
           const write = make.applicationWrite(record, jobRecord);
           // Another connection changes the job and holds its row until told to commit.
-          let commit = () => {};
-          const committing = new Promise<void>((resolve) => {
-            commit = resolve;
-          });
-          let changed = () => {};
-          const isChanged = new Promise<void>((resolve) => {
-            changed = resolve;
-          });
+          const { promise: committing, resolve: commit } = signal();
+          const { promise: isChanged, resolve: changed } = signal();
           const holder = database.connection().execute(async (conn) => {
             await sql`begin`.execute(conn);
             await sql`update ${sql.table(t("job"))} set updated_at = ${new Date(jobRecord.updatedAt.getTime() + 1000)}
@@ -418,6 +421,68 @@ export function defineRaceTests(suite: SuiteContext): void {
             expect(await storage.jobs.get(co.id, other.id)).toEqual(expect.objectContaining({ id: other.id }));
         });
       }
+    },
+  );
+
+  describe.runIf(dialect === "postgres" || dialect === "mysql")(
+    "an attempt recorded while an erasure of its application waits to commit",
+    () => {
+      it("is stored without the receiver's answer", async () => {
+        const co = await make.addCompany(storage);
+        const jobRecord = make.job(co.id);
+        await storage.jobs.insert(jobRecord);
+        const application = make.application(co.id, jobRecord.id);
+        expect(await make.createApplication(storage, application)).toMatchObject({ outcome: "created" });
+        const endpoint = make.endpoint(co.id);
+        await storage.webhooks.insertEndpoint(endpoint);
+        const event = make.event(co.id, {
+          type: "application.updated",
+          subjectId: application.id,
+          payload: JSON.stringify({ data: { id: application.id, email: application.candidate.email } }),
+        });
+        await storage.events.append(event);
+        const far = new Date(Date.now() + 3_600_000);
+        const leaseToken = make.id("lease");
+        const held = make.delivery(event, endpoint.id, { leaseToken, leaseExpiresAt: far, nextAttemptAt: far });
+        await storage.webhooks.insertDeliveries([held]);
+        const outcome = make.succeeded(held, new Date());
+        outcome.attempt.responseBody = `you sent ${event.payload}`;
+
+        // The erasure locks the application's rows and deliveries, then waits to commit until told.
+        const { promise: committing, resolve: commit } = signal();
+        const { promise: isErased, resolve: erased } = signal();
+        const erasure = storage.transaction(async (tx) => {
+          const result = await tx.candidates.erase({
+            companyId: co.id,
+            applicationIds: [application.id],
+            erasedAt: new Date(),
+          });
+          erased();
+          await committing;
+          return result;
+        });
+        await isErased;
+        const recording = racer(1).webhooks.recordAttempts([{ deliveryId: held.id, leaseToken, outcome }]);
+        const deliveries = `%${t("webhook_delivery")}%`;
+        for (let waited = 0; ; waited += 20) {
+          const waiting =
+            dialect === "postgres"
+              ? await sql<{ n: number | string }>`select count(*) as n from pg_stat_activity
+                where wait_event_type = 'Lock' and query like ${deliveries}`.execute(database)
+              : // MariaDB can show this wait as RUNNING in innodb_trx: the statement, still running, is enough.
+                await sql<{ n: number | string }>`select count(*) as n from information_schema.processlist
+                where command = 'Query' and info like ${`${deliveries} for update`}`.execute(database);
+          if (Number(waiting.rows[0]?.n) > 0) break;
+          if (waited > 10_000) throw new Error("recordAttempts never waited for the delivery's row");
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        commit();
+        expect(await erasure).toMatchObject({ attempts: 0 });
+        expect(await recording).toEqual([expect.objectContaining({ recorded: true })]);
+        expect(await storage.webhooks.listAttempts(co.id, held.id)).toEqual([
+          { ...outcome.attempt, responseBody: REDACTED_RESPONSE_BODY },
+        ]);
+      });
     },
   );
 }
