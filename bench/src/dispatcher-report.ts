@@ -26,6 +26,8 @@ export interface DispatcherFigures {
     perEndpoint: number;
     prefetch: number;
     pool: number;
+    /** The backlog's event type (`BENCH_EVENT_TYPE`). */
+    eventType: string;
   };
   seed: { deliveries: number; ms: number };
   backlog: {

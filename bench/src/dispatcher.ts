@@ -47,6 +47,15 @@ const PER_ENDPOINT = env("BENCH_PER_ENDPOINT", 4);
 const POOL = env("BENCH_POOL", 20);
 const DEADLINE_MS = env("BENCH_DEADLINE_S", 300) * 1000;
 const SEED_CHUNK = 1_000;
+/**
+ * The backlog's event type: `job.updated`, or `application.updated`, whose attempts Postgres
+ * records in the transaction that sees an erasure of the application (not the one statement).
+ */
+const EVENT_TYPE = eventType(process.env.BENCH_EVENT_TYPE ?? "job.updated");
+function eventType(value: string): "job.updated" | "application.updated" {
+  if (value === "job.updated" || value === "application.updated") return value;
+  throw new Error(`BENCH_EVENT_TYPE must be job.updated or application.updated, got ${value}.`);
+}
 /** Names this run's connections in `pg_stat_activity`, to read their backends' CPU. */
 const APPLICATION_NAME = `hireport-bench-dispatcher-${process.pid}`;
 
@@ -262,12 +271,16 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
     const deliveries: Record<string, unknown>[] = [];
     for (let index = start; index < Math.min(BACKLOG_EVENTS, start + SEED_CHUNK); index += 1) {
       const id = newId("evt", at);
-      const data = { id: `job_${index}`, title: `Job ${index}`, status: "open" };
+      const data =
+        EVENT_TYPE === "job.updated"
+          ? { id: `job_${index}`, title: `Job ${index}`, status: "open" }
+          : { id: `app_${index}`, job_id: "job_0", stage: "screening" };
       events.push({
         id,
         company_id: company.id,
-        type: "job.updated",
-        payload: eventPayload({ id, type: "job.updated", createdAt: at, companyId: company.id, data }),
+        type: EVENT_TYPE,
+        payload: eventPayload({ id, type: EVENT_TYPE, createdAt: at, companyId: company.id, data }),
+        subject_id: EVENT_TYPE === "job.updated" ? null : data.id,
         created_at: at,
       });
       for (const endpointId of endpointIds) {
@@ -276,7 +289,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
           endpoint_id: endpointId,
           company_id: company.id,
           event_id: id,
-          event_type: "job.updated",
+          event_type: EVENT_TYPE,
           status: "pending",
           attempts: 0,
           next_attempt_at: at,
@@ -499,6 +512,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
       perEndpoint: PER_ENDPOINT,
       prefetch: dispatcher.options.prefetch,
       pool: POOL,
+      eventType: EVENT_TYPE,
     },
     seed: { deliveries: backlogDeliveries, ms: seedMs },
     backlog: {

@@ -180,13 +180,9 @@ export interface DialectStrategy {
   /**
    * `webhooks.recordAttempts` of a batch that counts no failure and changes no endpoint's status
    * (`recordsInOneStatement`), on hireport's own tables, in one statement; absent where the
-   * portable transaction is all there is. An item's result is `null` where it leaves the item to
-   * the portable transaction (the deliveries of `application.*` events, whose erasure it cannot see).
+   * portable transaction is all there is.
    */
-  readonly recordAttempts?: (
-    ctx: StoreContext,
-    items: readonly AttemptToRecord[],
-  ) => Promise<(RecordAttemptResult | null)[]>;
+  readonly recordAttempts?: (ctx: StoreContext, items: readonly AttemptToRecord[]) => Promise<RecordAttemptResult[]>;
   /**
    * `webhooks.claimDueDeliveries` for the endpoints neither ordered nor throttled, each claimed
    * delivery with its endpoint and payload, in a statement per round; absent where the portable

@@ -310,31 +310,12 @@ export function recordsInOneStatement(items: readonly AttemptToRecord[]): boolea
 
 /** Attempts of the dispatcher: each recorded only while its caller holds the delivery's lease. */
 export function createAttemptMethods(ctx: StoreContext): AttemptMethods {
-  const recordAttempts: WebhookStore["recordAttempts"] = async (items) => {
-    if (items.length === 0) return [];
+  const recordAttempts: WebhookStore["recordAttempts"] = (items) => {
+    if (items.length === 0) return Promise.resolve([]);
     const oneStatement = ctx.strategy.recordAttempts;
-    // The one statement reads hireport's own tables: the host's tables take the portable path.
-    if (!oneStatement || ctx.domain !== null || !recordsInOneStatement(items)) {
-      return ctx.atomic((tx) => recordInTransaction(tx, items));
-    }
-    const results = await oneStatement(ctx, items);
-    // The items it left (attempts of application events): the transaction, which sees an erasure it waited for.
-    const left = results.flatMap((result, index) => (result === null ? [index] : []));
-    const rest =
-      left.length === 0
-        ? []
-        : await ctx.atomic((tx) =>
-            recordInTransaction(
-              tx,
-              left.map((index) => items[index] as AttemptToRecord),
-            ),
-          );
-    let next = 0;
-    return results.map((result) => {
-      const recorded = result ?? rest[next++];
-      if (!recorded) throw new Error("recordAttempts returned no result for an attempt.");
-      return recorded;
-    });
+    // The one statement redacts by hireport's own application table: the host's tables take the portable path.
+    if (oneStatement && ctx.domain === null && recordsInOneStatement(items)) return oneStatement(ctx, items);
+    return ctx.atomic((tx) => recordInTransaction(tx, items));
   };
   return {
     recordAttempts,

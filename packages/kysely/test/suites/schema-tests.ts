@@ -299,7 +299,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
       expect(await routinesIn(database, prefix)).toEqual(routines.map((routine) => routine.name).sort());
       for (const routine of routines) {
         expect(routine.name).toMatch(
-          new RegExp(`^${prefix}(count_requests|append_event|create_application)_[0-9a-f]{8}$`),
+          new RegExp(`^${prefix}(count_requests|append_event|create_application|application_erased)_[0-9a-f]{8}$`),
         );
       }
       // The digest does not depend on the prefix: a definition has one name in every prefix.
@@ -354,7 +354,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
       await withOwnPrefix(database, `Hr_${randomPrefix()}`, async (other) => {
         const result = await migrateToLatest(database, { tablePrefix: other });
         expect(result.error).toBeUndefined();
-        expect(await routinesIn(database, other)).toHaveLength(3);
+        expect(await routinesIn(database, other)).toHaveLength(Object.keys(routinesOf(other)).length);
         const mixed = kyselyStorage({ db: database, tablePrefix: other });
         const co = make.company();
         await mixed.companies.upsert(co);
@@ -399,10 +399,23 @@ export function defineSchemaTests(suite: SuiteContext): void {
         const key = make.apiKey(co.id);
         await bare.keys.insert(key, { maxActive: 5, now: new Date() });
         const windows = [{ suffix: ":m", limit: 5, resetAt: new Date(Date.now() + 60_000) }];
+        // A delivery of an application event held under a lease, for recordAttempts.
+        const endpoint = make.endpoint(co.id);
+        await bare.webhooks.insertEndpoint(endpoint);
+        const event = make.event(co.id, { type: "application.updated" });
+        await bare.events.append(event);
+        const leaseToken = make.id("lease");
+        const far = new Date(Date.now() + 3_600_000);
+        const held = make.delivery(event, endpoint.id, { leaseToken, leaseExpiresAt: far, nextAttemptAt: far });
+        await bare.webhooks.insertDeliveries([held]);
         const calls = {
           count_requests: () => bare.keys.admit(key.hash, windows, new Date()),
           append_event: () => bare.events.append(make.event(co.id)),
           create_application: () => bare.applications.create(make.newApplicationWrite(co.id, job)),
+          application_erased: () =>
+            bare.webhooks.recordAttempts([
+              { deliveryId: held.id, leaseToken, outcome: make.succeeded(held, new Date()) },
+            ]),
         };
         for (const routine of Object.values(routinesOf(other))) await sql.raw(routine.drop).execute(database);
         for (const [base, call] of Object.entries(calls)) {
@@ -417,6 +430,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         expect((await calls.count_requests())?.rate?.allowed).toBe(true);
         await calls.append_event();
         expect(await calls.create_application()).toEqual({ outcome: "created" });
+        expect(await calls.application_erased()).toEqual([expect.objectContaining({ recorded: true })]);
       });
     });
 
@@ -430,7 +444,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
         await installRoutines(database, { tablePrefix: other });
         expect(await routinesIn(database, other)).toContain(previous);
-        expect(await routinesIn(database, other)).toHaveLength(4);
+        expect(await routinesIn(database, other)).toHaveLength(Object.keys(routinesOf(other)).length + 1);
       });
     });
   });

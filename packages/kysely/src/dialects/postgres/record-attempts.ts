@@ -2,27 +2,28 @@
  * `recordAttempts` on Postgres in one statement, for the batches a dispatcher records nearly always:
  * attempts that move no endpoint's status and count no failure (successes, which reset the count,
  * and test sends). One data-modifying `WITH` locks the held delivery rows in id order, moves them
- * on, stores their attempts, resets the endpoints' failure counts where they are not 0 (their rows
- * locked in id order after the deliveries', as every writer of both locks them), and reads the
- * endpoints back: one round trip and no `BEGIN`/`COMMIT`, where the portable transaction takes
- * seven. Its text is the same for every batch size (one array parameter per column), so it is
- * prepared once per connection.
- *
- * It leaves out the deliveries of `application.*` events (their results are `null`), for the
- * portable transaction to record. An attempt of such an event must not keep the receiver's answer
- * once its application is erased, and one statement cannot tell: it reads every table as of its
- * start, so an erasure that held the delivery's row and committed while the statement waited for it
- * would look not done. The transaction reads the application after its lock, in a later statement,
- * and sees that erasure (tested in test/suites/race-tests.ts).
+ * on, stores their attempts (an erased application's answer left out: see below), resets the endpoints' failure
+ * counts where they are not 0 (their rows locked in id order after the deliveries', as every writer
+ * of both locks them), and reads the endpoints back: one round trip and no `BEGIN`/`COMMIT`, where
+ * the portable transaction takes seven. Its text is the same for every batch size (one array
+ * parameter per column), so it is prepared once per connection.
  *
  * The locked rows carry their item's columns (`held`), and every later step reads them alone: the
  * generic plan expects a handful of items and joins two lists by rescanning one for each row of the
  * other, a cost that grows with the square of the batch. Joining `input` with `held` again cost
  * about 50 of 170 µs of Postgres CPU per attempt in batches of 32 (measured on a 2-core machine).
  *
+ * Whether an attempt's application is erased is asked of the `application_erased` routine, after
+ * the delivery's row is locked, and not read by the statement itself: the statement reads every
+ * table as of its start, so an erasure that held the delivery's row and committed while the
+ * statement waited for it would look not done, and the receiver's answer (which may echo the
+ * candidate's data) would be kept. The routine's query takes a snapshot of its own and sees it
+ * (tested in test/suites/race-tests.ts).
+ *
  * A batch with a failure, or a status change, takes the portable path: those lock the endpoints
  * and decide each attempt's effect in order.
  */
+import { REDACTED_RESPONSE_BODY } from "@hireport/core";
 import type { AttemptToRecord, RecordAttemptResult } from "@hireport/webhooks";
 import { sql } from "kysely";
 import { runCompiled } from "../../compiled-queries";
@@ -30,23 +31,20 @@ import type { StoreContext } from "../../context";
 import type { WebhookEndpointTable } from "../../schema";
 import { toEndpoint } from "../../stores/webhook-rows";
 import { fromDb } from "../../values";
+import { routineRef, withRoutine } from "./routines";
 
 type RecordedRow = WebhookEndpointTable & {
   item_ord: number;
   item_recorded: boolean;
   item_found: string | null;
-  item_deferred: boolean;
   item_reset_at: WebhookEndpointTable["updated_at"] | null;
 };
 
-/**
- * See the module's comment. Call only for batches `recordsInOneStatement` (stores/webhook-attempts.ts)
- * accepts. The result of each item, in order; `null` for an item left to the portable transaction.
- */
+/** See the module's comment. Call only for batches `recordsInOneStatement` (stores/webhook-attempts.ts) accepts. */
 export async function recordAttemptsInOneStatement(
   ctx: StoreContext,
   items: readonly AttemptToRecord[],
-): Promise<(RecordAttemptResult | null)[]> {
+): Promise<RecordAttemptResult[]> {
   const column = <T>(value: (item: AttemptToRecord) => T): T[] => items.map(value);
   const args = {
     deliveryIds: column((item) => item.deliveryId),
@@ -61,15 +59,18 @@ export async function recordAttemptsInOneStatement(
     errors: column((item) => item.outcome.attempt.error),
     succeeded: column((item) => item.outcome.attempt.succeeded),
     resets: column((item) => item.outcome.endpoint.failureCount === "reset"),
+    redacted: REDACTED_RESPONSE_BODY,
   };
   const delivery = sql.table(ctx.table("webhook_delivery"));
   const attempt = sql.table(ctx.table("webhook_attempt"));
   const endpoint = sql.table(ctx.table("webhook_endpoint"));
-  const rows = await runCompiled(
-    ctx,
-    "webhooks.recordAttempts:one-statement",
-    args,
-    (p) => sql<RecordedRow>`
+  const erased = routineRef(ctx, "application_erased");
+  const rows = await withRoutine(ctx, "application_erased", () =>
+    runCompiled(
+      ctx,
+      "webhooks.recordAttempts:one-statement",
+      args,
+      (p) => sql<RecordedRow>`
     with input as (
       select * from unnest(
         ${p.deliveryIds}::text[], ${p.leaseTokens}::text[], ${p.statuses}::text[],
@@ -82,9 +83,9 @@ export async function recordAttemptsInOneStatement(
       )
     ),
     held as (
-      select d.id, d.endpoint_id, i.*
+      select d.id, d.endpoint_id, d.event_id, d.event_type, i.*
       from ${delivery} as d inner join input as i on i.delivery_id = d.id
-      where d.lease_token = i.lease_token and d.event_type not like 'application.%'
+      where d.lease_token = i.lease_token
       order by d.id
       for update of d
     ),
@@ -100,7 +101,9 @@ export async function recordAttemptsInOneStatement(
       insert into ${attempt}
         (id, delivery_id, endpoint_id, attempted_at, status_code, duration_ms, response_body, error, succeeded)
       select h.attempt_id, h.delivery_id, h.endpoint_id, h.attempted_at, h.status_code, h.duration_ms,
-        h.response_body, h.error, h.succeeded
+        case when h.event_type like 'application.%' and ${erased}(h.event_id)
+        then ${p.redacted} else h.response_body end,
+        h.error, h.succeeded
       from held as h
       returning id
     ),
@@ -123,22 +126,18 @@ export async function recordAttemptsInOneStatement(
       returning e.id, e.updated_at
     )
     select i.ord as item_ord, (i.delivery_id = any(array(select h.id from held as h))) as item_recorded,
-      d.endpoint_id as item_found, coalesce(d.event_type like 'application.%', false) as item_deferred,
-      r.updated_at as item_reset_at, e.*
+      d.endpoint_id as item_found, r.updated_at as item_reset_at, e.*
     from input as i
     left join ${delivery} as d on d.id = i.delivery_id
     left join ${endpoint} as e on e.id = d.endpoint_id
     left join reset as r on r.id = e.id
     order by i.ord`,
+    ),
   );
   // The main query reads the tables as they were before the statement; a reset is applied here.
   const endpoints = new Map<string, ReturnType<typeof toEndpoint>>();
-  const results: (RecordAttemptResult | null)[] = [];
+  const results: RecordAttemptResult[] = [];
   for (const row of rows) {
-    if (row.item_deferred === true) {
-      results.push(null);
-      continue;
-    }
     let record = null;
     if (row.item_found !== null && row.id !== null && row.id !== undefined) {
       record = endpoints.get(row.id) ?? null;

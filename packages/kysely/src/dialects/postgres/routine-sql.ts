@@ -201,11 +201,37 @@ end
 $body$`,
 };
 
+/**
+ * `application_erased`: whether the subject of event `p_event_id` is an erased application, as the
+ * database is now. `recordAttempts` calls it for each attempt of an `application.*` event after
+ * locking the delivery's row: a volatile function's query takes a fresh snapshot under READ
+ * COMMITTED, so it sees an erasure that held that row and committed while the statement waited,
+ * which the statement's own snapshot (taken at its start) does not. Under another isolation level
+ * no fresh snapshot is to be had, and it answers true: the answer is left out rather than risked.
+ */
+const applicationErased: RoutineDefinition = {
+  args: "text",
+  create: (naming) => `create or replace function ${naming.name}(p_event_id text) returns boolean
+language plpgsql volatile as $body$
+begin
+  if current_setting('transaction_isolation') <> 'read committed' then
+    return true;
+  end if;
+  return exists (
+    select 1 from ${naming.table("event")} as ev
+    inner join ${naming.table("application")} as a on a.id = ev.subject_id
+    where ev.id = p_event_id and a.erased_at is not null
+  );
+end
+$body$`,
+};
+
 /** The routines of this version, by their base name. */
 export const ROUTINE_DEFINITIONS = {
   count_requests: countRequests,
   append_event: appendEvent,
   create_application: createApplication,
+  application_erased: applicationErased,
 } as const satisfies Record<string, RoutineDefinition>;
 
 export type RoutineBase = keyof typeof ROUTINE_DEFINITIONS;

@@ -6,7 +6,7 @@ import { deliveryHelpers, FAR_LEASE } from "./webhook-delivery-support";
 
 /** Erasure of a candidate (`candidates.erase` of core) as it meets the webhook store's attempts. */
 export function webhookErasureTests(ctx: WebhookConformanceContext): void {
-  const { endpointOf, success } = deliveryHelpers(ctx);
+  const { endpointOf, eventOf, success } = deliveryHelpers(ctx);
 
   /** A company with a job and a candidate with a unique e-mail and name. */
   async function world() {
@@ -20,6 +20,18 @@ export function webhookErasureTests(ctx: WebhookConformanceContext): void {
     });
     expect(await ctx.createApplication(application)).toEqual({ outcome: "created" });
     return { companyId, job, application };
+  }
+
+  /** `world()` with a second candidate, an endpoint, and an appended event of each application. */
+  async function twoCandidates() {
+    const { companyId, job, application } = await world();
+    const other = makeApplication(companyId, job.id);
+    expect(await ctx.createApplication(other)).toEqual({ outcome: "created" });
+    const endpoint = await endpointOf(companyId);
+    const mine = applicationEvent(application, job.title);
+    const theirs = applicationEvent(other, job.title);
+    for (const event of [mine, theirs]) await ctx.storage.events.append(event);
+    return { companyId, job, application, other, endpoint, mine, theirs };
   }
 
   /** A delivery of `event` held under a lease (an attempt is stored through recordAttempt only). */
@@ -36,13 +48,7 @@ export function webhookErasureTests(ctx: WebhookConformanceContext): void {
 
   describe("webhooks: erasure", () => {
     it("erase redacts the answers of the attempts of the subject's events, and only those", async () => {
-      const { companyId, job, application } = await world();
-      const other = makeApplication(companyId, job.id);
-      expect(await ctx.createApplication(other)).toEqual({ outcome: "created" });
-      const endpoint = await endpointOf(companyId);
-      const mine = applicationEvent(application, job.title);
-      const theirs = applicationEvent(other, job.title);
-      for (const event of [mine, theirs]) await ctx.storage.events.append(event);
+      const { companyId, application, endpoint, mine, theirs } = await twoCandidates();
       const echo = async (event: EventRecord) => {
         const { held, token } = await heldDelivery(endpoint, event);
         const outcome = success(held, { responseBody: `echo: ${event.payload}` });
@@ -82,6 +88,33 @@ export function webhookErasureTests(ctx: WebhookConformanceContext): void {
       expect(result?.recorded).toBe(true);
       expect(await ctx.storage.webhooks.listAttempts(companyId, held.id)).toEqual([
         { ...outcome.attempt, responseBody: REDACTED_RESPONSE_BODY },
+      ]);
+      await ctx.expectRaw("findText", [application.candidate.email], []);
+    });
+
+    it("recordAttempts of a batch mixing job and application events keeps only the erased application's answer out", async () => {
+      const { companyId, application, endpoint, mine: erasedEvent, theirs: keptEvent } = await twoCandidates();
+      const jobEvent = await eventOf(companyId);
+      await ctx.storage.transaction((tx) =>
+        tx.candidates.erase({ companyId, applicationIds: [application.id], erasedAt: now() }),
+      );
+      const held = [];
+      for (const event of [jobEvent, erasedEvent, keptEvent, erasedEvent]) {
+        const { held: delivery, token } = await heldDelivery(endpoint, event);
+        const outcome = success(delivery, { responseBody: `you sent: ${event.payload}` });
+        held.push({ delivery, item: { deliveryId: delivery.id, leaseToken: token, outcome } });
+      }
+      const results = await ctx.storage.webhooks.recordAttempts(held.map((entry) => entry.item));
+      expect(results.map((result) => result.recorded)).toEqual([true, true, true, true]);
+      const bodies = [];
+      for (const { delivery } of held) {
+        bodies.push((await ctx.storage.webhooks.listAttempts(companyId, delivery.id)).map((a) => a.responseBody));
+      }
+      expect(bodies).toEqual([
+        [`you sent: ${jobEvent.payload}`],
+        [REDACTED_RESPONSE_BODY],
+        [`you sent: ${keptEvent.payload}`],
+        [REDACTED_RESPONSE_BODY],
       ]);
       await ctx.expectRaw("findText", [application.candidate.email], []);
     });
