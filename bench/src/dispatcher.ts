@@ -49,7 +49,7 @@ const DEADLINE_MS = env("BENCH_DEADLINE_S", 300) * 1000;
 const SEED_CHUNK = 1_000;
 /**
  * The backlog's event type: `job.updated`, or `application.updated`, whose attempts Postgres
- * records in the transaction that sees an erasure of the application (not the one statement).
+ * records with a call of the `application_erased` routine each (whether the application is erased).
  */
 const EVENT_TYPE = eventType(process.env.BENCH_EVENT_TYPE ?? "job.updated");
 function eventType(value: string): "job.updated" | "application.updated" {

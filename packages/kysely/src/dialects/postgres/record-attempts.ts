@@ -2,11 +2,11 @@
  * `recordAttempts` on Postgres in one statement, for the batches a dispatcher records nearly always:
  * attempts that move no endpoint's status and count no failure (successes, which reset the count,
  * and test sends). One data-modifying `WITH` locks the held delivery rows in id order, moves them
- * on, stores their attempts (an erased application's answer left out: see below), resets the endpoints' failure
- * counts where they are not 0 (their rows locked in id order after the deliveries', as every writer
- * of both locks them), and reads the endpoints back: one round trip and no `BEGIN`/`COMMIT`, where
- * the portable transaction takes seven. Its text is the same for every batch size (one array
- * parameter per column), so it is prepared once per connection.
+ * on, stores their attempts (an erased application's answer left out: see below), resets the
+ * endpoints' failure counts where they are not 0 (their rows locked in id order after the
+ * deliveries', as every writer of both locks them), and reads the endpoints back: one round trip
+ * and no `BEGIN`/`COMMIT`, where the portable transaction takes seven. Its text is the same for
+ * every batch size (one array parameter per column), so it is prepared once per connection.
  *
  * The locked rows carry their item's columns (`held`), and every later step reads them alone: the
  * generic plan expects a handful of items and joins two lists by rescanning one for each row of the
