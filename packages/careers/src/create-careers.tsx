@@ -14,6 +14,7 @@ import {
 } from "@hireport/core";
 import { handleApply } from "./apply/handle-apply";
 import { discardBody } from "./apply/read-submission";
+import { CountryWarnings } from "./country-warnings";
 import { indeedFeed } from "./feeds/indeed";
 import { rssFeed } from "./feeds/rss";
 import { sitemap } from "./feeds/sitemap";
@@ -69,6 +70,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
   const { api, logger } = options;
   const tokens = new CareersTokens(options.secret);
   const styles = new StyleCache();
+  const countryWarnings = new CountryWarnings(logger);
   const filesPath = api.settings.filesPath;
 
   /** A short page (404, 405, 429, 500) in the site's theme, or the default one. */
@@ -235,6 +237,8 @@ export function createCareers(input: CareersOptions): HireportCareers {
   }
 
   function jobPageOf(site: Site, job: ReturnType<typeof jobView>, form: ApplyFormProps) {
+    // A JobPosting without addressCountry is an error in Google's report: the host hears of it once per job.
+    countryWarnings.check(job);
     const structuredData = scriptJson(jobPosting(job, site.theme, site.siteUrl));
     return render(options, "jobPage", { site: contextOf(site), job, structuredData, form });
   }

@@ -126,7 +126,8 @@ export interface CareersOptions {
    * none). The JobPosting data (`addressCountry`, `applicantLocationRequirements`) and the Indeed
    * feed (`<country>`) then carry it. A remote job whose location names a place that is no country
    * (`"Remote - Europe"`) is left without one.
-   * @default none: such a job has no country
+   * @default none: such a job has no country, and (unless it is fully remote) its page's JobPosting no
+   * `addressCountry`, which Google reports as an error: the site warns through `logger`, once per job.
    */
   defaultCountry?: string | ((company: CompanyRecord) => string | null);
   /** Replaces pages: each function returns the page (a preact element, or an HTML string it escaped itself). @default the site's own pages */
@@ -160,7 +161,10 @@ export interface CareersOptions {
   indexNowKey?: string;
   /** Time source (form tokens, links). @default the system clock */
   clock?: Clock;
-  /** Where unexpected failures are logged (the page shows only a reference). @default console */
+  /**
+   * Where unexpected failures are logged (the page shows only a reference), and the warning, once per
+   * job, about a job page whose JobPosting has no country (see `defaultCountry`). @default console
+   */
   logger?: Logger;
 }
 
