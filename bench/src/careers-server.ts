@@ -5,8 +5,9 @@
  * - `careers-hireport`: `createCareers` mounted with @hireport/fastify on @hireport/kysely (company
  *   resolution, the company's row, the job through `api.publicJobs`, the page, its ETag, a fresh form
  *   token, the security headers; `/jobs.json` reads the company's row only when its page is empty).
- * - `careers-bare`: hand-written Fastify routes that run the same queries through Kysely and render
- *   the same page with the same parts (`defaultRenderers`, `jobView`, `jobPosting`, a jose form
+ * - `careers-bare`: hand-written Fastify routes that run the same queries through Kysely, read the
+ *   rows with the Kysely store's generated mapping (`toJob`) and render the same page with the same
+ *   parts (`defaultRenderers`, `jobView`, `jobPosting`, a jose form
  *   token), and the same `/jobs.json` (the same list query, the same JSON, the same cursor); no
  *   company resolution, no ETag, no CSP, nothing else.
  */
@@ -27,7 +28,6 @@ import {
   cursorScope,
   isPublicJob,
   type JobRecord,
-  type JobStatus,
   publicJobUrl,
 } from "@hireport/core";
 import { hireportFastify } from "@hireport/fastify";
@@ -35,6 +35,10 @@ import { kyselyFileStore, kyselyStorage } from "@hireport/kysely";
 import Fastify from "fastify";
 import { SignJWT } from "jose";
 import { renderToString } from "preact-render-to-string";
+// The job row's mapping to its record, generated from JOB_FIELDS (`pnpm --filter @hireport/core
+// generate`) and used by @hireport/kysely's store: the baseline reads rows with the same code, so a
+// new Job field reaches it with the generator. Not exported by the package, so imported by path.
+import { toJob } from "../../packages/kysely/src/stores/generated/job-rows";
 import { CAREERS_COMPANY, CAREERS_PREFIX, CAREERS_SITE, PAGE_SIZE } from "./careers-common";
 import { createDb, FILE_SECRET } from "./common";
 
@@ -46,51 +50,8 @@ function today(): string {
   return new Date().toISOString().slice(0, 10);
 }
 
-function list(value: unknown): string[] {
-  return typeof value === "string" ? (JSON.parse(value) as string[]) : [];
-}
-
-/** A job row of Postgres as a record. */
-function toJob(row: Record<string, unknown>): JobRecord {
-  const date = (value: unknown) => (value === null ? null : new Date(value as Date));
-  return {
-    id: row.id as string,
-    companyId: row.company_id as string,
-    reference: row.reference as string,
-    title: row.title as string,
-    description: row.description as string,
-    shortDescription: row.short_description as string,
-    department: row.department as string,
-    location: row.location as string,
-    employmentType: row.employment_type as string,
-    experienceLevel: row.experience_level as string,
-    salaryMin: row.salary_min as number | null,
-    salaryMax: row.salary_max as number | null,
-    salaryCurrency: row.salary_currency as string,
-    salaryPeriod: row.salary_period as string,
-    requiredSkills: list(row.required_skills),
-    preferredSkills: list(row.preferred_skills),
-    qualifications: list(row.qualifications),
-    responsibilities: list(row.responsibilities),
-    benefits: list(row.benefits),
-    closingDate: row.closing_date as string | null,
-    startDate: row.start_date as string | null,
-    positions: row.positions as number | null,
-    country: row.country as string | null,
-    region: row.region as string | null,
-    locality: row.locality as string | null,
-    postalCode: row.postal_code as string | null,
-    workplaceType: row.workplace_type as JobRecord["workplaceType"],
-    questions: typeof row.questions === "string" ? (JSON.parse(row.questions) as JobRecord["questions"]) : [],
-    status: row.status as JobStatus,
-    hidden: row.hidden as boolean,
-    applicationsCount: Number(row.applications_count),
-    createdAt: new Date(row.created_at as Date),
-    updatedAt: new Date(row.updated_at as Date),
-    closedAt: date(row.closed_at),
-    publishedAt: date(row.published_at),
-  };
-}
+/** A job row as Postgres returns it. */
+type JobRow = Parameters<typeof toJob>[0];
 
 /** The public-job rule as core applies it: the day is read only when a closing date could matter. */
 const isPublic = (job: JobRecord) =>
@@ -128,7 +89,7 @@ function bare(): void {
       .where("company_id" as never, "=", CAREERS_COMPANY as never)
       .executeTakeFirst();
     if (!row) return reply.code(404).send("not found");
-    const job = toJob(row as Record<string, unknown>);
+    const job = toJob(row as JobRow);
     if (!isPublic(job)) return reply.code(410).send("gone");
     const theme = resolveTheme({}, company);
     const view = jobView(addresses, job, "");
@@ -192,7 +153,7 @@ function bare(): void {
       .orderBy("id" as never, "desc")
       .limit(PAGE_SIZE + 1)
       .execute();
-    const jobs = rows.map((row) => toJob(row as Record<string, unknown>));
+    const jobs = rows.map((row) => toJob(row as JobRow));
     const hasMore = jobs.length > PAGE_SIZE;
     const data = jobs.slice(0, PAGE_SIZE);
     const last = data.at(-1);
