@@ -59,7 +59,11 @@ export interface JobIndexing {
   wake(): void;
   /** One run: the sweep, then every service's pending jobs. Runs never overlap. */
   runOnce(): Promise<IndexingRunResult>;
-  /** The last notice of each of the company's jobs among `jobIds`, per service (no secret in them). */
+  /**
+   * The stored notices of the company's jobs among `jobIds`: a `JobIndexNotice` (`service`, `seq`,
+   * `action`, `notifiedAt`, `status`, `error`, `closesAt`) per job and service that has one (none for
+   * a job no run has handled yet), in no set order. No secret is in them.
+   */
   notices(companyId: string, jobIds: readonly string[]): Promise<JobIndexNotice[]>;
 }
 
