@@ -13,6 +13,7 @@ export const hireportAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@hireport\/core\/telemetry$/, replacement: src("core/src/telemetry/index.ts") },
   { find: /^@hireport\/core\/testing$/, replacement: src("core/src/testing/index.ts") },
   { find: /^@hireport\/core$/, replacement: src("core/src/index.ts") },
+  { find: /^@hireport\/kysely\/webhooks$/, replacement: src("kysely/src/webhooks.ts") },
   { find: /^@hireport\/kysely$/, replacement: src("kysely/src/index.ts") },
   { find: /^@hireport\/webhooks\/verify$/, replacement: src("webhooks/src/verify.ts") },
   { find: /^@hireport\/webhooks\/memory$/, replacement: src("webhooks/src/memory.ts") },

@@ -15,7 +15,8 @@ import type { AddressInfo } from "node:net";
 import { createConsole } from "@hireport/console";
 import { createPublicApi } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
-import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { migrateToLatest } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import express from "express";
 import { type Kysely, sql } from "kysely";
@@ -113,7 +114,7 @@ export async function runConsoleBench(): Promise<void> {
   const db = createDb(10);
   const migration = await migrateToLatest(db, { tablePrefix: PREFIX });
   if (migration.error) throw migration.error;
-  const storage = kyselyStorage({ db, tablePrefix: PREFIX });
+  const storage = kyselyWebhookStorage({ db, tablePrefix: PREFIX });
   const dispatcher = createWebhookDispatcher({ storage, allowPrivateAddresses: true });
   const api = createPublicApi({ storage, publicBaseUrl: "https://careers.example.com", fileTokenSecret: FILE_SECRET });
   await api.companies.upsert({ id: COMPANY, name: "Console bench" });

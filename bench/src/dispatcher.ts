@@ -20,7 +20,8 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
 import { createPublicApi, eventPayload, newId } from "@hireport/core";
-import { hardenPgPool, kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { hardenPgPool, migrateToLatest } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import { Kysely, type LogEvent, PostgresDialect, sql } from "kysely";
 import pg from "pg";
@@ -199,7 +200,7 @@ async function main(): Promise<void> {
 async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline: number): Promise<void> {
   const migrated = await migrateToLatest(db, { tablePrefix: PREFIX });
   if (migrated.error) throw migrated.error;
-  const storage = kyselyStorage({ db, tablePrefix: PREFIX });
+  const storage = kyselyWebhookStorage({ db, tablePrefix: PREFIX });
   const now = new Date();
   const company = await storage.companies.upsert({ id: newId("co", now), name: "Bench", createdAt: now });
 
@@ -386,7 +387,7 @@ async function run(db: Kysely<Record<string, Record<string, unknown>>>, deadline
     dialect: new PostgresDialect({ pool: hardenPgPool(new pg.Pool({ connectionString: PG_URL, max: 10 })) }),
   });
   const api = createPublicApi({
-    storage: kyselyStorage({ db: writerDb, tablePrefix: PREFIX }),
+    storage: kyselyWebhookStorage({ db: writerDb, tablePrefix: PREFIX }),
     publicBaseUrl: "https://bench.example.com",
     fileTokenSecret: "bench-file-token-secret-0123456789abcdef",
     onEvent: (event) => {

@@ -5,14 +5,14 @@
  * `BENCH_WAKE_CHANNEL` (src/wake.ts), as the production guide shows. Prints `READY` once started
  * and listening; SIGTERM stops it.
  */
-import { kyselyStorage } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import { createDb, TABLE_PREFIX } from "./common";
 import { benchWakeUps } from "./wake";
 
 const db = createDb(Number(process.env.BENCH_POOL_SIZE ?? 10));
 const dispatcher = createWebhookDispatcher({
-  storage: kyselyStorage({ db, tablePrefix: TABLE_PREFIX }),
+  storage: kyselyWebhookStorage({ db, tablePrefix: TABLE_PREFIX }),
   allowPrivateAddresses: true,
   purgeIntervalMs: 0,
 });

@@ -29,7 +29,8 @@
 import { type ChildProcess, fork } from "node:child_process";
 import { cpus } from "node:os";
 import { join } from "node:path";
-import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { migrateToLatest } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import { type Kysely, sql } from "kysely";
 import {
@@ -188,7 +189,7 @@ async function main(): Promise<void> {
   // Endpoints are made through the dispatcher's own manager (not started here); any left by an
   // earlier run that ended early go first, with their deliveries.
   const manager = createWebhookDispatcher({
-    storage: kyselyStorage({ db, tablePrefix: TABLE_PREFIX }),
+    storage: kyselyWebhookStorage({ db, tablePrefix: TABLE_PREFIX }),
     allowPrivateAddresses: true,
   });
   for (const endpoint of await manager.endpoints.list(POST_COMPANY)) {

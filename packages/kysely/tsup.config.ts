@@ -1,4 +1,8 @@
 import { defineConfig } from "tsup";
 import { packageBuild } from "../core/tsup.shared";
 
-export default defineConfig(packageBuild({ entry: { index: "src/index.ts" } }));
+// `webhooks` (`@hireport/kysely/webhooks`) is the only entry that loads `@hireport/webhooks`; the
+// entries share chunks in CommonJS too, so that each module has one copy per format.
+export default defineConfig(
+  packageBuild({ entry: { index: "src/index.ts", webhooks: "src/webhooks.ts" }, splitting: true }),
+);

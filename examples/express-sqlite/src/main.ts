@@ -15,7 +15,8 @@ import { createCareers } from "@hireport/careers";
 import { createConsole } from "@hireport/console";
 import { createPublicApi, type Scope } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
-import { kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { kyselyFileStore, migrateToLatest } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher } from "@hireport/webhooks";
 import Database from "better-sqlite3";
 import express from "express";
@@ -50,7 +51,7 @@ async function main(): Promise<void> {
   });
   const migration = await migrateToLatest(db);
   if (migration.error) throw migration.error;
-  const storage = kyselyStorage({ db });
+  const storage = kyselyWebhookStorage({ db });
 
   const dispatcher = createWebhookDispatcher({
     storage,

@@ -12,7 +12,8 @@
  * turns the SSRF guard off (`allowPrivateAddresses`), so it is refused when NODE_ENV=production.
  * HIREPORT_OTEL=console prints a span per attempt, linked to the request that emitted the event (telemetry.ts).
  */
-import { kyselyStorage, postgresWakeUps } from "@hireport/kysely";
+import { postgresWakeUps } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
 import { createDatabase, env, isProduction, loadConfig, onShutdown, wakeChannel, warn } from "./config";
 import { startTelemetry } from "./telemetry";
@@ -59,7 +60,7 @@ async function main(): Promise<void> {
   const otel = startTelemetry();
   // One of the 5 connections listens for the app processes' wake-ups.
   const { db, pool } = createDatabase(config, 5);
-  const storage = kyselyStorage({ db, tablePrefix: config.tablePrefix });
+  const storage = kyselyWebhookStorage({ db, tablePrefix: config.tablePrefix });
   // Signing secrets sealed at rest (AES-256-GCM) with a key of yours: `openssl rand -base64 32`.
   const webhookKey = env("HIREPORT_WEBHOOK_KEY");
   const dispatcher = createWebhookDispatcher({

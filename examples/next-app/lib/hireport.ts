@@ -15,7 +15,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { createCareers, type HireportCareers } from "@hireport/careers";
 import { createPublicApi, type PublicApi } from "@hireport/core";
-import { hardenPgPool, kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { hardenPgPool, kyselyFileStore, migrateToLatest } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 
@@ -96,7 +97,7 @@ async function create(): Promise<Hireport> {
     await db.destroy();
     throw migration.error;
   }
-  const storage = kyselyStorage({ db, tablePrefix });
+  const storage = kyselyWebhookStorage({ db, tablePrefix });
   const dispatcher = createWebhookDispatcher({
     storage,
     onEndpointPaused: (endpoint) => console.warn(`[hireport] webhook endpoint ${endpoint.id} paused after failures`),

@@ -18,7 +18,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type ApplicationWire, createPublicApi, type PublicApi } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
-import { kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { kyselyFileStore, migrateToLatest } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
 import { verifySignature } from "@hireport/webhooks/verify";
 import SQLite from "better-sqlite3";
@@ -57,7 +58,7 @@ beforeAll(async () => {
   db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, "site.sqlite")) }) });
   const migration = await migrateToLatest(db);
   if (migration.error) throw migration.error;
-  const storage = kyselyStorage({ db });
+  const storage = kyselyWebhookStorage({ db });
   dispatcher = createWebhookDispatcher({ storage, allowPrivateAddresses: true, pollIntervalMs: 100, timeoutMs: 2_000 });
   api = createPublicApi({
     storage,

@@ -1,5 +1,4 @@
-import type { StorageStores } from "@hireport/core";
-import type { WebhookStorage, WebhookStorageStores } from "@hireport/webhooks";
+import type { Storage, StorageStores } from "@hireport/core";
 import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
 import { detectDialect, strategyFor } from "./dialects/detect";
@@ -9,6 +8,7 @@ import { createApplicationStore } from "./stores/applications";
 import { createAuditStore } from "./stores/audit";
 import { createCandidateStore } from "./stores/candidates";
 import { createCompanyStore } from "./stores/companies";
+import { createEventDeliveryStore } from "./stores/event-deliveries";
 import { createEventStore } from "./stores/events";
 import { createIdempotencyStore } from "./stores/idempotency";
 import { createJobIndexStore } from "./stores/job-index";
@@ -16,7 +16,6 @@ import { createJobStore } from "./stores/jobs";
 import { createKeyStore } from "./stores/keys";
 import { createRateLimitStore } from "./stores/rate-limits";
 import { createUsageStore } from "./stores/usage";
-import { createWebhookStore } from "./stores/webhooks";
 import { runTransaction } from "./transactions";
 
 export interface KyselyStorageOptions<DB> {
@@ -80,11 +79,29 @@ function withDomain<S extends StorageStores>(stores: S, ctx: StoreContext, reads
   return ctx.domain === null ? stores : { ...stores, ...ctx.domain(ctx, reads) };
 }
 
+/** Core's stores but `eventDeliveries`: the ones every Kysely storage makes the same way. */
+type SharedStoreName = Exclude<keyof StorageStores, "eventDeliveries">;
+
+/**
+ * What a storage adds to the shared stores on a context: `eventDeliveries`, and with
+ * `@hireport/kysely/webhooks` the webhook store (which is also the `eventDeliveries`).
+ */
+export type DeliveryStores<S extends StorageStores> = (ctx: StoreContext) => Omit<S, SharedStoreName>;
+
+/** A storage whose stores, in and out of its transactions, are `S`. */
+export type StorageOf<S extends StorageStores> = S & {
+  /** {@link Storage.transaction}, with the stores of `S` on `tx`. */
+  transaction<T>(fn: (tx: S) => Promise<T>): Promise<T>;
+};
+
 /** The stores on `ctx`; the reads that may lag on `reads` (the `readDb`'s context, or `ctx` itself). */
-function createStores(ctx: StoreContext, reads: StoreContext = ctx): WebhookStorageStores {
+function createStores<S extends StorageStores>(
+  ctx: StoreContext,
+  deliveries: DeliveryStores<S>,
+  reads: StoreContext = ctx,
+): S {
   const rateLimits = createRateLimitStore(ctx);
-  const webhooks = createWebhookStore(ctx);
-  return {
+  const shared: Pick<StorageStores, SharedStoreName> = {
     companies: createCompanyStore(ctx),
     keys: createKeyStore(ctx, rateLimits),
     jobs: createJobStore(ctx, reads),
@@ -93,24 +110,36 @@ function createStores(ctx: StoreContext, reads: StoreContext = ctx): WebhookStor
     rateLimits,
     usage: createUsageStore(ctx),
     idempotency: createIdempotencyStore(ctx),
-    eventDeliveries: webhooks,
-    webhooks,
     audit: createAuditStore(ctx),
     candidates: createCandidateStore(ctx),
     jobIndex: createJobIndexStore(ctx),
   };
+  return { ...shared, ...deliveries(ctx) } as S;
 }
 
 /**
- * The storage contract of `@hireport/core` on a Kysely database, with the webhook store of
- * `@hireport/webhooks` (`webhooks`, on the same tables as core's `eventDeliveries`): what
- * `createPublicApi` and `createWebhookDispatcher` both take. Every method runs on the given
- * instance (but the reads that may lag on `readDb` when it is given); `transaction(fn)` runs `fn`
- * with stores bound to one database transaction (on SQLite a
+ * The storage contract of `@hireport/core` on a Kysely database: what `createPublicApi` takes.
+ * Every method runs on the given instance (but the reads that may lag on `readDb` when it is
+ * given); `transaction(fn)` runs `fn` with stores bound to one database transaction (on SQLite a
  * `BEGIN IMMEDIATE` transaction), committed when `fn` resolves and rolled back when it rejects.
  * The dialect's strategy is chosen once, here: the `dialect` option, else the adapter's dialect.
+ *
+ * It needs nothing of `@hireport/webhooks`: events still reach the webhook tables' deliveries
+ * (`eventDeliveries`), but to run the dispatcher use `kyselyWebhookStorage` of
+ * `@hireport/kysely/webhooks`, the same storage with the webhook store.
  */
-export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): WebhookStorage {
+export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): Storage {
+  return kyselyStorageWith(options, (ctx) => ({ eventDeliveries: createEventDeliveryStore(ctx) }));
+}
+
+/**
+ * A Kysely storage with the delivery stores `deliveries` makes on each context (outside and in
+ * each transaction): `kyselyStorage`, and `kyselyWebhookStorage` of `@hireport/kysely/webhooks`.
+ */
+export function kyselyStorageWith<DB, S extends StorageStores>(
+  options: KyselyStorageOptions<DB>,
+  deliveries: DeliveryStores<S>,
+): StorageOf<S> {
   const db = options.db as unknown as Db;
   const domain = options.domain;
   const ctx = createContext({
@@ -123,11 +152,11 @@ export function kyselyStorage<DB>(options: KyselyStorageOptions<DB>): WebhookSto
   const readDb = options.readDb as unknown as Db | undefined;
   // A storage made on the host's transaction reads in it: `readDb` is for storages on a Kysely instance.
   const reads = readDb && readDb !== db && !ctx.inTransaction ? readContext(ctx, readDb, options.dialect) : ctx;
-  const stores = withDomain(createStores(ctx, reads), ctx, reads);
+  const stores = withDomain(createStores(ctx, deliveries, reads), ctx, reads);
   return Object.freeze({
     ...stores,
-    transaction: <T>(fn: (tx: WebhookStorageStores) => Promise<T>): Promise<T> =>
-      runTransaction(ctx, (txCtx) => fn(withDomain(createStores(txCtx), txCtx))),
+    transaction: <T>(fn: (tx: S) => Promise<T>): Promise<T> =>
+      runTransaction(ctx, (txCtx) => fn(withDomain(createStores(txCtx, deliveries), txCtx))),
   });
 }
 

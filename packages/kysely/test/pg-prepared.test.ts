@@ -10,9 +10,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { PREPARED_MARK, runCompiled } from "../src/compiled-queries";
 import { createContext } from "../src/context";
 import { postgresStrategy } from "../src/dialects/postgres";
-import { hardenPgPool, kyselyStorage, migrateToLatest } from "../src/index";
+import { hardenPgPool, migrateToLatest } from "../src/index";
 import { prepareMarkedStatements, statementNames, utcTimestampMs } from "../src/pg-prepared";
 import type { HireportDatabase } from "../src/schema";
+import { kyselyWebhookStorage } from "../src/webhooks";
 import { type AnyDb, connectOrSkip, PG_URL, randomPrefix, sqliteFileFor, withOwnPrefix } from "./helpers/databases";
 import * as make from "./helpers/records";
 
@@ -49,7 +50,7 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
       const on = oneConnection();
       try {
         expect((await migrateToLatest(on, { tablePrefix })).error).toBeUndefined();
-        const storage = kyselyStorage({ db: on, tablePrefix });
+        const storage = kyselyWebhookStorage({ db: on, tablePrefix });
         expect(await storage.jobs.list({ companyId: "nobody", take: 26 })).toEqual([]);
         expect(await storage.jobs.list({ companyId: "someone else", take: 26 })).toEqual([]);
         expect(await storage.jobs.list({ companyId: "nobody", take: 3 })).toEqual([]);
@@ -95,7 +96,7 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
           from generate_series(1, 5000) as n`.execute(on);
         await sql`analyze ${t("application")}`.execute(on);
         await sql`analyze ${t("job")}`.execute(on);
-        const storage = kyselyStorage({ db: on, tablePrefix });
+        const storage = kyselyWebhookStorage({ db: on, tablePrefix });
         for (let i = 0; i < 8; i += 1) {
           const page = await storage.applications.list({ companyId: "co_plan", take: 26 });
           expect(page.map((application) => application.id)).toEqual(
@@ -130,7 +131,7 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
       const on = oneConnection();
       try {
         expect((await migrateToLatest(on, { tablePrefix })).error).toBeUndefined();
-        const storage = kyselyStorage({ db: on, tablePrefix });
+        const storage = kyselyWebhookStorage({ db: on, tablePrefix });
         const co = await make.addCompany(storage);
         const endpoints = [make.endpoint(co.id), make.endpoint(co.id)];
         for (const endpoint of endpoints) await storage.webhooks.insertEndpoint(endpoint);
@@ -183,7 +184,7 @@ describe.skipIf(!db)("named prepared statements (hardenPgPool)", () => {
       const on = oneConnection(false);
       try {
         expect((await migrateToLatest(on, { tablePrefix })).error).toBeUndefined();
-        const storage = kyselyStorage({ db: on, tablePrefix });
+        const storage = kyselyWebhookStorage({ db: on, tablePrefix });
         expect(await storage.jobs.list({ companyId: "nobody", take: 26 })).toEqual([]);
         expect(await prepared(on)).toEqual([]);
       } finally {

@@ -116,6 +116,11 @@ function retentionRunner(retention: WebhookDispatcherOptions["retention"]): (() 
 
 function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOptions {
   if (!input?.storage) throw new TypeError("createWebhookDispatcher needs a storage");
+  if (typeof input.storage.webhooks !== "object" || input.storage.webhooks === null) {
+    throw new TypeError(
+      "createWebhookDispatcher needs a storage with the webhook store (storage.webhooks): kyselyWebhookStorage of @hireport/kysely/webhooks, memoryWebhookStorage of @hireport/webhooks/memory, or your own WebhookStorage",
+    );
+  }
   const concurrency = positiveInteger("concurrency", input.concurrency ?? 32);
   const options: ResolvedDispatcherOptions = {
     storage: input.storage,

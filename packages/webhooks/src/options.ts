@@ -17,7 +17,7 @@ export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [
 
 export interface WebhookDispatcherOptions {
   /**
-   * The storage, with the webhook store: `kyselyStorage(...)` from `@hireport/kysely`,
+   * The storage, with the webhook store: `kyselyWebhookStorage(...)` from `@hireport/kysely/webhooks`,
    * `memoryWebhookStorage()` from `@hireport/webhooks/memory`, or another implementation of
    * {@link WebhookStorage}.
    */

@@ -20,7 +20,8 @@ import {
 } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { hireportFastify } from "@hireport/fastify";
-import { kyselyFileStore, kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { kyselyFileStore, migrateToLatest } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { type NextHandlers, toNextHandlers } from "@hireport/next";
 import type { WebhookStorage } from "@hireport/webhooks";
 import SQLite from "better-sqlite3";
@@ -101,7 +102,7 @@ export async function startHost(
   const tablePrefix = database?.tablePrefix ?? "hireport_";
   const migration = await migrateToLatest(db, { tablePrefix });
   if (migration.error) throw migration.error;
-  const storage = kyselyStorage({ db, tablePrefix });
+  const storage = kyselyWebhookStorage({ db, tablePrefix });
   const fileStore = kyselyFileStore({ db, tablePrefix });
   const clock = testClock();
   let origin = "http://127.0.0.1";

@@ -19,7 +19,8 @@ import {
   type Telemetry,
 } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
-import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { migrateToLatest } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import { createWebhookDispatcher, type WebhookDispatcher } from "@hireport/webhooks";
 import SQLite from "better-sqlite3";
 import express from "express";
@@ -97,7 +98,7 @@ export async function startHost(
   const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new SQLite(join(dir, "test.sqlite")) }) });
   const migration = await migrateToLatest(db);
   if (migration.error) throw migration.error;
-  const storage = kyselyStorage({ db });
+  const storage = kyselyWebhookStorage({ db });
   const dispatcher = createWebhookDispatcher({
     storage,
     allowPrivateAddresses: true,

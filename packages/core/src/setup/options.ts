@@ -45,7 +45,10 @@ export type ScoringFunction = (input: { job: JobRecord; candidate: CandidateReco
 export type ResumeSource = { redirect: string } | { body: Uint8Array; contentType: string; filename?: string } | null;
 
 export interface CreatePublicApiOptions {
-  /** The storage: `kyselyStorage(...)` from `@hireport/kysely`, or your own implementation. */
+  /**
+   * The storage: `kyselyStorage(...)` from `@hireport/kysely` (`kyselyWebhookStorage(...)` from
+   * `@hireport/kysely/webhooks` when the webhook dispatcher runs on it too), or your own implementation.
+   */
   storage: Storage;
   /**
    * Root address of the host's public site, without a trailing slash. Job pages are

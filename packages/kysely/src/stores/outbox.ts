@@ -1,8 +1,8 @@
 /** `events.append` as one transaction of plain statements: the portable way (MySQL/MariaDB, SQLite). */
 import { appendInSteps, type EventRecord } from "@hireport/core";
 import type { StoreContext } from "../context";
+import { createEventDeliveryStore } from "./event-deliveries";
 import { eventRow } from "./events";
-import { createWebhookStore } from "./webhooks";
 
 /**
  * The event's row, then one pending delivery per subscribed endpoint as core's `fanOut` builds it
@@ -11,7 +11,7 @@ import { createWebhookStore } from "./webhooks";
  */
 export function appendEventInSteps(ctx: StoreContext, event: EventRecord): Promise<void> {
   return ctx.atomic((tx) =>
-    appendInSteps({ eventDeliveries: createWebhookStore(tx) }, event, async (row) => {
+    appendInSteps({ eventDeliveries: createEventDeliveryStore(tx) }, event, async (row) => {
       await tx.db.insertInto(tx.table("event")).values(eventRow(tx, row)).execute();
     }),
   );

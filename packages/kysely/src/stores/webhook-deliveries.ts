@@ -5,37 +5,22 @@ import type { WebhookAttemptTable, WebhookDeliveryTable } from "../schema";
 import { afterPosition } from "./keyset";
 import { newestFirstPage } from "./newest-first";
 import { findRecord, selectAll } from "./rows";
-import { deliveryRow, toAttempt, toDelivery } from "./webhook-rows";
+import { toAttempt, toDelivery } from "./webhook-rows";
 
 export type DeliveryMethods = Pick<
   WebhookStore,
-  | "insertDeliveries"
-  | "getDelivery"
-  | "listDeliveries"
-  | "listAttempts"
-  | "listAttemptsOf"
-  | "resendDelivery"
-  | "recoverFailedDeliveries"
-  | "purgeDeliveries"
+  "getDelivery" | "listDeliveries" | "listAttempts" | "listAttemptsOf" | "resendDelivery" | "recoverFailedDeliveries"
 >;
 
 /** Ids per `IN (…)` list. */
 const ID_CHUNK = 500;
 
-/** Webhook deliveries and their attempts as the host sees them: insert, read, page, resend, purge. */
+/** Webhook deliveries and their attempts as the host sees them: read, page, resend, recover. */
 export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
   const getDelivery: WebhookStore["getDelivery"] = (companyId, id) =>
     findRecord(ctx, "webhook_delivery", { id, company_id: companyId }, toDelivery);
 
   return {
-    async insertDeliveries(records) {
-      if (records.length === 0) return;
-      await ctx.db
-        .insertInto(ctx.table("webhook_delivery"))
-        .values(records.map((record) => deliveryRow(ctx, record)))
-        .execute();
-    },
-
     getDelivery,
 
     async listDeliveries(query) {
@@ -140,33 +125,5 @@ export function createDeliveryMethods(ctx: StoreContext): DeliveryMethods {
         .execute();
       return getDelivery(companyId, id);
     },
-
-    purgeDeliveries: (before, limit) =>
-      ctx.atomic(async (tx) => {
-        const finished = tx.db
-          .selectFrom(tx.tableAs("webhook_delivery", "d"))
-          .select("d.id")
-          .where("d.status", "<>", "pending")
-          .where("d.created_at", "<", tx.toDb(before));
-        if (limit === undefined) {
-          await tx.db.deleteFrom(tx.table("webhook_attempt")).where("delivery_id", "in", finished).execute();
-          const deleted = await tx.db
-            .deleteFrom(tx.table("webhook_delivery"))
-            .where("status", "<>", "pending")
-            .where("created_at", "<", tx.toDb(before))
-            .executeTakeFirst();
-          return Number(deleted.numDeletedRows);
-        }
-        // A batch: the oldest `limit` finished deliveries, locked (a resend waits), then their
-        // attempts and their rows.
-        const picked = await tx.strategy
-          .forUpdate(finished.orderBy("d.created_at", "asc").orderBy("d.id", "asc").limit(Math.max(0, limit)))
-          .execute();
-        const ids = picked.map((row) => row.id);
-        if (ids.length === 0) return 0;
-        await tx.db.deleteFrom(tx.table("webhook_attempt")).where("delivery_id", "in", ids).execute();
-        const deleted = await tx.db.deleteFrom(tx.table("webhook_delivery")).where("id", "in", ids).executeTakeFirst();
-        return Number(deleted.numDeletedRows);
-      }),
   };
 }

@@ -1,4 +1,3 @@
-import { subscribesTo } from "@hireport/core";
 import type { EndpointPatch, WebhookStore } from "@hireport/webhooks";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../context";
@@ -16,10 +15,9 @@ export type EndpointMethods = Pick<
   | "updateEndpoint"
   | "replaceEndpointSecrets"
   | "deleteEndpoint"
-  | "listSubscribedEndpoints"
 >;
 
-/** Webhook endpoints: the company's subscriptions, and the fan-out's read of them. */
+/** Webhook endpoints: the company's subscriptions, as the host manages them. */
 export function createEndpointMethods(ctx: StoreContext): EndpointMethods {
   /** The company's endpoints, newest first. */
   const companyEndpoints = (companyId: string) =>
@@ -96,17 +94,5 @@ export function createEndpointMethods(ctx: StoreContext): EndpointMethods {
         await tx.db.deleteFrom(tx.table("webhook_delivery")).where("endpoint_id", "=", id).execute();
         return true;
       }),
-
-    /**
-     * The company's active and paused endpoints (paused ones queue events) whose event list names the
-     * type (core's `subscribesTo`), newest first.
-     */
-    async listSubscribedEndpoints(companyId, type) {
-      const rows = await companyEndpoints(companyId)
-        .where("e.status", "in", ["active", "paused"])
-        .$castTo<WebhookEndpointTable>()
-        .execute();
-      return rows.map(toEndpoint).filter((endpoint) => subscribesTo(endpoint, type));
-    },
   };
 }

@@ -13,7 +13,8 @@
 
 import type * as CoreTestStorage from "../../../core/test/http/storage";
 import type { StoredCounts } from "../../../core/test/http/storage";
-import { kyselyFileStore, kyselyStorage, TABLE_NAMES } from "../../src/index";
+import { kyselyFileStore, TABLE_NAMES } from "../../src/index";
+import { kyselyWebhookStorage } from "../../src/webhooks";
 import { type AnyDb, openTestDatabase, type TestDatabase, type TestDialect } from "../helpers/databases";
 import { countFileRows, countOrphanChunks, leaveOrphanChunk } from "../helpers/file-rows";
 import { rawReads } from "../helpers/inspector";
@@ -64,7 +65,7 @@ export function kyselyTestStorage(dialect: TestDialect): TestStorageModule {
     async createTestStorage() {
       const { db: open, prefix } = database();
       return {
-        storage: kyselyStorage({ db: open, tablePrefix: prefix }),
+        storage: kyselyWebhookStorage({ db: open, tablePrefix: prefix }),
         inspect: storedCounts(open, prefix),
         async dispose() {
           // One transaction: one commit to wait for, not one per table.

@@ -12,6 +12,7 @@ import { runWebhookStoreConformance } from "@hireport/webhooks/testing";
 import type { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { kyselyStorage, migrateToLatest } from "../../src/index";
+import { kyselyWebhookStorage } from "../../src/webhooks";
 import {
   type AnyDb,
   createDb,
@@ -67,7 +68,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         const result = await migrateToLatest(conformanceDb, { tablePrefix: webhookPrefix });
         if (result.error) throw result.error;
         return {
-          storage: kyselyStorage({ db: conformanceDb, tablePrefix: webhookPrefix }),
+          storage: kyselyWebhookStorage({ db: conformanceDb, tablePrefix: webhookPrefix }),
           inspect: rawReads(conformanceDb, webhookPrefix),
           teardown: () => dropTables(conformanceDb, webhookPrefix),
         };
@@ -83,7 +84,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
       queries,
       database: db as AnyDb,
       // None when the suite is skipped (no database): its tests never run.
-      storage: db ? kyselyStorage({ db, tablePrefix: prefix }) : (undefined as unknown as WebhookStorage),
+      storage: db ? kyselyWebhookStorage({ db, tablePrefix: prefix }) : (undefined as unknown as WebhookStorage),
       racers: [],
       extra: [],
       racer: (i) => suite.racers[i % suite.racers.length] as WebhookStorage,
@@ -102,7 +103,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         suite.racers = [suite.storage, suite.storage, suite.storage];
       } else {
         for (let i = 0; i < 3; i += 1) suite.extra.push(await createDb(dialect, { sqliteFile, poolSize: 8 }));
-        suite.racers = suite.extra.map((other) => kyselyStorage({ db: other, tablePrefix: prefix }));
+        suite.racers = suite.extra.map((other) => kyselyWebhookStorage({ db: other, tablePrefix: prefix }));
       }
     });
 

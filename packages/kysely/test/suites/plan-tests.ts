@@ -8,8 +8,8 @@ import { CompiledQuery, Kysely, type LogEvent, PostgresDialect } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import type { StoreContext } from "../../src/context";
-import { kyselyStorage } from "../../src/index";
 import { applicationRow } from "../../src/stores/generated/application-rows";
+import { kyselyWebhookStorage } from "../../src/webhooks";
 import { type AnyDb, PG_URL, type TestDialect } from "../helpers/databases";
 import * as make from "../helpers/records";
 
@@ -177,7 +177,7 @@ export function definePlanTests(options: {
         // The pages above start 3,000 rows (applications) and 100 rows (jobs) deep: a scan that
         // skipped to its position reads about one page of index entries, not everything before it.
         await db.connection().execute(async (conn) => {
-          const onOneConnection = kyselyStorage({ db: conn, tablePrefix: prefix });
+          const onOneConnection = kyselyWebhookStorage({ db: conn, tablePrefix: prefix });
           for (const run of cases) expect(await handlerReads(conn, () => run(onOneConnection))).toBeLessThan(200);
         });
       }
@@ -258,7 +258,7 @@ export function definePlanTests(options: {
           ]) {
             await session.executeQuery(CompiledQuery.raw(setting));
           }
-          const onSession = kyselyStorage({ db: session, tablePrefix: prefix });
+          const onSession = kyselyWebhookStorage({ db: session, tablePrefix: prefix });
           expect(await onSession.applications.create(input)).toEqual({
             outcome: "duplicate",
             existingId: earlier.id,
@@ -280,7 +280,7 @@ export function definePlanTests(options: {
     it.skipIf(dialect !== "postgres")(
       "walks the pending deliveries alone, along the due_pending index, never the finished ones",
       async () => {
-        const storage = kyselyStorage({ db: options.db(), tablePrefix: prefix });
+        const storage = kyselyWebhookStorage({ db: options.db(), tablePrefix: prefix });
         const co = await make.addCompany(storage);
         const endpoint = make.endpoint(co.id);
         await storage.webhooks.insertEndpoint(endpoint);
@@ -326,7 +326,7 @@ export function definePlanTests(options: {
 
   describe("query plan of an endpoint's attempt statistics", () => {
     it("sums the attempts of a day through the (endpoint_id, attempted_at) index, a range read", async () => {
-      const storage = kyselyStorage({ db: options.db(), tablePrefix: prefix });
+      const storage = kyselyWebhookStorage({ db: options.db(), tablePrefix: prefix });
       const co = await make.addCompany(storage);
       const endpoint = make.endpoint(co.id);
       await storage.webhooks.insertEndpoint(endpoint);

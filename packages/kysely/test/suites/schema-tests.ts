@@ -20,6 +20,7 @@ import {
 import { addFieldColumnMigration } from "../../src/migrations/add-field-column";
 import { COLUMNS } from "../../src/schema";
 import { readBool } from "../../src/values";
+import { kyselyWebhookStorage } from "../../src/webhooks";
 import { type AnyDb, randomPrefix, withOwnPrefix } from "../helpers/databases";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
@@ -355,7 +356,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         const result = await migrateToLatest(database, { tablePrefix: other });
         expect(result.error).toBeUndefined();
         expect(await routinesIn(database, other)).toHaveLength(Object.keys(routinesOf(other)).length);
-        const mixed = kyselyStorage({ db: database, tablePrefix: other });
+        const mixed = kyselyWebhookStorage({ db: database, tablePrefix: other });
         const co = make.company();
         await mixed.companies.upsert(co);
         const key = make.apiKey(co.id);
@@ -391,7 +392,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
     it("names migrateToLatest and installRoutines when a routine is missing; installRoutines puts it back", async () => {
       await withOwnPrefix(database, randomPrefix(), async (other) => {
         expect((await migrateToLatest(database, { tablePrefix: other })).error).toBeUndefined();
-        const bare = kyselyStorage({ db: database, tablePrefix: other });
+        const bare = kyselyWebhookStorage({ db: database, tablePrefix: other });
         const co = make.company();
         await bare.companies.upsert(co);
         const job = make.job(co.id, { title: "Welder" });

@@ -3,7 +3,8 @@ import { deliveryId } from "@hireport/core";
 import { endpointUpdate } from "@hireport/webhooks";
 import type { CompiledQuery } from "kysely";
 import { describe, expect, it } from "vitest";
-import { kyselyStorage, migrateToLatest } from "../../src/index";
+import { migrateToLatest } from "../../src/index";
+import { kyselyWebhookStorage } from "../../src/webhooks";
 import { type AnyDb, dropTables, randomPrefix } from "../helpers/databases";
 import * as make from "../helpers/records";
 import type { SuiteContext } from "./suite-context";
@@ -90,7 +91,7 @@ export function defineWebhookTests(suite: SuiteContext): void {
         const own = randomPrefix();
         const migrated = await migrateToLatest(database, { tablePrefix: own });
         expect(migrated.error).toBeUndefined();
-        const host = kyselyStorage({ db: database, tablePrefix: own });
+        const host = kyselyWebhookStorage({ db: database, tablePrefix: own });
         // Another connection of the same pool, whose statements are logged.
         const claimer = host;
         let claimQueries: CompiledQuery[] = [];
@@ -187,7 +188,7 @@ export function defineWebhookTests(suite: SuiteContext): void {
           })();
           const recorded: string[] = [];
           const dispatch = async (n: number) => {
-            const store = kyselyStorage({ db: extra[n % extra.length] as AnyDb, tablePrefix: own });
+            const store = kyselyWebhookStorage({ db: extra[n % extra.length] as AnyDb, tablePrefix: own });
             for (let round = 0; ; round += 1) {
               const done = !writing;
               const token = `stress_${n}_${round}`;
@@ -404,7 +405,7 @@ export function defineWebhookTests(suite: SuiteContext): void {
       await storage.webhooks.insertDeliveries([...backlog, ...later]);
       const now = new Date(Date.UTC(2020, 0, 2));
       // A storage of its own: it has made no claim yet, so it reads the ordered and throttled endpoints.
-      const fresh = kyselyStorage({ db: database, tablePrefix: suite.prefix });
+      const fresh = kyselyWebhookStorage({ db: database, tablePrefix: suite.prefix });
       let claimed: Awaited<ReturnType<typeof storage.webhooks.claimDueDeliveries>> = [];
       const used = await countQueries(async () => {
         claimed = await fresh.webhooks.claimDueDeliveries({
@@ -438,7 +439,7 @@ export function defineWebhookTests(suite: SuiteContext): void {
         const second = make.delivery(ev, plain.id, { nextAttemptAt: at(1), createdAt: at(1) });
         const heads = [2, 3].map((n) => make.delivery(ev, later.id, { nextAttemptAt: at(n), createdAt: at(n) }));
         await storage.webhooks.insertDeliveries([first, second, ...heads]);
-        const fresh = kyselyStorage({ db: database, tablePrefix: suite.prefix });
+        const fresh = kyselyWebhookStorage({ db: database, tablePrefix: suite.prefix });
         const now = new Date(Date.UTC(2019, 5, 2));
         const claim = (limit: number, leaseToken: string) =>
           fresh.webhooks.claimDueDeliveries({ now, limit, leaseUntil: new Date(now.getTime() + 30_000), leaseToken });

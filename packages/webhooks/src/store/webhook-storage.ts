@@ -8,8 +8,8 @@ export interface WebhookStorageStores extends StorageStores {
 
 /**
  * A core {@link Storage} that also holds the webhook store, in and out of its transactions: what
- * the dispatcher, the endpoint manager and the delivery log run on. `kyselyStorage()` of
- * `@hireport/kysely` is one; `memoryWebhookStorage()` of `@hireport/webhooks/memory` is one in
+ * the dispatcher, the endpoint manager and the delivery log run on. `kyselyWebhookStorage()` of
+ * `@hireport/kysely/webhooks` is one; `memoryWebhookStorage()` of `@hireport/webhooks/memory` is one in
  * memory. The `webhooks` store MUST work on the same data as `eventDeliveries` (the deliveries the
  * outbox inserts are the ones the dispatcher claims).
  */

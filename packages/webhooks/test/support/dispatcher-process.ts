@@ -5,7 +5,8 @@
  * HIREPORT_TEST_WAKE_CHANNEL (Postgres): also listens with `postgresWakeUps` on that channel, on a
  * pool of its own, and prints `ready` once listening.
  */
-import { kyselyStorage, postgresWakeUps } from "@hireport/kysely";
+import { postgresWakeUps } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import pg from "pg";
 import { createWebhookDispatcher } from "../../src/index";
 import { openDb, PG_URL, type SqlDialect } from "./kysely-factories";
@@ -17,7 +18,7 @@ const env = (name: string): string => {
 };
 
 const db = openDb(env("HIREPORT_TEST_DIALECT") as SqlDialect, env("HIREPORT_TEST_SQLITE_FILE"));
-const storage = kyselyStorage({ db, tablePrefix: env("HIREPORT_TEST_PREFIX") });
+const storage = kyselyWebhookStorage({ db, tablePrefix: env("HIREPORT_TEST_PREFIX") });
 const dispatcher = createWebhookDispatcher({
   storage,
   allowPrivateAddresses: true,

@@ -12,7 +12,8 @@ import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { kyselyStorage, migrateToLatest, TABLE_NAMES } from "@hireport/kysely";
+import { migrateToLatest, TABLE_NAMES } from "@hireport/kysely";
+import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
 import SQLite from "better-sqlite3";
 import { Kysely, MysqlDialect, PostgresDialect, SqliteDialect, sql } from "kysely";
 import { createPool } from "mysql2";
@@ -24,7 +25,7 @@ export type SqlDialect = "sqlite" | "postgres" | "mysql";
 export const PG_URL = process.env.HIREPORT_PG_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 export const MYSQL_URL = process.env.HIREPORT_MYSQL_URL ?? "mysql://root@127.0.0.1:3306/test";
 
-// biome-ignore lint/suspicious/noExplicitAny: the test database is untyped; kyselyStorage brings its own types.
+// biome-ignore lint/suspicious/noExplicitAny: the test database is untyped; kyselyWebhookStorage brings its own types.
 type AnyDb = Kysely<any>;
 
 /** A Kysely instance on the dialect's test database. */
@@ -101,7 +102,7 @@ function sqlFactory(dialect: SqlDialect): SqlStorageFactory {
       if (!(await this.available()) || !db) throw new Error(`${dialect} is not available`);
       const current = db;
       for (const name of [...TABLE_NAMES].reverse()) await current.deleteFrom(`${tablePrefix}${name}`).execute();
-      return { storage: kyselyStorage({ db: current, tablePrefix }), close: async () => {} };
+      return { storage: kyselyWebhookStorage({ db: current, tablePrefix }), close: async () => {} };
     },
     async dispose() {
       if (!db) return;
