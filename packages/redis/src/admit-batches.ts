@@ -7,7 +7,7 @@
  * for, so N parallel requests against a limit L still admit exactly min(N, L).
  */
 import type { ApiKeyWithCompany, KeyRateWindow, RateLimitResult } from "@hireport/core";
-import type { CircuitBreaker } from "./circuit-breaker";
+import { type CircuitBreaker, RedisUnavailable } from "./circuit-breaker";
 import type { ParsedRecord, ParsedRecords } from "./parsed-records";
 import type { RedisKeys } from "./redis-keys";
 import { countArgs } from "./redis-rate-limits";
@@ -77,9 +77,17 @@ export class AdmitBatches {
     return answer as AdmitAnswer;
   }
 
-  /** Sends the next batch of the group unless its call is under way; forgets an idle group. */
+  /**
+   * Sends the next batch of the group unless its call is under way; forgets an idle group. When
+   * Redis failed meanwhile (the breaker is open), the requests waiting go to the database at once:
+   * no call is sent to a Redis that just failed, where it could also run late.
+   */
   private pump(id: string, group: Group): void {
     if (group.running) return;
+    if (group.waiting.length > 0 && !this.deps.breaker.closed) {
+      const unavailable = new RedisUnavailable("Redis admission is on the database for now.");
+      for (const waiter of group.waiting.splice(0)) waiter.reject(unavailable);
+    }
     if (group.waiting.length === 0) {
       this.groups.delete(id);
       return;

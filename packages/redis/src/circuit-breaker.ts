@@ -1,36 +1,30 @@
 /**
  * When to use Redis: always, except for `fallbackSeconds` after a Redis call failed or timed out.
- * Every Redis call goes through {@link CircuitBreaker.call}, which bounds its time and turns its
- * failure into a {@link RedisUnavailable}. A call fails between `timeoutMs` and `timeoutMs` plus a
- * quarter of it (at most 25 ms) after it started: one interval checks the calls under way.
+ * Every Redis call goes through {@link CircuitBreaker.call}, which bounds its time (see
+ * {@link CallDeadlines}: `timeoutMs` of the event loop's own time, an answer already arrived always
+ * taken) and turns its failure into a {@link RedisUnavailable}.
  */
 import type { Logger } from "@hireport/core";
+import { CallDeadlines } from "./call-deadlines";
 
 /** A Redis call failed or took longer than `timeoutMs`: the caller uses the database instead. */
 export class RedisUnavailable extends Error {
   override readonly name = "RedisUnavailable";
 }
 
-/** A call under way: when it times out, and how it fails then. */
-interface Pending {
-  deadline: number;
-  fail(error: unknown): void;
-}
-
 export class CircuitBreaker {
   private openUntil = 0;
   private outage = false;
   private recoveredAt = 0;
-  /** Calls under way, in the order they started (so by deadline). */
-  private readonly pending = new Set<Pending>();
-  /** Fails the calls past their deadline, every quarter of the timeout (at most 25 ms); only while some are under way. */
-  private watcher: NodeJS.Timeout | undefined;
+  private readonly deadlines: CallDeadlines;
 
   constructor(
     private readonly timeoutMs: number,
     private readonly fallbackMs: number,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.deadlines = new CallDeadlines(timeoutMs);
+  }
 
   /**
    * Cached key records filled before this time (ms) are read again from the database: a key revoked
@@ -49,56 +43,33 @@ export class CircuitBreaker {
 
   /**
    * Runs one Redis call, bounded by the timeout; a failure opens the breaker and rejects with
-   * RedisUnavailable. No timer per call: the calls under way are checked by one interval, which
-   * runs only while there are some.
+   * RedisUnavailable. No timer per call: {@link CallDeadlines} checks the calls under way.
    */
   call<T>(run: () => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
-      const pending: Pending = {
-        deadline: performance.now() + this.timeoutMs,
-        fail: (error) => this.failed(error, reject),
-      };
+      const deadline = this.deadlines.start(() =>
+        this.failed(new Error(`Redis did not answer within ${this.timeoutMs} ms.`), reject),
+      );
       let attempt: Promise<T>;
       try {
         attempt = run();
       } catch (error) {
+        this.deadlines.end(deadline);
         this.failed(error, reject);
         return;
       }
-      this.pending.add(pending);
-      this.watch();
       attempt.then(
         (result) => {
-          if (!this.pending.delete(pending)) return; // Timed out already.
+          if (!this.deadlines.end(deadline)) return; // Given up already.
           this.recovered();
           resolve(result);
         },
         (error: unknown) => {
-          if (!this.pending.delete(pending)) return;
+          if (!this.deadlines.end(deadline)) return;
           this.failed(error, reject);
         },
       );
     });
-  }
-
-  private watch(): void {
-    if (this.watcher) return;
-    this.watcher = setInterval(() => this.expire(), Math.max(1, Math.min(this.timeoutMs / 4, 25)));
-    this.watcher.unref();
-  }
-
-  /** Fails the calls past their deadline; stops the interval when none is left. */
-  private expire(): void {
-    const now = performance.now();
-    for (const pending of this.pending) {
-      if (pending.deadline > now) break;
-      this.pending.delete(pending);
-      pending.fail(new Error(`Redis did not answer within ${this.timeoutMs} ms.`));
-    }
-    if (this.pending.size === 0 && this.watcher) {
-      clearInterval(this.watcher);
-      this.watcher = undefined;
-    }
   }
 
   private failed(error: unknown, reject: (reason: unknown) => void): void {

@@ -4,10 +4,11 @@ import type { Cluster, Redis } from "ioredis";
 
 export interface RedisAdmissionOptions {
   /**
-   * The host's ioredis client: `new Redis(url, …)` or `new Redis.Cluster(nodes, …)`. The decorator
-   * adds its scripts to it (`defineCommand`, names starting with `hireport`) and attaches no
-   * listener. Give it `maxRetriesPerRequest: 1` and `enableOfflineQueue: false` so that commands
-   * fail fast while Redis is away (see the README, "Faults").
+   * The host's ioredis client: `new Redis(url, …)` or `new Cluster(nodes, …)`. The decorator adds
+   * its scripts to it (`defineCommand`, names starting with `hireport`) and attaches no listener.
+   * Give it `maxRetriesPerRequest: 1` and `enableOfflineQueue: false` (a Cluster: the latter on the
+   * Cluster's options, `maxRetriesPerRequest` in its `redisOptions`) so that commands fail fast
+   * while Redis is away, and wait for its `ready` event before serving (see the README, "Faults").
    */
   redis: Redis | Cluster;
   /**
@@ -28,9 +29,12 @@ export interface RedisAdmissionOptions {
    */
   tombstoneTtlSeconds?: number;
   /**
-   * How long one Redis call may take, in milliseconds, before the admission gives up on Redis and
-   * uses the database instead (see `fallbackSeconds`). Checked by one timer for all the calls under
-   * way: a call is given up between `timeoutMs` and a quarter more (at most 25 ms more).
+   * How long Redis may leave one call unanswered, in milliseconds, before the admission gives up on
+   * Redis and uses the database instead (see `fallbackSeconds`). Counted in time this process could
+   * have read the answer: time its event loop was held (synchronous work, garbage collection) does
+   * not count, and an answer that has arrived is always taken. Checked by one interval for all the
+   * calls under way, every tenth of the timeout (at most 10 ms): on an idle event loop a call is
+   * given up at most that much after `timeoutMs` (see the README, "Faults").
    * @default 100
    */
   timeoutMs?: number;
@@ -41,7 +45,10 @@ export interface RedisAdmissionOptions {
    */
   fallbackSeconds?: number;
   /**
-   * Told once per outage when admissions move to the database, and once when they are back on Redis.
+   * Where the decorator reports. It calls `warn(message, details)` once per outage when admissions
+   * move to the database (details: `error`, `retryInSeconds`) and when `rateLimits.purgeExpired`
+   * could not purge the Redis counters (details: `error`), and `info(message)` once when admissions
+   * are back on Redis (`warn` when the logger has no `info`). It never calls `error` or `debug`.
    * @default console
    */
   logger?: Logger;

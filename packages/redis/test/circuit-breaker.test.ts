@@ -2,9 +2,15 @@
  * The circuit breaker's timeout without a timer per call (regression: a setTimeout and a
  * Promise.race per Redis call cost every request): many calls under way share one interval, calls
  * past their deadline fail with RedisUnavailable, and the interval stops once none is under way.
+ * The timeout is about Redis, not about this process's event loop (regression: a loop held longer
+ * than the timeout gave up calls whose answers had arrived): an answer that arrived while the loop
+ * was held is taken, a call of several round trips each waiting for a held loop is not given up,
+ * and a call Redis never answers is still given up while the loop is held on every turn.
  */
-import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Redis } from "ioredis";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { CircuitBreaker, RedisUnavailable } from "../src/circuit-breaker";
+import { standaloneRedis } from "./support/redis-servers";
 import { recordingLogger } from "./support/targets";
 
 const TIMEOUT_MS = 60;
@@ -12,6 +18,17 @@ const TIMEOUT_MS = 60;
 afterEach(() => {
   vi.restoreAllMocks();
 });
+
+/** Keeps the event loop busy for `ms`: no timer and no socket read runs meanwhile. */
+function hold(ms: number): void {
+  const end = performance.now() + ms;
+  while (performance.now() < end) {
+    // Busy.
+  }
+}
+
+/** The next check phase: right after a poll phase, with the timers of the next turn still ahead. */
+const checkPhase = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("CircuitBreaker.call", () => {
   it("bounds 50 calls with one interval, fails those past their deadline, and stops the interval when idle", async () => {
@@ -62,5 +79,74 @@ describe("CircuitBreaker.call", () => {
     // A call that answers after its deadline is not taken: it failed already.
     const late = breaker.call(() => new Promise((resolve) => setTimeout(() => resolve("late"), TIMEOUT_MS * 3)));
     await expect(late).rejects.toBeInstanceOf(RedisUnavailable);
+  });
+});
+
+describe("CircuitBreaker.call with the event loop held", () => {
+  let redis: Redis;
+
+  beforeAll(async () => {
+    redis = await standaloneRedis();
+  });
+
+  afterAll(() => {
+    redis?.disconnect();
+  });
+
+  it("takes an answer that arrived while the loop was held past the deadline, however short the timeout", async () => {
+    const logger = recordingLogger();
+    // Shorter than a check's period (1 ms at least): the first check after the loop was held
+    // finds the call past its deadline.
+    const breaker = new CircuitBreaker(0.5, 1000, logger);
+    for (let i = 0; i < 5; i++) {
+      await checkPhase();
+      // PING is written at once; Redis answers while the loop is held, and the next turn runs the
+      // timers (the call past its deadline) before the poll phase reads the answer.
+      const answer = breaker.call(() => redis.ping());
+      hold(300);
+      await expect(answer).resolves.toBe("PONG");
+    }
+    expect(breaker.closed).toBe(true);
+    expect(logger.lines).toEqual([]);
+  });
+
+  it("does not give up a call of several round trips each waiting for a held loop", async () => {
+    const logger = recordingLogger();
+    const breaker = new CircuitBreaker(TIMEOUT_MS, 1000, logger);
+    await checkPhase();
+    const answer = breaker.call(async () => {
+      // Four round trips (as a Cluster node's first connection, its ready check, EVALSHA answered
+      // NOSCRIPT, then EVAL), the loop held after each is sent, longer than the whole timeout.
+      for (let i = 0; i < 3; i++) {
+        const reply = redis.ping();
+        hold(TIMEOUT_MS * 3);
+        await reply;
+      }
+      return redis.echo("done");
+    });
+    hold(TIMEOUT_MS * 3);
+    await expect(answer).resolves.toBe("done");
+    expect(breaker.closed).toBe(true);
+    expect(logger.lines).toEqual([]);
+  });
+
+  it("still gives up a call that is never answered while the loop is held on every turn", async () => {
+    const logger = recordingLogger();
+    const breaker = new CircuitBreaker(TIMEOUT_MS, 1000, logger);
+    let settled = false;
+    const answer = breaker
+      .call(() => new Promise<never>(() => undefined))
+      .finally(() => {
+        settled = true;
+      });
+    const holdEachTurn = () => {
+      if (settled) return;
+      hold(TIMEOUT_MS / 2);
+      setImmediate(holdEachTurn);
+    };
+    setImmediate(holdEachTurn);
+    await expect(answer).rejects.toBeInstanceOf(RedisUnavailable);
+    expect(breaker.closed).toBe(false);
+    expect(logger.lines.filter((line) => line.level === "warn")).toHaveLength(1);
   });
 });

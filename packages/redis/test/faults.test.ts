@@ -1,9 +1,11 @@
 /**
  * Faults: a redis-server the test owns is killed under load and started again (its data is gone:
- * no persistence), and a network cut keeps Redis's data while a key is revoked. Answers through
- * `createPublicApi(...).handle(...)` stay those of the API (200 on the database meanwhile), nothing
- * crashes or rejects unhandled, admission is back on Redis after the restart, and a revocation made
- * during the cut is not undone when Redis is reachable again.
+ * no persistence), paused (SIGSTOP: connected, answering nothing) and resumed, and a network cut
+ * keeps Redis's data while a key is revoked. Answers through `createPublicApi(...).handle(...)`
+ * stay those of the API (200 on the database meanwhile), nothing crashes or rejects unhandled,
+ * admission is back on Redis after the restart or the pause, the call under way when Redis
+ * stopped answering is counted on Redis too once it runs there (as the README's "Faults" says), and
+ * a revocation made during the cut is not undone when Redis is reachable again.
  */
 
 import { once } from "node:events";
@@ -13,7 +15,7 @@ import { Redis } from "ioredis";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { RedisKeys } from "../src/redis-keys";
 import { decorate } from "../src/with-redis-admission";
-import { errorCode, testApi } from "./support/api";
+import { errorCode, START, testApi } from "./support/api";
 import { FAIL_FAST, RedisServer, testPrefix } from "./support/redis-servers";
 import { recordingLogger } from "./support/targets";
 import { TcpProxy } from "./support/tcp-proxy";
@@ -42,6 +44,12 @@ function client(port: number): Redis {
 async function ready(redis: Redis): Promise<Redis> {
   if (redis.status !== "ready") await once(redis, "ready");
   return redis;
+}
+
+/** How many EVALSHA calls the server ran (the admission script's among them). */
+async function evalshaCalls(redis: Redis): Promise<number> {
+  const stats = await redis.info("commandstats");
+  return Number(/cmdstat_evalsha:calls=(\d+)/.exec(stats)?.[1] ?? 0);
 }
 
 const unhandled: unknown[] = [];
@@ -106,6 +114,74 @@ describe("Redis killed under load, then started again", () => {
     const before = Number(await redis.hget(counter, "c"));
     expect(await load(5)).toEqual(Array(5).fill(200));
     expect(Number(await redis.hget(counter, "c"))).toBe(before + 5);
+    expect(logger.lines.filter((line) => line.level === "warn")).toHaveLength(1);
+    expect(logger.lines.some((line) => line.level === "info" && /recovered/.test(line.message))).toBe(true);
+    await api.close();
+  });
+});
+
+describe("Redis paused (SIGSTOP) under load, then resumed", () => {
+  let server: RedisServer;
+  let redis: Redis;
+  let direct: Redis;
+
+  beforeAll(async () => {
+    server = await RedisServer.start();
+    redis = await ready(client(server.port));
+    direct = await ready(client(server.port));
+  });
+
+  afterAll(async () => {
+    server?.resume();
+    redis?.disconnect();
+    direct?.disconnect();
+    await server?.destroy();
+  });
+
+  it("admits on the database after timeoutMs, warns once, and counts on Redis too the requests of the call it gave up", async () => {
+    const logger = recordingLogger();
+    const prefix = testPrefix();
+    const database = memoryStorage();
+    const storage = decorate(database, { redis, prefix, fallbackSeconds: FALLBACK_SECONDS, logger }, {});
+    const { api, me } = testApi(storage, { perMinute: 1000 });
+    await api.companies.upsert({ id: "acme", name: "Acme" });
+    const { key, record } = await api.keys.create({ companyId: "acme", name: "Load", scopes: ["jobs:read"] });
+    const bucket = `${record.id}:m:${Math.floor(START.getTime() / 60_000)}`;
+    const counter = new RedisKeys(prefix).counter(bucket);
+    const load = async (n: number) =>
+      (await Promise.all(Array.from({ length: n }, () => me(key)))).map((r) => r.status);
+
+    expect(await load(10)).toEqual(Array(10).fill(200));
+    expect(await direct.hget(counter, "c")).toBe("10");
+    expect(await database.raw.rateLimitCount(bucket)).toBeNull();
+    const scriptCalls = await evalshaCalls(direct);
+
+    // Paused: the requests are sent to Redis, which neither answers nor closes the connection.
+    server.pause();
+    expect(await load(20)).toEqual(Array(20).fill(200));
+    const warnings = logger.lines.filter((line) => line.level === "warn");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]?.message).toMatch(/admitted on the database/);
+    // The database counted every one of them, in its own window.
+    expect(await database.raw.rateLimitCount(bucket)).toBe(20);
+
+    // Resumed: Redis runs the one admission call it was sent, given up meanwhile (the requests that
+    // waited for the next call went to the database without one). Its requests are counted on
+    // Redis too.
+    server.resume();
+    await until("Redis ran the call it was sent", async () => Number(await direct.hget(counter, "c")) > 10);
+    const late = Number(await direct.hget(counter, "c")) - 10;
+    expect(late).toBeLessThan(20);
+    expect(await evalshaCalls(direct)).toBe(scriptCalls + 1);
+
+    // Back on Redis once `fallbackSeconds` have passed; the database's count stays as it was.
+    await until("admission counts on Redis again", async () => {
+      expect(await load(1)).toEqual([200]);
+      return Number(await direct.hget(counter, "c")) > 10 + late;
+    });
+    const before = Number(await direct.hget(counter, "c"));
+    expect(await load(5)).toEqual(Array(5).fill(200));
+    expect(Number(await direct.hget(counter, "c"))).toBe(before + 5);
     expect(logger.lines.filter((line) => line.level === "warn")).toHaveLength(1);
     expect(logger.lines.some((line) => line.level === "info" && /recovered/.test(line.message))).toBe(true);
     await api.close();

@@ -86,7 +86,10 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   throw new Error(`Timed out waiting for ${what}.`);
 }
 
-/** A redis-server the test owns, on a free port, with no persistence; it can be stopped and started again. */
+/**
+ * A redis-server the test owns, on a free port, with no persistence; it can be stopped and started
+ * again, or paused and resumed.
+ */
 export class RedisServer {
   private child: ChildProcess | undefined;
 
@@ -113,6 +116,16 @@ export class RedisServer {
     );
     failed.catch(() => undefined);
     await Promise.race([waitFor(`redis-server on port ${this.port}`, () => answersPing(this.port)), failed]);
+  }
+
+  /** Stops the server's process (SIGSTOP): its connections stay open, and nothing is answered. */
+  pause(): void {
+    this.child?.kill("SIGSTOP");
+  }
+
+  /** Lets a paused server run again (SIGCONT): it runs and answers what it was sent meanwhile. */
+  resume(): void {
+    this.child?.kill("SIGCONT");
   }
 
   /** Kills the server (SIGKILL: no goodbye to its clients) and waits until it is gone. */
