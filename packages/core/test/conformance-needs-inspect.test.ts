@@ -1,7 +1,8 @@
 /**
  * `runStorageConformance` refuses a target without a complete `inspect` (the raw reads it checks
- * counters, cascades and erasures with): it fails before its first test instead of passing them.
- * Runs the suite on such targets in a child vitest (`test/fixtures/no-inspect`).
+ * counters, cascades and erasures with, and the removal of its rows), and `runFileStoreConformance`
+ * one without `countStored`: they fail before their first test instead of passing those checks.
+ * Runs the suites on such targets in a child vitest (`test/fixtures/no-inspect`).
  */
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -21,10 +22,10 @@ interface JsonReport {
   numPassedTests: number;
 }
 
-describe("storage conformance without inspect", () => {
+describe("conformance suites without their raw reads", () => {
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-  it("fails each such target with an error naming inspect, and passes none of its tests", () => {
+  it("fails each such target with an error naming what is missing, and passes none of its tests", () => {
     const reportFile = join(scratch, "report.json");
     const run = spawnSync(
       process.execPath,
@@ -43,6 +44,8 @@ describe("storage conformance without inspect", () => {
     expect(run.status, output).toBe(1);
     expect(output).toContain('Storage conformance "memory without inspect": setup() returned no `inspect`.');
     expect(output).toContain('Storage conformance "memory without findText": `inspect` lacks findText.');
+    expect(output).toContain('Storage conformance "memory without removeRows": `inspect` lacks removeRows.');
+    expect(output).toContain('File store conformance "memory without countStored": setup() returned no `countStored`.');
     expect(output).toContain("erasing a candidate leaves their personal data nowhere");
     const report = JSON.parse(readFileSync(reportFile, "utf8")) as JsonReport;
     expect(report.success).toBe(false);

@@ -1,11 +1,17 @@
 /**
  * The raw reads of the conformance suite over the example's database: the host's tables for jobs,
  * applications and notes, hireport's (prefix `hireport_`) for the rest, and a scan of every text
- * column of every table, the host's and hireport's, for the erasure checks.
+ * column of every table, the host's and hireport's, for the erasure checks; and the removal of
+ * the suite's rows from both after its last test.
  */
 import type { ConformanceInspector } from "@hireport/core/testing";
+import { TABLE_NAMES } from "@hireport/kysely";
 import { type Kysely, sql } from "kysely";
+import { HOST_TABLES } from "../../src/schema";
 import type { TestDatabase } from "./databases";
+
+/** hireport's tables whose rows do not name their company: found through another table, or by key. */
+const NO_COMPANY_COLUMN = new Set(["company", "rate_limit", "idempotency", "webhook_attempt", "file_chunk"]);
 
 const TEXT_TYPES = ["text", "character varying", "character", "json", "jsonb"];
 
@@ -40,6 +46,32 @@ export function inspectTables({ db: typed, dialect }: TestDatabase): Conformance
   }
 
   return {
+    async removeRows({ companyIds, keyIds, rateLimitKeys }) {
+      if (companyIds.length > 0) {
+        const ids = sql.join(companyIds);
+        // The host's tables, children first (they have foreign keys), then hireport's.
+        for (const table of HOST_TABLES) {
+          await sql`delete from ${sql.table(table)} where ${sql.ref("orgId")} in (${ids})`.execute(db);
+        }
+        await sql`delete from ${hireport("webhook_attempt")}
+          where endpoint_id in (select id from ${hireport("webhook_endpoint")} where company_id in (${ids}))
+          or delivery_id in (select id from ${hireport("webhook_delivery")} where company_id in (${ids}))`.execute(db);
+        await sql`delete from ${hireport("file_chunk")}
+          where file_id in (select id from ${hireport("file")} where company_id in (${ids}))`.execute(db);
+        for (const name of TABLE_NAMES) {
+          if (NO_COMPANY_COLUMN.has(name)) continue;
+          await sql`delete from ${hireport(name)} where company_id in (${ids})`.execute(db);
+        }
+        await sql`delete from ${hireport("company")} where id in (${ids})`.execute(db);
+      }
+      if (keyIds.length > 0) {
+        await sql`delete from ${hireport("idempotency")} where key_id in (${sql.join(keyIds)})`.execute(db);
+        await sql`delete from ${hireport("usage")} where key_id in (${sql.join(keyIds)})`.execute(db);
+      }
+      if (rateLimitKeys.length > 0) {
+        await sql`delete from ${hireport("rate_limit")} where bucket_key in (${sql.join(rateLimitKeys)})`.execute(db);
+      }
+    },
     jobApplicationsCount: (companyId, jobId) =>
       one(sql`select ${sql.ref("applicantCount")} as n from openings
         where ${sql.ref("orgId")} = ${companyId} and id = ${jobId}`),

@@ -18,7 +18,7 @@ import { createUsageStore } from "./usage-store";
 
 /** A {@link Storage} that keeps everything in memory, with raw reads for tests. */
 export interface MemoryStorage extends Storage {
-  /** Raw reads of the committed state (for the `inspect` slot of the conformance suite). */
+  /** Raw reads of the committed state, and the conformance suite's clean-up (its `inspect` slot). */
   readonly raw: MemoryRawReads;
 }
 
@@ -124,7 +124,10 @@ export function extendMemoryStorage<X extends object>(extra: (access: StateAcces
 
   return {
     ...storesOn(access),
-    raw: createRawReads(() => committed),
+    raw: createRawReads(
+      () => committed,
+      (op) => access.write(op),
+    ),
     transaction: <T>(fn: (tx: StorageStores & X) => Promise<T>): Promise<T> =>
       transaction((txAccess) => fn(storesOn(txAccess))),
   };

@@ -1,11 +1,12 @@
-import type { ConformanceInspector } from "../testing/types";
+import type { ConformanceInspector, ConformanceRows } from "../testing/types";
 import { MemoryState, type TableName } from "./state";
 
 /**
  * Raw reads of the committed state of a memory storage, past the stores and their rules: the
  * `inspect` slot of `runStorageConformance` from `@hireport/core/testing`, whose reads they are.
  * Tests use them to check a write without trusting the storage's own reads. `findText` names
- * `table.field` paths into the stored records (`applications.candidate.email`).
+ * `table.field` paths into the stored records (`applications.candidate.email`); `removeRows`
+ * deletes the rows of the suite's companies, keys and rate-limit counters, as the suite asks.
  */
 export type MemoryRawReads = ConformanceInspector;
 
@@ -29,9 +30,60 @@ function count<T>(rows: Iterable<T>, test: (row: T) => boolean): number {
   return n;
 }
 
-/** Raw reads of whatever state `current` returns when they run. */
-export function createRawReads(current: () => MemoryState): MemoryRawReads {
+/** Whether `row` is a record whose `field` is one of `values`. */
+function holds(row: unknown, field: string, values: ReadonlySet<string>): boolean {
+  if (row === null || typeof row !== "object") return false;
+  const value = (row as Record<string, unknown>)[field];
+  return typeof value === "string" && values.has(value);
+}
+
+/** Deletes from `state` the rows of `rows` (see `ConformanceInspector.removeRows`). */
+function removeRows(state: MemoryState, rows: ConformanceRows): void {
+  const companies = new Set(rows.companyIds);
+  const keys = new Set(rows.keyIds);
+  const counters = new Set(rows.rateLimitKeys);
+  const endpoints = new Set<string>();
+  const deliveries = new Set<string>();
+  for (const endpoint of state.read("endpoints").values())
+    if (companies.has(endpoint.companyId)) endpoints.add(endpoint.id);
+  for (const delivery of state.read("deliveries").values())
+    if (companies.has(delivery.companyId)) deliveries.add(delivery.id);
+  for (const table of MemoryState.tableNames) {
+    const map = state.read(table) as ReadonlyMap<string, unknown>;
+    const doomed = [...map].filter(([key, row]) => {
+      switch (table) {
+        case "companies":
+          return companies.has(key);
+        case "sequences":
+          return companies.has(key.slice(0, key.indexOf("\u0000")));
+        case "rateLimits":
+          return counters.has(key);
+        case "idempotency":
+          return holds(row, "keyId", keys);
+        case "usage":
+          return holds(row, "companyId", companies) || holds(row, "keyId", keys);
+        case "attempts":
+          return holds(row, "deliveryId", deliveries) || holds(row, "endpointId", endpoints);
+        default:
+          return holds(row, "companyId", companies);
+      }
+    });
+    if (doomed.length === 0) continue;
+    const writable = state.write(table) as Map<string, unknown>;
+    for (const [key] of doomed) writable.delete(key);
+  }
+}
+
+/**
+ * Raw reads of whatever state `current` returns when they run, and `removeRows` through `write`
+ * (one write of the storage, waiting for any running transaction).
+ */
+export function createRawReads(
+  current: () => MemoryState,
+  write: (op: (state: MemoryState) => void) => Promise<void>,
+): MemoryRawReads {
   return {
+    removeRows: (rows) => write((state) => removeRows(state, rows)),
     jobApplicationsCount: async (companyId, jobId) => {
       const job = current().read("jobs").get(jobId);
       return job && job.companyId === companyId ? job.applicationsCount : null;

@@ -3,7 +3,7 @@ import type { JobRecord } from "../model/domain";
 import type { CreateApplicationResult, NewApplication, Storage, StorageStores } from "../storage";
 import { makeApplicationWrite, makeCompany, makeJob } from "./fixtures";
 import { requireInspector } from "./require-inspector";
-import type { ConformanceInspector, ConformanceInstance } from "./types";
+import type { ConformanceInspector, ConformanceInstance, ConformanceRows } from "./types";
 
 type RawRead = keyof ConformanceInspector;
 type RawArgs<K extends RawRead> = Parameters<NonNullable<ConformanceInspector[K]>>;
@@ -13,6 +13,9 @@ type RawResult<K extends RawRead> = Awaited<ReturnType<NonNullable<ConformanceIn
 export class ConformanceContext {
   #instance: ConformanceInstance | null = null;
   #cleanups: (() => Promise<unknown>)[] = [];
+  readonly #companyIds = new Set<string>();
+  readonly #keyIds = new Set<string>();
+  readonly #rateLimitKeys = new Set<string>();
 
   /**
    * Keeps what the target's `setup` returned, then throws when it has no complete `inspect` (kept
@@ -39,11 +42,80 @@ export class ConformanceContext {
     return this.#instance.inspect;
   }
 
-  /** A new company with a random id, stored. */
+  /** A new company with a random id, stored; its rows are removed after the last test. */
   async company(name = "Conformance Ltd"): Promise<string> {
     const company = makeCompany({ name });
+    this.ownCompany(company.id);
     await this.storage.companies.upsert(company);
     return company.id;
+  }
+
+  /**
+   * Notes a company a test stores itself (not through {@link company}), so that its rows are
+   * removed after the last test. Returns the id.
+   */
+  ownCompany(companyId: string): string {
+    this.#companyIds.add(companyId);
+    return companyId;
+  }
+
+  /**
+   * Notes an API key id a test claims idempotency keys or writes usage entries for, whether a
+   * stored key has it or not, so that those rows are removed after the last test. Returns the id.
+   */
+  ownKey(keyId: string): string {
+    this.#keyIds.add(keyId);
+    return keyId;
+  }
+
+  /** Notes the key of a rate-limit counter a test counts in, so that it is removed after the last test. Returns the key. */
+  ownRateLimitKey(key: string): string {
+    this.#rateLimitKeys.add(key);
+    return key;
+  }
+
+  /** Every id noted so far: what `inspect.removeRows` deletes after the last test. */
+  get ownRows(): ConformanceRows {
+    return {
+      companyIds: [...this.#companyIds],
+      keyIds: [...this.#keyIds],
+      rateLimitKeys: [...this.#rateLimitKeys],
+    };
+  }
+
+  /**
+   * Deletes the rows of this run (`inspect.removeRows` with {@link ownRows}), then checks through
+   * the storage and the raw reads that none is left: no company of the run, none of their keys,
+   * applications, events and usage entries, none of its idempotency records and rate-limit counters.
+   */
+  async removeOwnRows(): Promise<void> {
+    const rows = this.ownRows;
+    const inspect = this.#instance?.inspect;
+    if (!inspect || typeof inspect.removeRows !== "function") return;
+    if (rows.companyIds.length + rows.keyIds.length + rows.rateLimitKeys.length === 0) return;
+    await inspect.removeRows(rows);
+    this.#companyIds.clear();
+    this.#keyIds.clear();
+    this.#rateLimitKeys.clear();
+    const left: string[] = [];
+    for (const companyId of rows.companyIds) {
+      if (await this.storage.companies.get(companyId)) left.push(`company ${companyId}`);
+      const counts = {
+        keys: await inspect.countKeys(companyId),
+        applications: await inspect.countApplications(companyId),
+        events: await inspect.countEvents(companyId),
+        "usage entries": await inspect.countUsage(companyId),
+      };
+      for (const [what, n] of Object.entries(counts)) if (n > 0) left.push(`${n} ${what} of company ${companyId}`);
+    }
+    for (const keyId of rows.keyIds) {
+      const n = await inspect.countIdempotencyRecords(keyId);
+      if (n > 0) left.push(`${n} idempotency records of key ${keyId}`);
+    }
+    for (const key of rows.rateLimitKeys) {
+      if ((await inspect.rateLimitCount(key)) !== null) left.push(`rate-limit counter ${key}`);
+    }
+    expect(left, "rows of the suite that inspect.removeRows left behind").toEqual([]);
   }
 
   /** A new job of the company (`makeJob` with `overrides`), stored. */
@@ -105,8 +177,9 @@ export class ConformanceContext {
 
 /**
  * The hooks every conformance run shares, inside its `describe`: `attach` (the target's `setup`,
- * kept on `ctx`) once before the tests, the companies a test made removed after each, and `detach`
- * (the target's `teardown`) once after them.
+ * kept on `ctx`) once before the tests, the clean-ups a test deferred after each, and once after
+ * the last test the run's rows removed and checked (`removeOwnRows`), then `detach` (the target's
+ * `teardown`), also when the removal failed.
  */
 export function conformanceHooks(ctx: ConformanceContext, attach: () => Promise<void>): void {
   beforeAll(attach, 60_000);
@@ -114,6 +187,10 @@ export function conformanceHooks(ctx: ConformanceContext, attach: () => Promise<
     await ctx.cleanUp();
   });
   afterAll(async () => {
-    await ctx.detach();
-  }, 60_000);
+    try {
+      await ctx.removeOwnRows();
+    } finally {
+      await ctx.detach();
+    }
+  }, 120_000);
 }

@@ -47,13 +47,34 @@ export const HOUR = 60 * MINUTE;
 export const DAY = 24 * HOUR;
 
 /**
- * A random instant in the 1990s. Tests of methods that see the whole database (purges, claims) put
- * their rows there, far from the rows of every other test.
+ * The end of the suites' own past: 1 January 2000. Every call of the suites to a method that sees
+ * the whole database (purges, claims of due deliveries, job-index sweeps and pending lists,
+ * retention lists) uses a time before it, where only the suites' rows are: a host's real rows are
+ * later, so those calls never read or change them.
+ */
+export const FAR_PAST_END = new Date("2000-01-01T00:00:00.000Z");
+
+/** A random instant from `from` up to (not including) `to`, both UTC milliseconds. */
+function randomInstant(from: number, to: number): Date {
+  return new Date(from + Math.floor(Math.random() * (to - from)));
+}
+
+/**
+ * A random instant in the 1990s, before {@link FAR_PAST_END}. Tests of methods that see the whole
+ * database (purges, claims) put their rows there, far from the rows of every other test and of the
+ * host.
  */
 export function farPast(): Date {
-  const from = Date.UTC(1991, 0, 1);
-  const to = Date.UTC(1999, 11, 31);
-  return new Date(from + Math.floor(Math.random() * (to - from)));
+  return randomInstant(Date.UTC(1991, 0, 1), Date.UTC(1999, 11, 31));
+}
+
+/**
+ * A random instant from 1980 to mid-1987, before every {@link farPast} (and the due-delivery
+ * statistics' 1988): for the tests whose whole-database reads must see no other test's rows either
+ * (the retention list, purges with a limit), each run at a time of its own.
+ */
+export function ancientPast(): Date {
+  return randomInstant(Date.UTC(1980, 0, 1), Date.UTC(1987, 5, 30));
 }
 
 /** Strings that a careless encoding breaks: order, duplicates, separators, quotes, non-ASCII, emoji. */

@@ -33,7 +33,10 @@ import type { ConformanceTarget } from "./types";
  *
  * The raw reads of `inspect` count the host's rows (an application, a note, a job's stored count)
  * and hireport's (events, keys, usage…), and `findText` scans the host's tables as well as
- * hireport's, so the erasure checks see a candidate's data wherever it is stored.
+ * hireport's, so the erasure checks see a candidate's data wherever it is stored; its
+ * `removeRows` deletes the suite's companies' rows from the host's tables as well as hireport's
+ * after the last test. As with `runStorageConformance`, a database holding other data works and
+ * is left as it was (see `ConformanceTarget.setup` for the rows dated before 2000 the purges touch).
  */
 export function runDomainConformance(target: ConformanceTarget): void {
   describe(`domain conformance: ${target.name}`, () => {

@@ -125,7 +125,10 @@ const failOnWarning: Logger = {
   },
 };
 
-/** The database's raw reads, with rate-limit counters read from Redis first (where admission counts). */
+/**
+ * The database's raw reads, with rate-limit counters read from Redis first (where admission
+ * counts), and removed from both.
+ */
 export function counterReads(
   inspect: ConformanceInspector,
   client: Redis | Cluster,
@@ -137,9 +140,15 @@ export function counterReads(
     if (count !== null) return Number(count);
     return inspect.rateLimitCount(key);
   };
+  const removeRows: ConformanceInspector["removeRows"] = async (rows) => {
+    // One key at a time: on a Cluster the counters sit in different slots.
+    for (const key of rows.rateLimitKeys) await client.del(keys.counter(key));
+    await inspect.removeRows(rows);
+  };
   return new Proxy(inspect, {
     get(target, property) {
       if (property === "rateLimitCount") return rateLimitCount;
+      if (property === "removeRows") return removeRows;
       const value = Reflect.get(target, property, target);
       return typeof value === "function" ? value.bind(target) : value;
     },

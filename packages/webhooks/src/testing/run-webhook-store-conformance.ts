@@ -31,7 +31,11 @@ import type { WebhookConformanceTarget } from "./types";
  * ```
  *
  * `setup` runs once before the tests and `teardown` once after them; the tests run one after the
- * other, each with its own companies (see {@link WebhookConformanceTarget.setup}).
+ * other, each with its own companies, checking only its own rows. After the last test the suite
+ * deletes every row it wrote through `inspect.removeRows` and checks that none is left, so a
+ * database that holds other data and earlier runs works and is left as it was; its claims and
+ * purges see every company's deliveries, but only at times before 2000, and nothing else may
+ * dispatch webhooks from the database meanwhile (see {@link WebhookConformanceTarget.setup}).
  */
 export function runWebhookStoreConformance(target: WebhookConformanceTarget): void {
   describe(`webhook store conformance: ${target.name}`, () => {

@@ -171,6 +171,7 @@ export function candidateTests(ctx: ConformanceContext): void {
 
       const key = makeKey(companyId);
       await ctx.storage.keys.insert(key, { maxActive: 100, now: now() });
+      ctx.ownKey(key.id);
       const answer = (id: string): StoredResponse => ({
         status: 201,
         headers: { "content-type": "application/json" },
@@ -304,6 +305,7 @@ export function candidateTests(ctx: ConformanceContext): void {
       const { companyId, application } = await world();
       const key = makeKey(companyId);
       await ctx.storage.keys.insert(key, { maxActive: 100, now: now() });
+      ctx.ownKey(key.id);
       const body = JSON.stringify({
         data: {
           id: application.id,

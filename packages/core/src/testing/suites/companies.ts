@@ -6,6 +6,7 @@ export function companyTests(ctx: ConformanceContext): void {
   describe("companies", () => {
     it("upsert inserts a company that get returns, createdAt to the millisecond", async () => {
       const company = makeCompany({ name: "Ünïcode & Co 🚀", createdAt: new Date("2024-02-29T23:59:59.987Z") });
+      ctx.ownCompany(company.id);
       expect(await ctx.storage.companies.upsert(company)).toEqual(company);
       const read = await ctx.storage.companies.get(company.id);
       expect(read).toEqual(company);
@@ -15,6 +16,7 @@ export function companyTests(ctx: ConformanceContext): void {
 
     it("upsert of an existing company changes its name and keeps its createdAt", async () => {
       const company = makeCompany({ name: "Old name" });
+      ctx.ownCompany(company.id);
       await ctx.storage.companies.upsert(company);
       const renamed = await ctx.storage.companies.upsert({
         ...company,

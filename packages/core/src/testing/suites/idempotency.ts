@@ -4,7 +4,7 @@ import type { IdempotencyClaimInput } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { DAY, farPast, HOUR, newId, now, parallel, SECOND, shift } from "../fixtures";
 
-function claimInput(at: Date, overrides: Partial<IdempotencyClaimInput> = {}): IdempotencyClaimInput {
+function newClaimInput(at: Date, overrides: Partial<IdempotencyClaimInput> = {}): IdempotencyClaimInput {
   return {
     keyId: newId("key"),
     idempotencyKey: `idem-${newId("k")}`,
@@ -23,6 +23,13 @@ const RESPONSE: StoredResponse = {
 };
 
 export function idempotencyTests(ctx: ConformanceContext): void {
+  /** `newClaimInput` with its key id noted for removal after the last test. */
+  function claimInput(at: Date, overrides: Partial<IdempotencyClaimInput> = {}): IdempotencyClaimInput {
+    const input = newClaimInput(at, overrides);
+    ctx.ownKey(input.keyId);
+    return input;
+  }
+
   describe("idempotency", () => {
     it("claims a new key; a second claim sees it in progress with the first request's hash", async () => {
       const t = now();
@@ -88,7 +95,9 @@ export function idempotencyTests(ctx: ConformanceContext): void {
       const t = now();
       const input = claimInput(t);
       await ctx.storage.idempotency.claim(input);
-      expect(await ctx.storage.idempotency.claim({ ...input, keyId: newId("key") })).toEqual({ state: "claimed" });
+      expect(await ctx.storage.idempotency.claim({ ...input, keyId: ctx.ownKey(newId("key")) })).toEqual({
+        state: "claimed",
+      });
       expect(await ctx.storage.idempotency.claim({ ...input, idempotencyKey: `${input.idempotencyKey}-2` })).toEqual({
         state: "claimed",
       });
@@ -112,7 +121,7 @@ export function idempotencyTests(ctx: ConformanceContext): void {
 
     it("purgeExpired deletes expired records and keeps the others", async () => {
       const x = farPast();
-      const keyId = newId("key");
+      const keyId = ctx.ownKey(newId("key"));
       const expired = claimInput(shift(x, -2 * DAY), { keyId });
       const live = claimInput(shift(x, -HOUR), { keyId });
       await ctx.storage.idempotency.claim(expired);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { IndexingService, JobIndexNotice, JobIndexPending } from "../../storage";
 import type { ConformanceContext } from "../context";
-import { newId, now, SECOND, shift } from "../fixtures";
+import { farPast, newId, SECOND, shift } from "../fixtures";
 
 function notice(companyId: string, jobId: string, overrides: Partial<JobIndexNotice> = {}): JobIndexNotice {
   return {
@@ -18,7 +18,11 @@ function notice(companyId: string, jobId: string, overrides: Partial<JobIndexNot
   };
 }
 
-/** What a company has pending for a service (the store is shared with other companies' tests). */
+/**
+ * What a company has pending for a service. `pending` lists every company's jobs, least recently
+ * changed first: the tests mark their jobs in the 1990s (`farPast`), so that they come before a
+ * host's jobs however many of those wait, and their sweep reaches no host's notice.
+ */
 async function pendingOf(
   ctx: ConformanceContext,
   companyId: string,
@@ -33,7 +37,7 @@ export function jobIndexTests(ctx: ConformanceContext): void {
     it("counts a job's changes and lists it as pending for every service until its notice covers them", async () => {
       const companyId = await ctx.company();
       const jobId = newId("job");
-      const t = now();
+      const t = farPast();
       await ctx.storage.jobIndex.mark(companyId, jobId, t);
       await ctx.storage.jobIndex.mark(companyId, jobId, shift(t, SECOND));
       expect(await pendingOf(ctx, companyId)).toEqual([
@@ -69,7 +73,7 @@ export function jobIndexTests(ctx: ConformanceContext): void {
 
     it("lists pending jobs least recently changed first, ties by company then job id, at most `limit`", async () => {
       const companyId = await ctx.company();
-      const t = now();
+      const t = farPast();
       const [a, b, c] = [newId("job"), newId("job"), newId("job")].sort();
       await ctx.storage.jobIndex.mark(companyId, c as string, t);
       await ctx.storage.jobIndex.mark(companyId, b as string, shift(t, -SECOND));
@@ -93,21 +97,23 @@ export function jobIndexTests(ctx: ConformanceContext): void {
 
     it("marks in a transaction and rolls back with it", async () => {
       const companyId = await ctx.company();
+      const t = farPast();
       await expect(
         ctx.storage.transaction(async (tx) => {
-          await tx.jobIndex.mark(companyId, newId("job"), now());
+          await tx.jobIndex.mark(companyId, newId("job"), t);
           throw new Error("roll back");
         }),
       ).rejects.toThrow("roll back");
       expect(await pendingOf(ctx, companyId)).toEqual([]);
       const jobId = newId("job");
-      await ctx.storage.transaction((tx) => tx.jobIndex.mark(companyId, jobId, now()));
+      await ctx.storage.transaction((tx) => tx.jobIndex.mark(companyId, jobId, t));
       expect((await pendingOf(ctx, companyId)).map((row) => row.jobId)).toEqual([jobId]);
     });
 
     it("sweeps jobs whose public notice's closing time passed: marks each once and clears closesAt", async () => {
       const companyId = await ctx.company();
-      const t = now();
+      // The sweep sees every company's notices: in the 1990s, only the suite's have closed.
+      const t = farPast();
       const [passed, future] = [newId("job"), newId("job")];
       for (const jobId of [passed, future]) await ctx.storage.jobIndex.mark(companyId, jobId, shift(t, -10 * SECOND));
       await ctx.storage.jobIndex.record(notice(companyId, passed, { closesAt: shift(t, -SECOND) }));

@@ -26,7 +26,7 @@ export function keyAdmissionTests(ctx: ConformanceContext): void {
         { suffix: `:m:${tag}`, limit: limits[0], resetAt: shift(t, MINUTE) },
         { suffix: `:d:${tag}`, limit: limits[1], resetAt: shift(t, 24 * HOUR) },
       ];
-      const buckets = windows.map((window) => `${key.id}${window.suffix}`);
+      const buckets = windows.map((window) => ctx.ownRateLimitKey(`${key.id}${window.suffix}`));
       const asBuckets = windows.map((window, i) => ({
         key: buckets[i] as string,
         limit: 1_000_000,

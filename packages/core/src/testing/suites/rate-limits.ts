@@ -3,11 +3,12 @@ import type { RateLimitBucket } from "../../storage";
 import type { ConformanceContext } from "../context";
 import { farPast, HOUR, MINUTE, newId, now, parallel, shift } from "../fixtures";
 
-function bucket(limit: number, resetAt: Date, key = newId("rl")): RateLimitBucket {
-  return { key, limit, resetAt };
-}
-
 export function rateLimitTests(ctx: ConformanceContext): void {
+  /** A bucket with a new key, noted for removal after the last test. */
+  function bucket(limit: number, resetAt: Date): RateLimitBucket {
+    return { key: ctx.ownRateLimitKey(newId("rl")), limit, resetAt };
+  }
+
   describe("rateLimits", () => {
     it("counts up to the limit, then refuses without counting", async () => {
       const t = now();

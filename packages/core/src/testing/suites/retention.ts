@@ -1,17 +1,31 @@
 import { describe, expect, it } from "vitest";
 import type { ConformanceContext } from "../context";
-import { DAY, HOUR, makeApplication, makeEvent, makeJob, makeUsage, newId, SECOND, shift } from "../fixtures";
+import {
+  ancientPast,
+  DAY,
+  HOUR,
+  makeApplication,
+  makeEvent,
+  makeJob,
+  makeUsage,
+  newId,
+  SECOND,
+  shift,
+} from "../fixtures";
 
-/** A time before every other test's rows (they start in 1991): whole-database reads see only this suite's rows there. */
-const ANCIENT = new Date("1985-03-01T00:00:00.000Z");
-
-/** Retention's reads and batches: the applications it erases, purges with a limit. */
+/**
+ * Retention's reads and batches: the applications it erases, purges with a limit. They see every
+ * company's rows, so each test puts its own at a random time of the 1980s (`ancientPast`), before
+ * every other test's rows and any real ones, and checks only its own: the database may hold other
+ * data, and rows an earlier run left there.
+ */
 export function retentionTests(ctx: ConformanceContext): void {
   describe("retention", () => {
     it("listForRetention lists unerased applications of those stages changed before the time, oldest change first", async () => {
       const companyId = await ctx.company();
       const job = await ctx.job(companyId);
-      const at = (ms: number) => shift(ANCIENT, ms);
+      const base = ancientPast();
+      const at = (ms: number) => shift(base, ms);
       const rows = [
         makeApplication(companyId, job.id, { stage: "rejected", appliedAt: at(0), updatedAt: at(3 * HOUR) }),
         makeApplication(companyId, job.id, { stage: "withdrawn", appliedAt: at(0), updatedAt: at(1 * HOUR) }),
@@ -21,7 +35,7 @@ export function retentionTests(ctx: ConformanceContext): void {
         makeApplication(companyId, job.id, { stage: "rejected", appliedAt: at(0), updatedAt: at(HOUR) }),
       ];
       for (const row of rows) {
-        expect(await ctx.createApplication(row, { duplicateSince: shift(ANCIENT, -DAY) })).toEqual({
+        expect(await ctx.createApplication(row, { duplicateSince: shift(base, -DAY) })).toEqual({
           outcome: "created",
         });
       }
@@ -29,19 +43,27 @@ export function retentionTests(ctx: ConformanceContext): void {
       await ctx.storage.transaction((tx) =>
         tx.candidates.erase({ companyId, applicationIds: [r1?.id ?? ""], erasedAt: at(HOUR) }),
       );
-      const list = (stages: ("rejected" | "withdrawn")[], before: Date, take = 100) =>
+      const list = (stages: ("rejected" | "withdrawn")[], before: Date, take = 1000) =>
         ctx.storage.candidates.listForRetention({ stages, updatedBefore: before, take });
+      /** This test's entries of a list, in the list's order. */
+      const mine = (entries: { companyId: string; id: string }[]) =>
+        entries.filter((entry) => entry.companyId === companyId);
       // r1 was erased; r5 changed at the cut (not before it), so only a later cut lists it.
-      expect(await list(["rejected"], at(5 * HOUR))).toEqual([
+      expect(mine(await list(["rejected"], at(5 * HOUR)))).toEqual([
         { companyId, id: r2?.id },
         { companyId, id: r3?.id },
       ]);
-      expect(await list(["rejected", "withdrawn"], at(5 * HOUR), 2)).toEqual([
+      const both = await list(["rejected", "withdrawn"], at(5 * HOUR));
+      expect(mine(both)).toEqual([
         { companyId, id: w1?.id },
         { companyId, id: r2?.id },
+        { companyId, id: r3?.id },
       ]);
-      expect(await list(["withdrawn"], at(HOUR))).toEqual([]);
-      expect(await list(["rejected"], at(5 * HOUR + 1))).toEqual([
+      // `take` cuts the same list: its oldest entries (this test's first two, unless rows of an
+      // earlier run are older still).
+      expect(await list(["rejected", "withdrawn"], at(5 * HOUR), 2)).toEqual(both.slice(0, 2));
+      expect(mine(await list(["withdrawn"], at(HOUR)))).toEqual([]);
+      expect(mine(await list(["rejected"], at(5 * HOUR + 1)))).toEqual([
         { companyId, id: r2?.id },
         { companyId, id: r3?.id },
         { companyId, id: r5?.id },
@@ -80,13 +102,17 @@ export function retentionTests(ctx: ConformanceContext): void {
     // Deliveries (`eventDeliveries.purgeDeliveries`): the webhook store suite (`@hireport/webhooks/testing`).
     it("purges take a limit: at most that many events and usage entries, the oldest first", async () => {
       const companyId = await ctx.company();
-      // Before the rows of the retention test above, which the purges would also see.
-      const at = (ms: number) => shift(ANCIENT, -DAY * 30 + ms);
+      const base = ancientPast();
+      const at = (ms: number) => shift(base, ms);
+      const cut = at(DAY);
+      // Whatever is older than the cut (only rows of the suites: another test's, an earlier run's)
+      // goes first, so that the counts below are this test's alone.
+      await ctx.storage.events.purge(cut);
+      await ctx.storage.usage.purge(cut);
       const events = [0, 1, 2].map((i) => makeEvent(companyId, { createdAt: at(i * SECOND) }));
       for (const event of events) await ctx.storage.events.append(event);
       const usage = [0, 1, 2].map((i) => makeUsage(companyId, { createdAt: at(i * SECOND) }));
       await ctx.storage.usage.appendMany(usage);
-      const cut = at(DAY);
 
       expect(await ctx.storage.events.purge(cut, 2)).toBe(2);
       expect(await ctx.storage.events.get(events[2]?.id ?? "")).not.toBeNull();

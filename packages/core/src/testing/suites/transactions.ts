@@ -41,7 +41,9 @@ export function transactionTests(ctx: ConformanceContext): void {
       await ctx.createApplication(existing);
       const key = makeKey(companyId);
 
+      // Rolled back: noted all the same, so that a storage that keeps it does not leave it behind.
       const newCompany = makeCompany();
+      ctx.ownCompany(newCompany.id);
       const newJob = makeJob(companyId);
       const application = makeApplication(companyId, job.id);
       const event = makeEvent(companyId);

@@ -113,7 +113,8 @@ export function usageTests(ctx: ConformanceContext): void {
         makeUsage(companyId, { createdAt: shift(day, HOUR), status: 503 }),
         makeUsage(companyId, { createdAt: shift(day, DAY), status: 302 }),
         makeUsage(other, { createdAt: day, status: 200 }),
-        { ...makeUsage(companyId, { createdAt: day, status: 401 }), companyId: null },
+        // No company: found by its key after the last test.
+        { ...makeUsage(companyId, { createdAt: day, status: 401, keyId: ctx.ownKey(newId("key")) }), companyId: null },
       ];
       await ctx.storage.usage.appendMany(entries.slice(0, 4));
       await ctx.storage.usage.appendMany(entries.slice(4));

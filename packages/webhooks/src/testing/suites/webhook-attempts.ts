@@ -174,9 +174,15 @@ export function webhookAttemptTests(ctx: WebhookConformanceContext): void {
     it("disable (a 410 Gone): counts the failure, disables the endpoint and reports it once; resuming lets its deliveries go", async () => {
       const companyId = await ctx.company();
       const endpoint = await endpointOf(companyId, { consecutiveFailures: 2 });
+      // In the 1990s: the claims below see every company's due deliveries, and none of a host's are due then.
+      const at = farPast();
       const gone = await leasedDelivery(endpoint);
-      const waiting = await leasedDelivery(endpoint, { leaseToken: null, leaseExpiresAt: null });
-      const at = now();
+      const waiting = await leasedDelivery(endpoint, {
+        createdAt: at,
+        nextAttemptAt: at,
+        leaseToken: null,
+        leaseExpiresAt: null,
+      });
       const result = await ctx.storage.webhooks.recordAttempt(gone.delivery.id, gone.token, {
         attempt: makeAttempt(gone.delivery, { attemptedAt: at, statusCode: 410 }),
         status: "failed",

@@ -1,6 +1,15 @@
 import type { WebhookEndpointRecord } from "@hireport/core";
 import { deliveryId } from "@hireport/core";
-import { makeAttempt, makeDelivery, makeEndpoint, makeEvent, newId, now, shift } from "@hireport/core/testing";
+import {
+  makeAttempt,
+  makeDelivery,
+  makeEndpoint,
+  makeEvent,
+  newId,
+  now,
+  orderedIds,
+  shift,
+} from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import type { WebhookConformanceContext } from "../context";
 
@@ -150,24 +159,32 @@ export function webhookEndpointTests(ctx: WebhookConformanceContext): void {
 
     it("listEndpointsAfter walks every company's endpoints by id, a page at a time", async () => {
       const [first, second] = [await ctx.company(), await ctx.company()];
+      // Three ids in a row under one random stem: the walk starts at the stem, before them, so
+      // that it reads this test's endpoints however many others the database holds.
+      const [a, b, c] = orderedIds("we", 3) as [string, string, string];
+      const stem = a.slice(0, -1);
       const mine = [
-        await endpointOf(first),
-        await endpointOf(second, { status: "disabled", pausedReason: "gone" }),
-        await endpointOf(first, { status: "paused", pausedReason: "manual" }),
+        await endpointOf(first, { id: a }),
+        await endpointOf(second, { id: b, status: "disabled", pausedReason: "gone" }),
+        await endpointOf(first, { id: c, status: "paused", pausedReason: "manual" }),
       ];
       const walked: WebhookEndpointRecord[] = [];
-      let after: string | null = null;
-      for (let page = 0; page < 1000; page += 1) {
+      let after = stem;
+      for (let page = 0; page < 3; page += 1) {
         const rows = await ctx.storage.webhooks.listEndpointsAfter(after, 2);
         expect(rows.length).toBeLessThanOrEqual(2);
         if (rows.length === 0) break;
         walked.push(...rows);
-        after = rows[rows.length - 1]?.id ?? null;
+        after = rows[rows.length - 1]?.id ?? after;
+        if (after >= c) break;
       }
       const ids = walked.map((endpoint) => endpoint.id);
-      expect(ids).toEqual([...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+      expect(ids).toEqual([...ids].sort((x, y) => (x < y ? -1 : x > y ? 1 : 0)));
       expect(new Set(ids).size).toBe(ids.length);
-      for (const endpoint of mine) expect(walked.find((row) => row.id === endpoint.id)).toEqual(endpoint);
+      expect(walked.slice(0, 3)).toEqual(mine);
+      // From the start (null): the lowest id there is, which is not above this test's lowest.
+      const [lowest] = await ctx.storage.webhooks.listEndpointsAfter(null, 1);
+      expect((lowest?.id ?? "~") <= a, `${lowest?.id} comes first, not after ${a}`).toBe(true);
       expect(await ctx.storage.webhooks.listEndpointsAfter(null, 0)).toEqual([]);
     });
 

@@ -1,5 +1,6 @@
 import { deliveryId } from "@hireport/core";
 import {
+  ancientPast,
   DAY,
   farPast,
   HOUR,
@@ -14,9 +15,6 @@ import {
 import { describe, expect, it } from "vitest";
 import type { WebhookConformanceContext } from "../context";
 import { deliveryHelpers } from "./webhook-delivery-support";
-
-/** A time before every other test's rows (they start in 1991): a whole-database purge before it sees only this test's rows. */
-const ANCIENT = new Date("1985-03-01T00:00:00.000Z");
 
 class Rollback extends Error {}
 
@@ -102,14 +100,18 @@ export function webhookFanOutTests(ctx: WebhookConformanceContext): void {
     it("purgeDeliveries takes a limit: at most that many finished deliveries, the oldest first", async () => {
       const companyId = await ctx.company();
       const endpoint = await endpointOf(companyId);
-      const at = (ms: number) => shift(ANCIENT, -DAY * 30 + ms);
+      // A random time of the 1980s, before every other test's rows; whatever finished delivery is
+      // older (another run's) is purged first, so that the counts below are this test's alone.
+      const base = ancientPast();
+      const at = (ms: number) => shift(base, ms);
+      const cut = at(DAY);
+      await ctx.storage.eventDeliveries.purgeDeliveries(cut);
       const events = [0, 1, 2].map((i) => makeEvent(companyId, { createdAt: at(i * SECOND) }));
       for (const event of events) await ctx.storage.events.append(event);
       const deliveries = events.map((event, i) =>
         makeDelivery(endpoint, event, { createdAt: at(i * SECOND), status: "succeeded", nextAttemptAt: null }),
       );
       await ctx.storage.eventDeliveries.insertDeliveries(deliveries);
-      const cut = at(DAY);
 
       expect(await ctx.storage.eventDeliveries.purgeDeliveries(cut, 2)).toBe(2);
       expect(await ctx.storage.webhooks.getDelivery(companyId, deliveries[2]?.id ?? "")).not.toBeNull();
