@@ -22,7 +22,7 @@ export interface RedisAdmissionInternals {
  * the cached last use, and `rateLimits.consume` counts on Redis when its buckets share one key (as
  * every call of core does). Everything else is `storage`'s, unchanged. While Redis fails, admissions
  * use `storage.keys.admit` (see `fallbackSeconds`). The result has the type of `storage`: a
- * `kyselyStorage()` stays a storage the webhook dispatcher takes.
+ * `kyselyWebhookStorage()` stays a storage the webhook dispatcher takes.
  */
 export function withRedisAdmission<S extends Storage>(storage: S, options: RedisAdmissionOptions): S {
   return decorate(storage, options, {});

@@ -25,7 +25,7 @@ import type { WebhookConformanceTarget } from "./types";
  *   async setup() {
  *     const db = createDb();
  *     await migrateToLatest(db);
- *     return { storage: kyselyStorage({ db }), inspect: rawReads(db), teardown: () => db.destroy() };
+ *     return { storage: kyselyWebhookStorage({ db }), inspect: rawReads(db), teardown: () => db.destroy() };
  *   },
  * });
  * ```
