@@ -12,15 +12,15 @@ const TESTING_CJS = `"use strict";
 module.exports = require("./testing.js");
 `;
 
-// The dispatcher signs with the module receivers verify with (`signature.ts`): entries share
+// The dispatcher signs with the module receivers verify with (`signing/signature.ts`): entries share
 // chunks in CommonJS too, so that each format has one copy of it.
 export default defineConfig(
   packageBuild({
     entry: {
       index: "src/index.ts",
-      memory: "src/memory.ts",
+      memory: "src/memory/index.ts",
       testing: "src/testing/index.ts",
-      verify: "src/verify.ts",
+      verify: "src/verify/index.ts",
     },
     splitting: true,
     external: ["vitest", "@hireport/core/testing"],

@@ -18,7 +18,7 @@ import express from "express";
 import Fastify, { type FastifyInstance } from "fastify";
 import ts from "typescript";
 import { afterAll, describe, expect, it } from "vitest";
-import * as verify from "../../webhooks/src/verify";
+import * as verify from "../../webhooks/src/verify/index";
 
 const guide = readFileSync(new URL("../../../docs/receiver-guide.md", import.meta.url), "utf8");
 const secret = "whsec_receiver_guide_0123456789abcdef";

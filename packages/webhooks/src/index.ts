@@ -2,7 +2,6 @@
 
 export type { WebhookSignatureScheme } from "@hireport/core";
 export { API_VERSION } from "@hireport/core";
-export { type AddressPolicy, type AddressVerdict, createAddressPolicy } from "./address-policy";
 export type {
   DeliveryListOptions,
   DeliveryLog,
@@ -12,21 +11,40 @@ export type {
   WebhookDelivery,
   WebhookDeliveryDetails,
   WebhookDeliveryWithAttempts,
-} from "./deliveries";
-export { buildSignatureHeader } from "./delivery-request";
-export type { DeliveryResult, RunResult } from "./delivery-runner";
+} from "./delivery/deliveries";
+export { buildSignatureHeader } from "./delivery/delivery-request";
+export type { DeliveryResult, RunResult } from "./delivery/delivery-runner";
 export {
   createWebhookDispatcher,
   type PurgeOptions,
   type RunOnceOptions,
   type TestSendResult,
   type WebhookDispatcher,
-} from "./dispatcher";
-export type { AttemptFigures, EndpointHourStats, EndpointStats, EndpointStatsOptions } from "./endpoint-stats";
-export { type EndpointStopInput, endpointUpdate } from "./endpoint-stops";
-export type { WebhookEndpoint } from "./endpoint-view";
-export type { CreateEndpointInput, EndpointManager, EndpointWithSecret, UpdateEndpointInput } from "./endpoints";
-export type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./health";
+} from "./dispatcher/dispatcher";
+export type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./dispatcher/health";
+export {
+  DEFAULT_RETRY_SCHEDULE_MS,
+  type ResolvedDispatcherOptions,
+  type RetentionRunner,
+  type WebhookDispatcherOptions,
+} from "./dispatcher/options";
+export type {
+  AttemptFigures,
+  EndpointHourStats,
+  EndpointStats,
+  EndpointStatsOptions,
+} from "./endpoints/endpoint-stats";
+export { type EndpointStopInput, endpointUpdate } from "./endpoints/endpoint-stops";
+export type { WebhookEndpoint } from "./endpoints/endpoint-view";
+export type {
+  CreateEndpointInput,
+  EndpointManager,
+  EndpointWithSecret,
+  UpdateEndpointInput,
+} from "./endpoints/endpoints";
+export { type AddressPolicy, type AddressVerdict, createAddressPolicy } from "./network/address-policy";
+export { RESPONSE_BODY_LIMIT } from "./network/sender";
+export { BlockedAddressError, type HostResolver } from "./network/ssrf-guard";
 export {
   type JwksHandlerOptions,
   type JwksOptions,
@@ -34,21 +52,13 @@ export {
   jwksHandler,
   type WebhookJwk,
   type WebhookJwks,
-} from "./jwks";
-export {
-  DEFAULT_RETRY_SCHEDULE_MS,
-  type ResolvedDispatcherOptions,
-  type RetentionRunner,
-  type WebhookDispatcherOptions,
-} from "./options";
+} from "./signing/jwks";
 export {
   type ReencryptOptions,
   type ReencryptResult,
   type SecretEncryptionKey,
   SecretKeyError,
-} from "./secret-encryption";
-export { RESPONSE_BODY_LIMIT } from "./sender";
-export { BlockedAddressError, type HostResolver } from "./ssrf-guard";
+} from "./signing/secret-encryption";
 export { type AttemptStatsBucket, type AttemptStatsQuery, MAX_ATTEMPT_STATS_BUCKETS } from "./store/attempt-stats";
 export {
   THROTTLE_WINDOW_MS,

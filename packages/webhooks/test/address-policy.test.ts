@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAddressPolicy } from "../src/address-policy";
+import { createAddressPolicy } from "../src/network/address-policy";
 import { PUBLIC_IPV6, RESERVED_IPV6 } from "./support/ipv6-cases";
 
 const policy = createAddressPolicy();

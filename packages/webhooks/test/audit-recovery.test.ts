@@ -2,7 +2,7 @@ import type { AuditRecord, ChangeOptions } from "@hireport/core";
 import { afterEach, describe, expect, it } from "vitest";
 import type { WebhookStorage, WebhookStore } from "../src/index";
 import { createWebhookDispatcher, type EndpointWithSecret, type WebhookDispatcher } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
+import { memoryWebhookStorage } from "../src/memory/index";
 import { type ManualClock, manualClock } from "./support/clock";
 import { emitEvent, sampleJob } from "./support/outbox";
 import { type Receiver, startReceiver } from "./support/receiver";

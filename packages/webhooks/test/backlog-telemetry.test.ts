@@ -7,9 +7,9 @@
 import { openTelemetry } from "@hireport/core/telemetry";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { type MemorySdk, memorySdk, points } from "../../core/test/telemetry/otel";
-import { BACKLOG_READ_INTERVAL_MS } from "../src/backlog-telemetry";
+import { BACKLOG_READ_INTERVAL_MS } from "../src/dispatcher/backlog-telemetry";
 import { createWebhookDispatcher, type DueDeliveryStatsQuery, type WebhookStorage } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
+import { memoryWebhookStorage } from "../src/memory/index";
 import { COMPANY, registerCompany } from "./support/fixture";
 import { delegate } from "./support/storage-proxy";
 import { storageSuite } from "./support/storage-suite";

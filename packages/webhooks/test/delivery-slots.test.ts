@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DeliverySlots } from "../src/delivery-slots";
+import { DeliverySlots } from "../src/delivery/delivery-slots";
 
 /** Starts every ready delivery, as the runner does when no lease is short; returns what started. */
 function startReady(slots: DeliverySlots<string>): string[] {

@@ -2,7 +2,7 @@ import { deliveryId } from "@hireport/core";
 import { describe, expect, it } from "vitest";
 import { type ClaimOptions, createWebhookDispatcher, endpointUpdate } from "../src/index";
 import type { WebhookStorage } from "../src/store/webhook-storage";
-import { parseEvent, verifySignature } from "../src/verify";
+import { parseEvent, verifySignature } from "../src/verify/index";
 import { COMPANY, type DeliveryFixture } from "./support/fixture";
 import { closedPort, type Receiver } from "./support/receiver";
 import { delegate, ignoringMaxPerEndpoint } from "./support/storage-proxy";

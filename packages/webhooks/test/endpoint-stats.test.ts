@@ -3,7 +3,7 @@ import { HireportError } from "@hireport/core";
 import { makeAttempt, makeDelivery, makeEvent, newId } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher, endpointUpdate } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
+import { memoryWebhookStorage } from "../src/memory/index";
 import { manualClock } from "./support/clock";
 import { rejectionOf } from "./support/rejection";
 

@@ -1,7 +1,7 @@
 import { HireportError, isHireportError, newId, unknownCompany } from "@hireport/core";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
+import { memoryWebhookStorage } from "../src/memory/index";
 import { manualClock } from "./support/clock";
 import { rejectionOf } from "./support/rejection";
 

@@ -5,7 +5,7 @@
 import { answerHealth, type HealthReport, healthResponse } from "@hireport/core";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
+import { memoryWebhookStorage } from "../src/memory/index";
 import type { WebhookStorage } from "../src/store/webhook-storage";
 import { delegate } from "./support/storage-proxy";
 import { storageSuite } from "./support/storage-suite";

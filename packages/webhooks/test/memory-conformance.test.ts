@@ -1,4 +1,4 @@
-import { memoryWebhookStorage } from "../src/memory";
+import { memoryWebhookStorage } from "../src/memory/index";
 import { runWebhookStoreConformance } from "../src/testing/index";
 
 runWebhookStoreConformance({

@@ -7,7 +7,7 @@
 import { createPublicApi, type PublicApi, REDACTED_RESPONSE_BODY } from "@hireport/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
+import { memoryWebhookStorage } from "../src/memory/index";
 import { storageSuite } from "./support/storage-suite";
 import { storageFactories } from "./support/storages";
 

@@ -1,8 +1,8 @@
 import { createPublicApi } from "@hireport/core";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
-import { parseEvent, verifySignature } from "../src/verify";
+import { memoryWebhookStorage } from "../src/memory/index";
+import { parseEvent, verifySignature } from "../src/verify/index";
 import { createTestCertificate } from "./support/certificate";
 import { type Receiver, startReceiver } from "./support/receiver";
 

@@ -31,7 +31,7 @@ import {
 } from "@hireport/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
-import { verifySignature } from "../src/verify";
+import { verifySignature } from "../src/verify/index";
 import { type SqlStorageFactory, sqlFactories } from "./support/kysely-factories";
 import { type ReceivedRequest, type Receiver, startReceiver } from "./support/receiver";
 

@@ -6,9 +6,9 @@
 import { randomBytes } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, SecretKeyError, type WebhookDispatcherOptions } from "../src/index";
-import { createSecretBox, resolveSecretKeys } from "../src/secret-encryption";
+import { createSecretBox, resolveSecretKeys } from "../src/signing/secret-encryption";
 import type { WebhookStorage } from "../src/store/webhook-storage";
-import { verifySignature } from "../src/verify";
+import { verifySignature } from "../src/verify/index";
 import { COMPANY, type DeliveryFixture } from "./support/fixture";
 import type { SqlStorageFactory } from "./support/kysely-factories";
 import type { Receiver } from "./support/receiver";

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSender, RESPONSE_BODY_LIMIT, type SenderOptions } from "../src/sender";
+import { createSender, RESPONSE_BODY_LIMIT, type SenderOptions } from "../src/network/sender";
 import { type Receiver, startReceiver } from "./support/receiver";
 
 /**

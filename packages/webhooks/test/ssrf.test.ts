@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type AddressPolicy, createAddressPolicy } from "../src/address-policy";
 import { createWebhookDispatcher, type HostResolver, type WebhookDispatcherOptions } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
-import { createSender } from "../src/sender";
+import { memoryWebhookStorage } from "../src/memory/index";
+import { type AddressPolicy, createAddressPolicy } from "../src/network/address-policy";
+import { createSender } from "../src/network/sender";
 import { createTestCertificate, type TestCertificate } from "./support/certificate";
 import { manualClock } from "./support/clock";
 import { COMPANY, registerCompany } from "./support/fixture";

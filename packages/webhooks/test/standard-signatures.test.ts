@@ -14,7 +14,7 @@ import * as ed from "@noble/ed25519";
 import { Webhook } from "standardwebhooks";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { createWebhookDispatcher, jwksHandler, type WebhookDispatcher, type WebhookJwks } from "../src/index";
-import { verifySignature, verifyStandardSignature, WebhookVerificationError } from "../src/verify";
+import { verifySignature, verifyStandardSignature, WebhookVerificationError } from "../src/verify/index";
 import { COMPANY, type DeliveryFixture } from "./support/fixture";
 import type { ReceivedRequest } from "./support/receiver";
 import { storageSuite } from "./support/storage-suite";

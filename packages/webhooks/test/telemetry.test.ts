@@ -9,10 +9,10 @@ import { openTelemetry } from "@hireport/core/telemetry";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type MemorySdk, memorySdk, points } from "../../core/test/telemetry/otel";
-import { telemetryUrl } from "../src/attempt-telemetry";
+import { telemetryUrl } from "../src/delivery/attempt-telemetry";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
-import { memoryWebhookStorage } from "../src/memory";
-import { verifySignature } from "../src/verify";
+import { memoryWebhookStorage } from "../src/memory/index";
+import { verifySignature } from "../src/verify/index";
 import { createTestCertificate } from "./support/certificate";
 import { type Receiver, startReceiver } from "./support/receiver";
 

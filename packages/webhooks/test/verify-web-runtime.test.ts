@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { createContext, runInContext } from "node:vm";
 import ts from "typescript";
 import { describe, expect, it } from "vitest";
-import { buildSignatureHeader, signatureHeaders } from "../src/delivery-request";
-import { newSigningKey, publicKeyOf } from "../src/signing-keys";
+import { buildSignatureHeader, signatureHeaders } from "../src/delivery/delivery-request";
+import { newSigningKey, publicKeyOf } from "../src/signing/signing-keys";
 import { samplePayload } from "./support/outbox";
 
 type ModuleExports = Record<string, unknown>;
@@ -40,7 +40,7 @@ function loadInWebLikeContext(): { verify: ModuleExports; modules: Map<string, M
     wrapper(exports, require, { exports });
     return exports;
   };
-  const verify = load(new URL("../src/verify.ts", import.meta.url));
+  const verify = load(new URL("../src/verify/index.ts", import.meta.url));
   return { verify, modules };
 }
 
@@ -48,7 +48,7 @@ describe("@hireport/webhooks/verify in a Web-like runtime", () => {
   it("verifies a dispatcher signature and parses the event with no Node API at hand", async () => {
     const { verify: web, modules } = loadInWebLikeContext();
     // What it loaded besides itself: the signature scheme, on Web Crypto there (no process, so no node:crypto).
-    const signature = [...modules].find(([path]) => path.endsWith("/src/signature.ts"))?.[1];
+    const signature = [...modules].find(([path]) => path.endsWith("/src/signing/signature.ts"))?.[1];
     expect(signature?.usesNodeCrypto).toBe(false);
     const verifySignature = web.verifySignature as (options: unknown) => Promise<{ secret: string }>;
     const signPayload = web.signPayload as (options: unknown) => Promise<string>;

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { buildSignatureHeader } from "../src/delivery-request";
-import { computeSignature, computeSignatureWeb, usesNodeCrypto } from "../src/signature";
+import { buildSignatureHeader } from "../src/delivery/delivery-request";
+import { computeSignature, computeSignatureWeb, usesNodeCrypto } from "../src/signing/signature";
 import {
   parseEvent,
   signPayload,
@@ -9,7 +9,7 @@ import {
   verifySignature,
   verifyStandardSignature,
   WebhookVerificationError,
-} from "../src/verify";
+} from "../src/verify/index";
 import { sampleJob, samplePayload } from "./support/outbox";
 import { rejectionOf } from "./support/rejection";
 
@@ -131,7 +131,7 @@ describe("verifySignature", () => {
   });
 
   it("loads nothing a Web runtime lacks: verify.ts and the modules it loads import no node: module and no package", () => {
-    const loaded = runtimeModules(new URL("../src/verify.ts", import.meta.url));
+    const loaded = runtimeModules(new URL("../src/verify/index.ts", import.meta.url));
     // verify.ts and the signature schemes it shares with the dispatcher, nothing more.
     expect([...loaded.keys()].map((path) => path.slice(path.lastIndexOf("/") + 1)).sort()).toEqual([
       "signature.ts",

@@ -1,4 +1,4 @@
-import { memoryWebhookStorage } from "../../src/memory";
+import { memoryWebhookStorage } from "../../src/memory/index";
 import type { WebhookStorage } from "../../src/store/webhook-storage";
 
 /** A storage under test and how to dispose of it. */

@@ -11,7 +11,7 @@ import {
   shift,
 } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
-import { endpointUpdate } from "../../endpoint-stops";
+import { endpointUpdate } from "../../endpoints/endpoint-stops";
 import type { AttemptOutcome } from "../../store/webhook-store";
 import type { WebhookConformanceContext } from "../context";
 

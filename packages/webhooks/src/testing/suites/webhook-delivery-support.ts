@@ -11,7 +11,7 @@ import {
   SECOND,
   shift,
 } from "@hireport/core/testing";
-import { endpointUpdate } from "../../endpoint-stops";
+import { endpointUpdate } from "../../endpoints/endpoint-stops";
 import type { AttemptOutcome, ClaimOptions } from "../../store/webhook-store";
 import type { WebhookConformanceContext } from "../context";
 

@@ -1,7 +1,7 @@
 import { isIP } from "node:net";
 import { type FieldError, HireportError } from "@hireport/core";
-import type { AddressPolicy } from "./address-policy";
-import type { HostResolver } from "./ssrf-guard";
+import type { AddressPolicy } from "../network/address-policy";
+import type { HostResolver } from "../network/ssrf-guard";
 
 /** Longest accepted endpoint address, as every address field of the API (docs/host-guide.md, `dispatcher.endpoints`). */
 export const MAX_URL_LENGTH = 2048;

@@ -10,24 +10,24 @@ import {
   recordAudit,
   systemClock,
 } from "@hireport/core";
-import { createAddressPolicy } from "./address-policy";
-import { type BacklogTelemetry, startBacklogTelemetry } from "./backlog-telemetry";
-import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "./deliveries";
-import { createDeliveryRunner, type DeliveryResult, type RunResult } from "./delivery-runner";
-import { createEndpointManager, type EndpointManager } from "./endpoints";
-import { dispatcherHealth, resolveDispatcherHealth } from "./health";
-import { buildJwks, type JwksOptions, type WebhookJwks } from "./jwks";
-import { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
-import { newLeaseToken } from "./random-tokens";
+import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "../delivery/deliveries";
+import { createDeliveryRunner, type DeliveryResult, type RunResult } from "../delivery/delivery-runner";
+import { newLeaseToken } from "../delivery/random-tokens";
+import { createEndpointManager, type EndpointManager } from "../endpoints/endpoints";
+import { createAddressPolicy } from "../network/address-policy";
+import { createSender, type Sender } from "../network/sender";
+import { systemResolver } from "../network/ssrf-guard";
+import { buildJwks, type JwksOptions, type WebhookJwks } from "../signing/jwks";
 import {
   createSecretBox,
   type ReencryptOptions,
   type ReencryptResult,
   reencryptSecrets,
   resolveSecretKeys,
-} from "./secret-encryption";
-import { createSender, type Sender } from "./sender";
-import { systemResolver } from "./ssrf-guard";
+} from "../signing/secret-encryption";
+import { type BacklogTelemetry, startBacklogTelemetry } from "./backlog-telemetry";
+import { dispatcherHealth, resolveDispatcherHealth } from "./health";
+import { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";
 
 export interface RunOnceOptions {
   /** Claim passes to run; each claims up to `concurrency` deliveries and waits for them. @default 1 */

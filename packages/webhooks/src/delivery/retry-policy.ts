@@ -1,6 +1,6 @@
 import type { DeliveryAttemptRecord, DeliveryRecord } from "@hireport/core";
-import { endpointUpdate } from "./endpoint-stops";
-import type { AttemptOutcome } from "./store/webhook-store";
+import { endpointUpdate } from "../endpoints/endpoint-stops";
+import type { AttemptOutcome } from "../store/webhook-store";
 
 /** The longest wait a receiver's `Retry-After` can ask for: the schedule's longest step. */
 export const MAX_RETRY_AFTER_MS = 12 * 3_600_000;

@@ -10,7 +10,7 @@
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
 import type { WebhookEndpointRecord, WebhookSecret } from "@hireport/core";
-import type { WebhookStorage } from "./store/webhook-storage";
+import type { WebhookStorage } from "../store/webhook-storage";
 
 /** One key for sealing secrets: an id (stored with what it sealed) and 32 bytes. */
 export interface SecretEncryptionKey {

@@ -1,9 +1,9 @@
 import type { Clock, Logger, Telemetry } from "@hireport/core";
-import type { WebhookEndpoint } from "./endpoint-view";
+import type { WebhookEndpoint } from "../endpoints/endpoint-view";
+import type { HostResolver } from "../network/ssrf-guard";
+import type { ResolvedSecretKey, SecretEncryptionKey } from "../signing/secret-encryption";
+import type { WebhookStorage } from "../store/webhook-storage";
 import type { DispatcherHealthOptions, ResolvedDispatcherHealth } from "./health";
-import type { ResolvedSecretKey, SecretEncryptionKey } from "./secret-encryption";
-import type { HostResolver } from "./ssrf-guard";
-import type { WebhookStorage } from "./store/webhook-storage";
 
 /** The retry delays (docs/api-reference.md, Delivery, retries and pausing): 1 min, 5 min, 30 min, 2 h, 6 h, 12 h. */
 export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [

@@ -1,4 +1,4 @@
-import type { AttemptOutcome, AttemptToRecord, RecordAttemptResult, WebhookStore } from "./store/webhook-store";
+import type { AttemptOutcome, AttemptToRecord, RecordAttemptResult, WebhookStore } from "../store/webhook-store";
 
 export interface AttemptRecorderContext {
   store: () => WebhookStore;

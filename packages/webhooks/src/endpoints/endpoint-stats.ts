@@ -3,8 +3,8 @@
  * the store's `attemptStats` (one bounded read of the attempts of the range).
  */
 import { HireportError } from "@hireport/core";
-import { type AttemptStatsBucket, MAX_ATTEMPT_STATS_BUCKETS } from "./store/attempt-stats";
-import type { WebhookStore } from "./store/webhook-store";
+import { type AttemptStatsBucket, MAX_ATTEMPT_STATS_BUCKETS } from "../store/attempt-stats";
+import type { WebhookStore } from "../store/webhook-store";
 
 const HOUR_MS = 3_600_000;
 

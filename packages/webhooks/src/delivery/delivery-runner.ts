@@ -1,8 +1,8 @@
+import type { ResolvedDispatcherOptions } from "../dispatcher/options";
+import type { Sender } from "../network/sender";
 import { type AttemptReport, createDeliveryAttempts, type DeliveryResult, type HeldDelivery } from "./delivery-attempt";
 import { type ClaimMode, DeliverySlots } from "./delivery-slots";
-import type { ResolvedDispatcherOptions } from "./options";
 import { newLeaseToken } from "./random-tokens";
-import type { Sender } from "./sender";
 import { withWriteRetries } from "./write-retries";
 
 export type { AttemptReport, DeliveryResult, HeldDelivery } from "./delivery-attempt";

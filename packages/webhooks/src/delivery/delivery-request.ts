@@ -1,10 +1,10 @@
 import { type ClaimedDelivery, sentPayload, type WebhookSecret, type WebhookSignatureScheme } from "@hireport/core";
-import type { ResolvedDispatcherOptions } from "./options";
-import { createSecretBox } from "./secret-encryption";
-import type { OutgoingRequest } from "./sender";
-import { signatureHeader } from "./signature";
-import { isKeyOf } from "./signing-keys";
-import { standardSignatureHeader } from "./standard-signature";
+import type { ResolvedDispatcherOptions } from "../dispatcher/options";
+import type { OutgoingRequest } from "../network/sender";
+import { createSecretBox } from "../signing/secret-encryption";
+import { signatureHeader } from "../signing/signature";
+import { isKeyOf } from "../signing/signing-keys";
+import { standardSignatureHeader } from "../signing/standard-signature";
 
 /**
  * The secrets that sign at `now`: the current one and those whose grace period has not ended; with

@@ -20,10 +20,10 @@ import {
   type StateAccess,
   toStored,
 } from "@hireport/core/memory";
-import type { AttemptStatsBucket } from "./attempt-stats";
-import { THROTTLE_WINDOW_MS, type ThrottleCount, throttleAfter, throttleAllowance } from "./endpoint-throttle";
-import { applyEndpointUpdate } from "./endpoint-update";
-import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "./webhook-store";
+import type { AttemptStatsBucket } from "../store/attempt-stats";
+import { THROTTLE_WINDOW_MS, type ThrottleCount, throttleAfter, throttleAllowance } from "../store/endpoint-throttle";
+import { applyEndpointUpdate } from "../store/endpoint-update";
+import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "../store/webhook-store";
 
 /** The columns an endpoint patch may write. */
 const ENDPOINT_PATCH_KEYS = [

@@ -16,13 +16,13 @@ import {
   type WebhookSecret,
   type WebhookSignatureScheme,
 } from "@hireport/core";
-import type { AddressPolicy } from "./address-policy";
+import type { ResolvedDispatcherOptions } from "../dispatcher/options";
+import type { AddressPolicy } from "../network/address-policy";
+import { createSecretBox } from "../signing/secret-encryption";
+import { newSigningKey, publicKeyOf } from "../signing/signing-keys";
 import { type EndpointStats, type EndpointStatsOptions, readEndpointStats } from "./endpoint-stats";
 import { checkEndpointUrl } from "./endpoint-url";
 import { toEndpointView, type WebhookEndpoint } from "./endpoint-view";
-import type { ResolvedDispatcherOptions } from "./options";
-import { createSecretBox } from "./secret-encryption";
-import { newSigningKey, publicKeyOf } from "./signing-keys";
 
 /** Longest endpoint description. */
 export const MAX_DESCRIPTION_LENGTH = 500;

@@ -16,7 +16,7 @@
  * {@link verifyStandardSignature} instead.
  */
 import type { ApplicationWire, JobWire } from "@hireport/core";
-import { signatureFromHex, signatureHeader, signatureMatches } from "./signature";
+import { signatureFromHex, signatureHeader, signatureMatches } from "../signing/signature";
 import {
   constantTimeEqual,
   ed25519Verify,
@@ -27,7 +27,7 @@ import {
   standardHmac,
   standardSignatureHeader,
   standardSignedBytes,
-} from "./standard-signature";
+} from "../signing/standard-signature";
 
 /** Why a signature or a payload was refused. */
 export type WebhookVerificationErrorCode =

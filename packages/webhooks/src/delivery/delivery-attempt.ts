@@ -1,13 +1,13 @@
 import { type ClaimedDelivery, type DeliveryAttemptRecord, newId, type WebhookEndpointRecord } from "@hireport/core";
+import type { ResolvedDispatcherOptions } from "../dispatcher/options";
+import { toEndpointView } from "../endpoints/endpoint-view";
+import type { OutgoingRequest, Sender, SendResult } from "../network/sender";
+import { createSecretBox } from "../signing/secret-encryption";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { startAttemptTelemetry } from "./attempt-telemetry";
 import { createDeliveryRequestBuilder } from "./delivery-request";
 import { mostHeld } from "./delivery-slots";
-import { toEndpointView } from "./endpoint-view";
-import type { ResolvedDispatcherOptions } from "./options";
 import { attemptOutcome } from "./retry-policy";
-import { createSecretBox } from "./secret-encryption";
-import type { OutgoingRequest, Sender, SendResult } from "./sender";
 import { withWriteRetries } from "./write-retries";
 
 /** What became of one delivery this dispatcher held. */

@@ -1,4 +1,4 @@
-import type { EndpointUpdate } from "./store/webhook-store";
+import type { EndpointUpdate } from "../store/webhook-store";
 
 /** What the dispatcher knows of an attempt when it decides what the attempt does to its endpoint. */
 export interface EndpointStopInput {

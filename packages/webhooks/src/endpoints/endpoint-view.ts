@@ -1,5 +1,5 @@
 import type { WebhookEndpointRecord } from "@hireport/core";
-import { publicKeyOf } from "./signing-keys";
+import { publicKeyOf } from "../signing/signing-keys";
 
 /**
  * An endpoint as the dispatcher returns it to the host: the stored record without its secrets

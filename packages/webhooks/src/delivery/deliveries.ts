@@ -16,7 +16,7 @@ import {
   sentPayload,
   toPage,
 } from "@hireport/core";
-import type { ResolvedDispatcherOptions } from "./options";
+import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 
 /** A delivery as the host sees it (the lease columns are the dispatcher's business). */
 export interface WebhookDelivery {

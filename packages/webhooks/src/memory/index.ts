@@ -9,8 +9,8 @@
  * ```
  */
 import { type ExtendedMemoryStorage, extendMemoryStorage } from "@hireport/core/memory";
-import { createMemoryWebhookStore } from "./store/memory-webhook-store";
-import type { WebhookStore } from "./store/webhook-store";
+import type { WebhookStore } from "../store/webhook-store";
+import { createMemoryWebhookStore } from "./memory-webhook-store";
 
 /** `memoryStorage()` of `@hireport/core/memory` with the webhook store, in and out of its transactions. */
 export type MemoryWebhookStorage = ExtendedMemoryStorage<{ webhooks: WebhookStore }>;

@@ -12,7 +12,7 @@ import {
   isHireportError,
   type WebhookEndpointRecord,
 } from "@hireport/core";
-import { liveSecrets } from "./delivery-request";
+import { liveSecrets } from "../delivery/delivery-request";
 import type { SecretBox } from "./secret-encryption";
 import { publicKeyBytes, thumbprint } from "./signing-keys";
 import { toBase64Url } from "./standard-signature";
