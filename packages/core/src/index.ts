@@ -54,6 +54,7 @@ export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./docs/openap
 export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./events/audit-log";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events/events";
 export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./events/outbox";
+export { createPollLoop, type PollLoop, type PollLoopOptions } from "./events/poll-loop";
 export {
   APPLICATION_FIELDS,
   type ApplicationFieldColumns,

@@ -8,6 +8,7 @@
  * recorded, for `notices()` and the console.
  */
 import {
+  createPollLoop,
   type IndexingAction,
   type IndexingService,
   isHireportError,
@@ -392,53 +393,19 @@ export function createJobIndexing(input: JobIndexingOptions): JobIndexing {
     return next;
   }
 
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wakeRequested = false;
-  let wakeSleeper: (() => void) | null = null;
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeSleeper = null;
-        resolve();
-      }
-      wakeSleeper = done;
-    });
-
-  async function runLoop(): Promise<void> {
-    while (running) {
-      wakeRequested = false;
-      try {
-        await runExclusive(true);
-      } catch (error) {
-        logger.error("hireport indexing: a run failed", { error: String(error) });
-      }
-      if (!running) break;
-      if (wakeRequested) continue;
-      await sleep(options.pollIntervalMs);
-    }
-  }
+  const poll = createPollLoop({
+    async pass() {
+      await runExclusive(true);
+    },
+    intervalMs: options.pollIntervalMs,
+    onError: (error) => logger.error("hireport indexing: a run failed", { error: String(error) }),
+  });
 
   return Object.freeze({
     services: Object.freeze([...services]),
-    start() {
-      if (running) return;
-      running = true;
-      loop = runLoop();
-    },
-    async stop() {
-      running = false;
-      wakeSleeper?.();
-      await loop;
-      loop = null;
-    },
-    wake() {
-      wakeRequested = true;
-      wakeSleeper?.();
-    },
+    start: () => poll.start(),
+    stop: () => poll.stop(),
+    wake: () => poll.wake(),
     runOnce: () => runExclusive(false),
     notices: (companyId: string, jobIds: readonly string[]) => storage.jobIndex.notices(companyId, jobIds),
   });

@@ -1,5 +1,6 @@
 import {
   type ChangeOptions,
+  createPollLoop,
   type DeliveryAttemptRecord,
   type DeliveryRecord,
   deliveryId,
@@ -183,56 +184,26 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
     return sender;
   };
 
-  let running = false;
-  let loop: Promise<void> | null = null;
-  let wakeRequested = false;
-  let wakeSleeper: (() => void) | null = null;
   let purgeTimer: ReturnType<typeof setInterval> | null = null;
   let retentionStart: ReturnType<typeof setTimeout> | null = null;
   let retentionRun: Promise<void> | null = null;
   let backlog: BacklogTelemetry | null = null;
 
-  const wake = (): void => {
-    wakeRequested = true;
-    wakeSleeper?.();
-  };
+  const poll = createPollLoop({
+    async pass() {
+      backlog?.poll();
+      const { done } = await runner.claim();
+      done.catch(() => undefined);
+    },
+    intervalMs: options.pollIntervalMs,
+    onError: (error, failures) =>
+      logger.error("hireport webhooks: claiming deliveries failed", { error: String(error), failures }),
+    // The storage is failing: back off (up to 30 s) instead of hammering it on every wake-up.
+    backoffMs: (failures) => Math.min(30_000, options.pollIntervalMs * 2 ** Math.min(failures, 10)),
+  });
+  const wake = poll.wake;
 
   const runner = createDeliveryRunner({ options, sender: getSender, onCapacity: wake });
-
-  const sleep = (ms: number): Promise<void> =>
-    new Promise((resolve) => {
-      const timer = setTimeout(done, ms);
-      function done() {
-        clearTimeout(timer);
-        wakeSleeper = null;
-        resolve();
-      }
-      wakeSleeper = done;
-    });
-
-  async function runLoop(): Promise<void> {
-    let failures = 0;
-    while (running) {
-      wakeRequested = false;
-      backlog?.poll();
-      try {
-        const { done } = await runner.claim();
-        done.catch(() => undefined);
-        failures = 0;
-      } catch (error) {
-        failures++;
-        logger.error("hireport webhooks: claiming deliveries failed", { error: String(error), failures });
-      }
-      if (!running) break;
-      if (failures > 0) {
-        // The storage is failing: back off (up to 30 s) instead of hammering it on every wake-up.
-        await sleep(Math.min(30_000, options.pollIntervalMs * 2 ** Math.min(failures, 10)));
-        continue;
-      }
-      if (wakeRequested) continue;
-      await sleep(options.pollIntervalMs);
-    }
-  }
 
   async function purge(purgeOptions: PurgeOptions = {}): Promise<{ deliveries: number; events: number }> {
     const before = purgeOptions.before ?? new Date(clock.now().getTime() - options.retentionDays * 86_400_000);
@@ -279,15 +250,15 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
     deliveries: createDeliveryLog({ options, wake }),
 
     start() {
-      if (running) return;
-      running = true;
+      if (poll.running) return;
       backlog = startBacklogTelemetry(options);
-      loop = runLoop();
+      poll.start();
       startUpkeep();
     },
 
     async stop() {
-      running = false;
+      // No claim starts from here on; the claim under way, if any, ends before the drain below.
+      const halted = poll.stop();
       if (purgeTimer) clearInterval(purgeTimer);
       purgeTimer = null;
       if (retentionStart) clearTimeout(retentionStart);
@@ -295,9 +266,7 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
       await retentionRun;
       await backlog?.stop();
       backlog = null;
-      wake();
-      await loop;
-      loop = null;
+      await halted;
       await runner.drain();
       const closing = sender;
       sender = null;
@@ -317,7 +286,7 @@ export function createWebhookDispatcher(input: WebhookDispatcherOptions): Webhoo
     },
 
     notify() {
-      if (running) wake();
+      if (poll.running) wake();
     },
 
     async sendTest(companyId, endpointId, changeOptions) {
