@@ -1,7 +1,7 @@
 import { defineProject } from "vitest/config";
 
 // The example runs against the built packages (dist), as a host app would: `pnpm test` builds first.
-// The smoke test runs `next build` (about a minute on two cores), hence the long hook timeout.
+// The smoke test runs `next build --webpack` (a minute or two on two cores), hence the long hook timeout.
 export default defineProject({
   test: {
     name: "example-next-app",

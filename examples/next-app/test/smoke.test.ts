@@ -1,21 +1,28 @@
 /**
- * Smoke test of the Next.js example as it runs in production: `next build`, then `next start` on a
- * free port with an SQLite file in a temporary folder, a key from the `create-key` script on that
- * same file, and calls to the API and the cron route. Then the same build on Postgres
+ * Smoke test of the Next.js example as it runs in production: `next build --webpack`, then `next
+ * start` on a free port with an SQLite file in a temporary folder, a key from the `create-key` script
+ * on that same file, and calls to the API and the cron route. Then the same build on Postgres
  * (`DATABASE_URL`, a random table prefix, dropped at the end), whose connections Postgres ends
  * under load: the server answers the API's 500 error bodies, reconnects and lives on.
+ *
+ * The build bundles `@hireport/kysely` and `kysely` into the server (neither is in
+ * `serverExternalPackages`), and the migrations run from that bundle on both Kysely versions CI
+ * installs: 0.28 and 0.29, whose `Migrator` lives at `kysely/migration`. It is webpack's build, the
+ * one that failed: it follows only a literal `import("…")`, where Turbopack also follows a constant
+ * and so ran the computed import `@hireport/kysely` once had.
  *
  * Postgres comes from DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test). When it cannot
  * be reached that part is skipped with a loud warning, or fails with CI=true.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { TABLE_NAMES } from "@hireport/kysely";
+import { hireportMigrations, TABLE_NAMES } from "@hireport/kysely";
+import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -130,6 +137,10 @@ async function startServer(env: (extra: Record<string, string>) => NodeJS.Proces
   const deadline = Date.now() + 60_000;
   for (;;) {
     if (started.child.exitCode !== null) throw new Error(`next start exited:\n${started.output()}`);
+    // A failed start (the migrations, in instrumentation.ts) is logged, and the server lives on.
+    if (started.output().includes("error occurred while loading instrumentation hook")) {
+      throw new Error(`next start could not run instrumentation.ts:\n${started.output()}`);
+    }
     if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s:\n${started.output()}`);
     const response = await fetch(`${base}/api/public/v1/openapi.json`).catch(() => null);
     if (response?.status === 200) break;
@@ -146,6 +157,25 @@ async function createKey(env: NodeJS.ProcessEnv): Promise<string> {
   return created;
 }
 
+/** The JavaScript files of the built server (`.next/server`), by path. */
+function serverFiles(): Array<{ path: string; text: string }> {
+  const root = join(exampleDir, ".next", "server");
+  return readdirSync(root, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".js"))
+    .map((name) => ({ path: name, text: readFileSync(join(root, name), "utf8") }));
+}
+
+/** The names in the migration table of the SQLite file (default prefix), sorted. */
+function appliedMigrations(): string[] {
+  const database = new SQLite(join(dataDir, "hireport.sqlite"), { fileMustExist: true, timeout: 5000 });
+  try {
+    const rows = database.prepare("select name from hireport_migration").all() as Array<{ name: string }>;
+    return rows.map((row) => row.name).sort();
+  } finally {
+    database.close();
+  }
+}
+
 async function stopServer(started: Run | undefined): Promise<void> {
   if (!started || started.child.exitCode !== null) return;
   started.child.kill("SIGTERM");
@@ -158,12 +188,17 @@ async function stopServer(started: Run | undefined): Promise<void> {
 let server: Run | undefined;
 let origin = "";
 let key = "";
+/** What `next build` printed, its warnings included. */
+let buildOutput = "";
+/** The migrations applied once the server answered, before anything else opened the file. */
+let appliedByServer: string[] = [];
 
 beforeAll(async () => {
   const started = Date.now();
-  await runToEnd([nextBin, "build"], childEnv(), BUILD_TIMEOUT_MS);
+  buildOutput = await runToEnd([nextBin, "build", "--webpack"], childEnv(), BUILD_TIMEOUT_MS);
   console.log(`[example-next-app] next build took ${((Date.now() - started) / 1000).toFixed(1)} s`);
   ({ server, origin } = await startServer(childEnv));
+  appliedByServer = appliedMigrations();
   // The key comes from the create-key script, on the same SQLite file as the running server.
   key = await createKey(childEnv());
 });
@@ -175,6 +210,23 @@ afterAll(async () => {
 });
 
 describe("the next-app example (next build + next start)", () => {
+  // Regression: the migrations loaded Kysely's Migrator with an import webpack could not follow,
+  // and failed in the bundle with Kysely 0.29 ("the installed Kysely exports no Migrator").
+  it("bundles @hireport/kysely and kysely into the server, and webpack warns of nothing in hireport's code", () => {
+    const files = serverFiles();
+    const [first] = Object.keys(hireportMigrations());
+    expect(files.some((file) => file.text.includes(first ?? "?"))).toBe(true);
+    // Neither is loaded from node_modules at run time (how webpack writes an external).
+    const external = /\b(?:require|import)\(\s*["'](?:@hireport\/kysely|kysely)(?:\/[^"']*)?["']\s*\)/;
+    expect(files.filter((file) => external.test(file.text)).map((file) => file.path)).toEqual([]);
+    // What webpack prints for an import it cannot follow, or cannot find, under the module's path.
+    expect(buildOutput).not.toMatch(/packages\/[\w-]+\/dist\/[^\n]*\n(?:Critical dependency|Module not found)/);
+  });
+
+  it("ran every migration from the bundled server, on a fresh SQLite file", () => {
+    expect(appliedByServer).toEqual(Object.keys(hireportMigrations()).sort());
+  });
+
   it("serves GET /me and the jobs with a key from create-key", async () => {
     const headers = { authorization: `Bearer ${key}` };
     const me = await fetch(`${origin}/api/public/v1/me`, { headers });

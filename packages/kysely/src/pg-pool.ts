@@ -6,9 +6,14 @@ export interface PgPoolClientEvents {
   on(event: "error", listener: (error: Error) => void): unknown;
 }
 
-/** The part of a `pg` Pool (node-postgres) that `hardenPgPool` uses: its events. */
+/**
+ * The part of a `pg` Pool (node-postgres) that `hardenPgPool` uses: its `error` and `connect` events,
+ * one signature each, so that the `Pool` of every `@types/pg` 8 fits (before 8.16 its `on` is
+ * overloads, none of which takes both events; from 8.16 on, one generic signature).
+ */
 export interface PgPoolEvents {
-  on(event: "error" | "connect", listener: (...args: never[]) => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  on(event: "connect", listener: (client: PgPoolClientEvents & PgQueryClient) => void): unknown;
 }
 
 export interface HardenPgPoolOptions {

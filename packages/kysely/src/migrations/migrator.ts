@@ -1,7 +1,8 @@
 /**
  * hireport's migrations, as code held in memory (no folder is read at run time, so they survive
  * bundling), and the helpers that run them. The migrations hold the schema (tables and indexes);
- * the routines the storage calls on Postgres are installed after them (`installRoutines`).
+ * the routines the storage calls on Postgres are installed after them (`installRoutines`). They run
+ * on hireport's own runner (`migration-runner.ts`), which loads nothing at run time either.
  */
 import { JOB_FIELDS } from "@hireport/core";
 import type { Kysely } from "kysely";
@@ -13,12 +14,12 @@ import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
 import { initialMigration } from "./initial";
 import { jobIndexMigration } from "./job-index";
-import {
-  type HireportMigration,
-  type HireportMigrationProvider,
-  type HireportMigrationResultSet,
-  type HireportMigrator,
-  loadMigrator,
+import { createMigrationRunner } from "./migration-runner";
+import type {
+  HireportMigration,
+  HireportMigrationProvider,
+  HireportMigrationResultSet,
+  HireportMigrator,
 } from "./migration-types";
 import { DEFAULT_PREFIX, type MigrationOptions } from "./options";
 import { installRoutines } from "./routines";
@@ -69,17 +70,17 @@ export function hireportMigrationTables(options: Pick<MigrationOptions, "tablePr
 }
 
 /**
- * A Kysely `Migrator` for hireport's migrations, with hireport's own migration tables (for
- * `migrateDown` and the like). Kysely 0.28 and 0.29 alike: the class is loaded from where the
- * installed version keeps it.
+ * A migrator for hireport's migrations, with hireport's own migration tables (for `migrateDown` and
+ * the like). It keeps the tables, rows and lock of a Kysely `Migrator` given
+ * `hireportMigrationProvider` and `hireportMigrationTables`, so either runs after the other, but it
+ * needs nothing of Kysely beyond its root export, the same in 0.28 and 0.29 (whose `Migrator` moved
+ * to `kysely/migration`): a bundler has no import to follow. Async for the signature it always had.
  */
 export async function createHireportMigrator<DB>(
   db: Kysely<DB>,
   options: MigrationOptions = {},
 ): Promise<HireportMigrator> {
-  const Migrator = await loadMigrator();
-  return new Migrator({
-    db: db as unknown as AnyDb,
+  return createMigrationRunner(db as unknown as AnyDb, {
     provider: hireportMigrationProvider(options),
     ...hireportMigrationTables(options),
   });
@@ -94,10 +95,12 @@ const MIGRATE_TRIES = 4;
  * in the returned result set (`{ error, results }`), as with Kysely's own `migrateToLatest`; a
  * failed routine installation is the `error` of a result set whose migrations succeeded.
  *
- * A run that fails before any migration ran (no `results`) is tried again, up to 4 times: Kysely's
- * migrator reads the list of every table of the database first, and on Postgres that read fails
- * when another table of the database is dropped at the same moment (kysely-org/kysely#1313). Nothing
- * was applied then, so trying again is safe; a failing migration itself is never retried.
+ * A run that fails before any migration ran (no `results`: creating the migration tables, taking the
+ * lock, reading the applied migrations) is tried again, up to 4 times: nothing was applied then, so
+ * trying again is safe, and a connection lost at that moment does not fail a deploy. (Kysely's own
+ * migrator, which hireport used before, read the list of every table first, which fails on Postgres
+ * when another table is dropped at that moment: kysely-org/kysely#1313.) A failing migration itself
+ * is never retried.
  */
 export async function migrateToLatest<DB>(
   db: Kysely<DB>,

@@ -6,5 +6,5 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, POST, OPTIONS } = toNextHandlers({
-  fetch: async (request) => (await getHireport()).careers.fetch(request),
+  fetch: async (request, context) => (await getHireport()).careers.fetch(request, context),
 });

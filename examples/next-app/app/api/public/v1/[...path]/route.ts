@@ -6,5 +6,5 @@ export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
 
 export const { GET, POST, PATCH } = toNextHandlers({
-  fetch: async (request) => (await getHireport()).api.fetch(request),
+  fetch: async (request, context) => (await getHireport()).api.fetch(request, context),
 });
