@@ -140,7 +140,7 @@ export function prepareMarkedStatements(client: PgQueryClient, names: StatementN
    * The constant part of each named statement's query config (`name`, `text`, `types`), by name.
    * node-postgres copies every config it is given through its own property descriptors; a config
    * that inherits these from a shared base and holds only `values` copies one property instead of
-   * four (about 1.5 µs against 3 to 5 per statement).
+   * four, on every statement (what that saves: bench/RESULTS.md, "Claims").
    */
   const bases = new Map<string, object>();
   const baseOf = (name: string, text: string): object => {

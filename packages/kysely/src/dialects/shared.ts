@@ -15,8 +15,9 @@ function quoted(identifier: string): string {
 }
 
 /**
- * `"a"."col" as "col", …` as a single selection. Kysely compiles a raw node in one step; 28 aliased
- * references cost about 10 µs per query to compile, which the list endpoints pay on every request.
+ * `"a"."col" as "col", …` as a single selection. Kysely compiles a raw node in one step, and 28
+ * aliased references one by one, a cost the list endpoints would pay on every request
+ * (bench/RESULTS.md, "Claims").
  * Kysely accepts any expression node in `select`; its types want an alias, which the fragment
  * carries inside, hence the cast.
  */

@@ -20,9 +20,9 @@ import { withRoutine } from "./routines";
 /** Requests of one key counted by one statement at most; more wait for the next one. */
 const MAX_BATCH = 64;
 /**
- * Statements of one key under way at once; calls that arrive meanwhile wait for one to end. One is
- * the fastest measured (`pnpm bench`, GET /jobs through Fastify: about 1,600 requests/s with one,
- * 1,300 to 1,500 with two or three): more statements then queue on the same two rows.
+ * Statements of one key under way at once; calls that arrive meanwhile wait for one to end. One
+ * measured fastest, against two or three (bench/RESULTS.md, "Claims"): more statements then queue
+ * on the same two rows.
  */
 const IN_FLIGHT = 1;
 

@@ -10,8 +10,8 @@
  *
  * The locked rows carry their item's columns (`held`), and every later step reads them alone: the
  * generic plan expects a handful of items and joins two lists by rescanning one for each row of the
- * other, a cost that grows with the square of the batch. Joining `input` with `held` again cost
- * about 50 of 170 µs of Postgres CPU per attempt in batches of 32 (measured on a 2-core machine).
+ * other, a cost that grows with the square of the batch (what joining `input` with `held` again
+ * cost: bench/RESULTS.md, "Claims").
  *
  * Whether an attempt's application is erased is asked of the `application_erased` routine, after
  * the delivery's row is locked, and not read by the statement itself: the statement reads every

@@ -63,9 +63,9 @@ export async function appendEventByRoutine(ctx: StoreContext, event: EventRecord
  * Usage entries as one row per array element, ten array parameters whatever the batch size, and
  * their counts added to the daily roll-up, in one statement (a data-modifying `WITH`): both or
  * neither, without a `BEGIN` and a `COMMIT`. Kysely's multi-row `VALUES` binds ten parameters per
- * row; for a batch of 100 entries (1,000 parameters to build, send, parse and plan) that took 1.8
- * to 4.0 ms of server CPU and 4.6 to 6.5 ms in all, against 1.2 ms and 2.6 to 3.3 ms for `unnest`.
- * The roll-up rows come sorted by key, so concurrent batches lock them in one order.
+ * row, 1,000 parameters to build, send, parse and plan for a batch of 100 entries, which took more
+ * server CPU and more time than `unnest` (bench/RESULTS.md, "Claims"). The roll-up rows come
+ * sorted by key, so concurrent batches lock them in one order.
  */
 export async function insertUsageUnnested(ctx: StoreContext, entries: readonly UsageRecord[]): Promise<void> {
   const column = <T>(value: (entry: UsageRecord) => T): T[] => entries.map(value);
