@@ -78,9 +78,9 @@ function firstValue(header: string | string[] | undefined): string | null {
  *
  * Each request goes through undici's `dispatch` with a handler of its own rather than its
  * `request` API: no `AbortController` per request, no body stream to iterate, the answer's first
- * 4 KiB gathered as it arrives. Sending 32 at once to a local receiver, a request cost the sending
- * process about 40 µs of CPU this way against 80 to 100 µs through `request` with a deadline signal;
- * in the dispatcher benchmark, the dispatcher's CPU per delivery fell by about a quarter.
+ * 4 KiB gathered as it arrives. A request costs the sending process less CPU this way than through
+ * `request` with a deadline signal, and so does each delivery of the dispatcher (bench/RESULTS.md,
+ * "Claims").
  */
 export function createSender(options: SenderOptions): Sender {
   const agent = new Agent({

@@ -7,9 +7,9 @@
  *
  * `verify` runs on Web runtimes, so this module imports nothing at run time and needs only Web
  * Crypto. Where the runtime offers `node:crypto` through `process.getBuiltinModule` (Node 20.16+,
- * 22.3+, Bun), the HMAC is computed synchronously with `createHmac` instead: about 4 µs of CPU per
- * signature of a 1.7 KB envelope against about 40 µs for a Web Crypto job (each a hop to the thread
- * pool), on the path of every attempt the dispatcher makes. Both give the same bytes (tested).
+ * 22.3+, Bun), the HMAC is computed synchronously with `createHmac` instead, far cheaper than a Web
+ * Crypto job (each a hop to the thread pool; bench/RESULTS.md, "Claims"), on the path of every
+ * attempt the dispatcher makes. Both give the same bytes (tested).
  */
 
 /** A payload as signed: text (signed as its UTF-8 bytes) or the bytes themselves. */
