@@ -148,10 +148,9 @@ export interface LoadOptions {
   amount?: number;
   /**
    * Unmeasured load first, for this many seconds, from the same load process (default 0: none).
-   * A server that sat idle while the others were measured starts its run dearer per request: after
-   * a minute idle, hireport's first 5 s cost about 45 % more than its third and bare's about 25 %
-   * more than its second. Priming makes the measured run read the steady state. `runLoad` calls
-   * `onPrimed` when the measured run starts.
+   * A server that sat idle while the others were measured starts its run dearer per request for
+   * several seconds, hireport for longer than bare (RESULTS.md, "Claims"). Priming makes the
+   * measured run read the steady state. `runLoad` calls `onPrimed` when the measured run starts.
    */
   primeSeconds?: number;
 }

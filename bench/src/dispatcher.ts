@@ -10,8 +10,7 @@
  *    the event's `created_at` to the receiver's arrival time of the first attempt.
  *
  * Env: HIREPORT_PG_URL, BENCH_ENDPOINTS (8), BENCH_BACKLOG_EVENTS (10,000), BENCH_LIVE_EVENTS
- * (2,500), BENCH_LIVE_RATE (60 events/s: 480 deliveries/s, what one company's job writes sustain
- * on a loaded 2-core machine; at 125/s they queue on the company's job-number row),
+ * (2,500), BENCH_LIVE_RATE (60 events/s: 480 deliveries/s; the rates tried: RESULTS.md, "Claims"),
  * BENCH_CONCURRENCY (32), BENCH_PER_ENDPOINT (4), BENCH_PREFETCH (the dispatcher's default), BENCH_POOL (20), BENCH_OUT (a JSON file for the figures), BENCH_RESULTS=0 (do not write RESULTS.md),
  * BENCH_TRACE=1 (count and time every statement). Stops by itself (BENCH_DEADLINE_S, 300).
  */

@@ -157,8 +157,8 @@ export async function seed(api: PublicApi, db: Kysely<unknown>): Promise<Seeded>
   await sql`delete from ${t("usage")}`.execute(db);
   await sql`delete from ${t("rate_limit")}`.execute(db);
   // What a production database's autovacuum would do (this machine runs Postgres with autovacuum
-  // off): without it every run inherits the dead rows of the runs before (470,000 usage rows, 46,000
-  // events after a day of runs).
+  // off): without it every run inherits the dead rows of the runs before (how many a day of runs
+  // left: RESULTS.md, "Claims").
   for (const table of ["application", "event", "stage_change", "job", "usage", "rate_limit", "sequence", "api_key"]) {
     await sql`vacuum (analyze) ${t(table)}`.execute(db);
   }
