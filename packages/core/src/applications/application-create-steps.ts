@@ -1,7 +1,10 @@
 /**
  * `applications.create` in portable steps: the duplicate rule and its race safety stated once, for
- * storages that write applications with plain statements (a host's own tables, the Kysely storage
- * on MySQL/MariaDB and SQLite).
+ * storages that write applications with plain statements (the memory storage, a host's own tables,
+ * the Kysely storage on MySQL/MariaDB and SQLite). The one other statement of the rule is the
+ * Postgres routine `create_application` of `@hireport/kysely`, its declared fast path; the
+ * conformance suite runs the table `APPLICATION_CREATE_CASES` (testing/application-create-cases.ts)
+ * on every storage, so the two cannot drift apart.
  */
 import type { EventRecord, StageChangeRecord } from "../model/domain";
 import type { CreateApplicationResult, NewApplication, NewApplicationWrite } from "../storage";

@@ -1,3 +1,4 @@
+import { type ApplicationCreateSteps, createApplicationInSteps } from "../applications/application-create-steps";
 import { APPLICATION_FIELDS } from "../fields/application";
 import type { ApplicationRecord } from "../model/domain";
 import type { ApplicationPatch, ApplicationStore, NewApplication } from "../storage";
@@ -41,49 +42,57 @@ function history<T extends { companyId: string; applicationId: string; createdAt
     .map((row) => copy(row));
 }
 
-export function createApplicationStore(access: StateAccess): ApplicationStore {
+/**
+ * The statements of core's `createApplicationInSteps` on the memory state, each one operation of
+ * `access` (a transaction's: the memory storage runs it alone, as the job's row lock would make it).
+ */
+function createSteps(access: StateAccess): ApplicationCreateSteps {
   return {
-    create: (write) =>
-      access.write((state) => {
-        const { record } = write;
-        const applications = state.write("applications");
-        if (applications.has(record.id)) {
-          throw new Error(`The memory storage already has an application with id ${record.id}.`);
-        }
-        const jobs = state.write("jobs");
-        const job = jobs.get(record.jobId);
-        if (
-          !job ||
-          job.companyId !== record.companyId ||
-          job.title !== write.jobTitle ||
-          job.updatedAt.getTime() !== write.jobUpdatedAt.getTime()
-        ) {
-          return { outcome: "job_changed" as const };
-        }
-        const since = write.duplicateSince.getTime();
-        let existing: NewApplication | undefined;
-        for (const other of applications.values()) {
+    lockJob: (companyId, jobId) =>
+      access.read((state) => {
+        const job = ownRow(state.read("jobs"), companyId, jobId);
+        return job ? { title: job.title, updatedAt: job.updatedAt } : null;
+      }),
+    findRecent: (_companyId, jobId, emailNormalized, since) =>
+      access.read((state) => {
+        // The latest of them, as the Kysely storage's `order by applied_at desc` finds it.
+        let existing: NewApplication | null = null;
+        for (const other of state.read("applications").values()) {
           if (
-            other.jobId === record.jobId &&
-            other.emailNormalized === record.emailNormalized &&
-            other.appliedAt.getTime() >= since &&
+            other.jobId === jobId &&
+            other.emailNormalized === emailNormalized &&
+            other.appliedAt.getTime() >= since.getTime() &&
             (!existing || other.appliedAt.getTime() > existing.appliedAt.getTime())
           ) {
             existing = other;
           }
         }
-        if (existing) return { outcome: "duplicate" as const, existingId: existing.id };
-        const changes = state.write("stageChanges");
-        if (changes.has(write.initialStageChange.id)) {
-          throw new Error(`The memory storage already has a stage change ${write.initialStageChange.id}.`);
-        }
-        // The event first: it throws on a repeated id before anything else is written.
-        appendEvent(state, write.event);
-        applications.set(record.id, toStored(withoutJobTitle(record)));
-        jobs.set(job.id, toStored({ ...job, applicationsCount: job.applicationsCount + 1 }));
-        changes.set(write.initialStageChange.id, toStored(write.initialStageChange));
-        return { outcome: "created" as const };
+        return existing?.id ?? null;
       }),
+    countApplication: (companyId, jobId) =>
+      access.write((state) => {
+        const jobs = state.write("jobs");
+        const job = ownRow(jobs, companyId, jobId);
+        if (job) jobs.set(jobId, toStored({ ...job, applicationsCount: job.applicationsCount + 1 }));
+      }),
+    insertApplication: (record) =>
+      access.write((state) => {
+        const applications = state.write("applications");
+        if (applications.has(record.id)) {
+          throw new Error(`The memory storage already has an application with id ${record.id}.`);
+        }
+        applications.set(record.id, toStored(withoutJobTitle(record)));
+      }),
+    insertStageChange: (record) =>
+      access.write((state) => insertNew(state.write("stageChanges"), record, "a stage change")),
+    appendEvent: (event) => access.write((state) => appendEvent(state, event)),
+  };
+}
+
+export function createApplicationStore(access: StateAccess): ApplicationStore {
+  return {
+    // Core's steps on a transaction: a step that throws (a repeated id) rolls the others back.
+    create: (write) => access.atomic((tx) => createApplicationInSteps(createSteps(tx), write)),
 
     get: (companyId, id) =>
       access.read((state) => {

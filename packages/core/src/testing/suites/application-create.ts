@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { NewApplication, NewApplicationWrite } from "../../storage";
+import { APPLICATION_CREATE_CASES, type ApplicationCreateCase, DUPLICATE_WINDOW_MS } from "../application-create-cases";
 import type { ConformanceContext } from "../context";
 import {
   DAY,
@@ -8,6 +9,7 @@ import {
   newId,
   now,
   parallel,
+  randomHex,
   shift,
   TRICKY_STRINGS,
   withTitle,
@@ -32,6 +34,89 @@ export function applicationCreateTests(ctx: ConformanceContext): void {
     expect(await ctx.storage.applications.listStageChanges(companyId, id)).toEqual([]);
     expect(await ctx.storage.events.get(write.event.id)).toBeNull();
   }
+
+  /**
+   * One row of `APPLICATION_CREATE_CASES` on a company of its own: the prior applications stored,
+   * the job read as core reads it, then changed as the case says, then the write checked against
+   * it; the answer must be the case's, and only `created` may have written anything.
+   */
+  async function runCase(c: ApplicationCreateCase): Promise<void> {
+    const companyId = await ctx.company();
+    const job = await ctx.job(companyId);
+    const otherJob = await ctx.job(companyId);
+    const at = now();
+    const email = `${randomHex(12)}@example.com`;
+    const prior: NewApplication[] = [];
+    for (const earlier of c.prior ?? []) {
+      const application = makeApplication(companyId, earlier.job === "other" ? otherJob.id : job.id, {
+        appliedAt: shift(at, -earlier.before),
+        ...(earlier.email === "other" ? {} : { emailNormalized: email }),
+      });
+      // A window that starts after every prior application: each is created.
+      expect(await ctx.createApplication(application, { duplicateSince: shift(at, DAY) })).toEqual({
+        outcome: "created",
+      });
+      if (earlier.stage)
+        await ctx.storage.applications.update(companyId, application.id, { stage: earlier.stage, updatedAt: at });
+      prior.push(application);
+    }
+    const read = await ctx.storage.jobs.get(companyId, job.id);
+    if (!read) throw new Error(`No job ${job.id}`);
+    let named = read;
+    let record: Partial<NewApplication> = {};
+    const later = shift(read.updatedAt, 1);
+    if (c.job === "renamed")
+      await ctx.storage.jobs.update(companyId, job.id, { title: `${read.title} (renamed)`, updatedAt: read.updatedAt });
+    if (c.job === "edited")
+      await ctx.storage.jobs.update(companyId, job.id, { description: "Changed.", updatedAt: later });
+    if (c.job === "closed") {
+      await ctx.storage.jobs.update(companyId, job.id, { status: "closed", closedAt: later, updatedAt: later });
+    }
+    if (c.job === "gone") named = { ...read, id: newId("job") };
+    if (c.job === "another company's") {
+      named = await ctx.job(await ctx.company());
+      record = { companyId };
+    }
+    const base = makeApplicationWrite(named, { emailNormalized: email, appliedAt: at });
+    const write: NewApplicationWrite = {
+      ...base,
+      record: { ...base.record, ...record },
+      duplicateSince: shift(at, -(c.window ?? DUPLICATE_WINDOW_MS)),
+    };
+    const countBefore = (await ctx.storage.jobs.get(named.companyId, named.id))?.applicationsCount ?? null;
+
+    const result = await ctx.storage.applications.create(write);
+
+    const expected = c.expected;
+    if (expected.outcome === "duplicate") {
+      expect(result.outcome).toBe("duplicate");
+      const ids = expected.oneOf.map((index) => prior[index]?.id);
+      expect(ids).toContain(result.outcome === "duplicate" ? result.existingId : undefined);
+    } else {
+      expect(result).toEqual({ outcome: expected.outcome });
+    }
+    const countAfter = (await ctx.storage.jobs.get(named.companyId, named.id))?.applicationsCount ?? null;
+    const onJob = prior.filter((application) => application.jobId === job.id).length;
+    if (result.outcome === "created") {
+      expect(await ctx.storage.applications.get(companyId, write.record.id)).toEqual(withTitle(write.record, named));
+      expect(await ctx.storage.applications.listStageChanges(companyId, write.record.id)).toEqual([
+        write.initialStageChange,
+      ]);
+      expect(await ctx.storage.events.get(write.event.id)).toEqual(write.event);
+      expect(countAfter).toBe((countBefore ?? 0) + 1);
+      await ctx.expectRaw("jobApplicationsCount", [companyId, job.id], onJob + 1);
+      await ctx.expectRaw("countApplications", [companyId, job.id], onJob + 1);
+    } else {
+      await expectNothingOf(write);
+      expect(countAfter).toBe(countBefore);
+      await ctx.expectRaw("countApplications", [companyId, job.id], onJob);
+    }
+    await ctx.expectRaw("countEvents", [companyId], prior.length + (result.outcome === "created" ? 1 : 0));
+  }
+
+  describe("applications.create: the table of cases (APPLICATION_CREATE_CASES)", () => {
+    for (const c of APPLICATION_CREATE_CASES) it(c.name, () => runCase(c));
+  });
 
   describe("applications.create", () => {
     it("stores every field, the first stage change and the event; get reads the application back with the job's title", async () => {

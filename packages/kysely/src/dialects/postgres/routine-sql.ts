@@ -152,13 +152,15 @@ $body$`,
 };
 
 /**
- * `create_application`: `applications.create`. The rows come as JSON objects keyed by column. It
- * locks the job's row and checks it, then (each statement of a volatile function takes a fresh
- * snapshot under READ COMMITTED) checks for a duplicate, so it sees what an earlier call for the
- * job committed. It returns one row: `job_changed` (the job is gone from the company, or its title
- * is no longer `p_job_title` or its `updated_at` no longer `p_job_updated_at`), `duplicate` with
- * `existing_id`, or `created`; only `created` writes anything: the count, the application, its
- * first stage change, the event and its fan-out.
+ * `create_application`: `applications.create`, core's `createApplicationInSteps` restated in SQL,
+ * the rule's one declared fast path (the conformance suite runs the same table of cases,
+ * `APPLICATION_CREATE_CASES`, on this routine and on the steps). The rows come as JSON objects
+ * keyed by column. It locks the job's row and checks it, then (each statement of a volatile
+ * function takes a fresh snapshot under READ COMMITTED) checks for a duplicate, so it sees what an
+ * earlier call for the job committed. It returns one row: `job_changed` (the job is gone from the
+ * company, or its title is no longer `p_job_title` or its `updated_at` no longer
+ * `p_job_updated_at`), `duplicate` with `existing_id`, or `created`; only `created` writes
+ * anything: the count, the application, its first stage change, the event and its fan-out.
  */
 const createApplication: RoutineDefinition = {
   args: "jsonb, jsonb, jsonb, text, timestamptz, timestamptz",
