@@ -8,6 +8,7 @@
  * is refused before anything runs.
  */
 import * as kysely from "kysely";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createHireportMigrator,
@@ -18,7 +19,14 @@ import {
   hireportMigrationTables,
   migrateToLatest,
 } from "../src/index";
-import { type AnyDb, createDb, openTestDatabase, type TestDatabase, type TestDialect } from "./helpers/databases";
+import {
+  type AnyDb,
+  createDb,
+  openTestDatabase,
+  PG_URL,
+  type TestDatabase,
+  type TestDialect,
+} from "./helpers/databases";
 
 const NAMES = Object.keys(hireportMigrations());
 
@@ -141,4 +149,90 @@ describe("the migration runner's refusals (SQLite)", () => {
     expect(String(gap.error)).toContain(`the migration ${NAMES[1]} is not applied but ${NAMES[2]}`);
     expect(await applied(db, prefix)).toEqual([NAMES[0], NAMES[2]]);
   });
+});
+
+/** The advisory lock id of Kysely's `Migrator` on Postgres, in every version. */
+const KYSELY_LOCK_ID = "3853314791062309107";
+
+/**
+ * Kysely's Postgres adapter as versions 0.28.0 to 0.28.17 and 0.29.0 make it: its migration lock is
+ * transaction-level (`pg_advisory_xact_lock`), held only inside a transaction. (0.28.18 on take a
+ * session-level lock instead.)
+ */
+class TransactionLockAdapter extends kysely.PostgresAdapter {
+  override async acquireMigrationLock(db: kysely.Kysely<unknown>): Promise<void> {
+    await kysely.sql`select pg_advisory_xact_lock(${kysely.sql.lit(KYSELY_LOCK_ID)}::bigint)`.execute(db);
+  }
+  override async releaseMigrationLock(): Promise<void> {}
+}
+
+describe("the migration lock on Postgres, whichever kind the installed Kysely takes", () => {
+  let test: TestDatabase | null = null;
+  const others: Array<{ destroy(): Promise<void> }> = [];
+  afterEach(async () => {
+    for (const other of others.splice(0)) await other.destroy().catch(() => undefined);
+    await test?.drop().catch(() => undefined);
+    test = null;
+  });
+
+  it("applies each migration once when two runs start at once on an adapter whose lock is transaction-level", async (context) => {
+    test = await openTestDatabase("postgres", { poolSize: 2 });
+    if (!test) return context.skip();
+    const { prefix } = test;
+    const onOldAdapter = () => {
+      const dialect = new kysely.PostgresDialect({ pool: new pg.Pool({ connectionString: PG_URL, max: 2 }) });
+      const db = new kysely.Kysely<unknown>({
+        dialect: {
+          createAdapter: () => new TransactionLockAdapter(),
+          createDriver: () => dialect.createDriver(),
+          createIntrospector: (on) => dialect.createIntrospector(on),
+          createQueryCompiler: () => dialect.createQueryCompiler(),
+        },
+      });
+      others.push(db);
+      return db;
+    };
+    const runs = await Promise.all(
+      [onOldAdapter(), onOldAdapter()].map((db) => migrateToLatest(db, { tablePrefix: prefix })),
+    );
+    expect(runs.map((run) => run.error)).toEqual([undefined, undefined]);
+    const done = runs.flatMap((run) => run.results ?? []);
+    expect(done.map((result) => result.migrationName).sort()).toEqual([...NAMES].sort());
+    expect(await applied(test.db, prefix)).toEqual([...NAMES].sort());
+  }, 60_000);
+
+  it.each([
+    ["session-level (Kysely 0.28.18 on)", "select pg_advisory_lock(%s)", "select pg_advisory_unlock(%s)"],
+    ["transaction-level (Kysely 0.28.0 to 0.28.17, 0.29.0)", "begin; select pg_advisory_xact_lock(%s)", "commit"],
+  ])(
+    "waits while Kysely's Migrator holds its lock, %s",
+    async (_kind, take, give) => {
+      test = await openTestDatabase("postgres", { poolSize: 2 });
+      if (!test) return;
+      const { db, prefix } = test;
+      const holder = new pg.Client({ connectionString: PG_URL, application_name: `${prefix}holder` });
+      await holder.connect();
+      others.push({ destroy: () => holder.end() });
+      await holder.query(take.replace("%s", KYSELY_LOCK_ID));
+      const running = migrateToLatest(db, { tablePrefix: prefix });
+      // The run waits on the advisory lock, having applied nothing.
+      await expect
+        .poll(
+          async () =>
+            (
+              await holder.query(
+                "select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and wait_event = 'advisory' and datname = current_database()",
+              )
+            ).rows[0].n,
+          { timeout: 20_000, interval: 50 },
+        )
+        .toBeGreaterThan(0);
+      expect(await applied(db, prefix)).toEqual([]);
+      await holder.query(give.replace("%s", KYSELY_LOCK_ID));
+      const outcome = await running;
+      expect(outcome.error).toBeUndefined();
+      expect(await applied(db, prefix)).toEqual([...NAMES].sort());
+    },
+    60_000,
+  );
 });

@@ -25,6 +25,9 @@ import {
 import { onConflictDoNothing, onConflictUpdate, preCompiledColumns } from "./shared";
 import type { DialectStrategy } from "./types";
 
+/** The advisory lock id of Kysely's `Migrator` on Postgres (its `PostgresAdapter`), in every version. */
+const KYSELY_MIGRATION_LOCK_ID = 3853314791062309107n;
+
 /** `FOR UPDATE`, of the table `of` alone when given (the query may join others). */
 function lockRows<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>, of?: TB & string) {
   return of === undefined ? query.forUpdate() : query.forUpdate(of);
@@ -84,4 +87,13 @@ export const postgresStrategy: DialectStrategy = {
 
   installRoutines: installPostgresRoutines,
   routineStatements: postgresRoutineStatements,
+
+  // Kysely's Postgres adapter takes a transaction-level advisory lock on this id in some versions of
+  // the peer range (0.28.0 to 0.28.17, 0.29.0 among them) and a session-level one in others (0.28.18
+  // on): taken through the adapter, a run would hold nothing under the first kind outside a
+  // transaction. A transaction-level lock on the same id, taken here, waits for either kind and is
+  // waited for by both, and ends with the run's transaction whatever happens to it.
+  lockMigrations: async (trx) => {
+    await sql`select pg_advisory_xact_lock(${sql.lit(KYSELY_MIGRATION_LOCK_ID)})`.execute(trx);
+  },
 };

@@ -204,6 +204,13 @@ export interface DialectStrategy {
   dropIndexOf(builder: DropIndexBuilder, table: string): DropIndexBuilder;
   /** A dialect that compiles this dialect's SQL without connecting (for `migrationSql`). */
   compileOnly(): Dialect;
+  /**
+   * Takes the migration lock on the transaction of a migration run, held until it ends: the lock
+   * Kysely's `Migrator` of every version in the peer range also takes, so that the two exclude each
+   * other. Absent: the run holds the dialect adapter's own migration lock on its connection
+   * (`acquireMigrationLock`), which is the same in every version (MySQL's `GET_LOCK`; none on SQLite).
+   */
+  readonly lockMigrations?: (trx: AnyKysely) => Promise<void>;
 
   // Routines (stored functions the storage calls; none outside Postgres).
 

@@ -7,6 +7,8 @@
  * installed version keeps it takes an import a bundler cannot resolve for both versions.
  */
 import type { Kysely } from "kysely";
+import { strategyFor } from "../dialects/detect";
+import type { DialectKind } from "../dialects/types";
 import type {
   HireportMigration,
   HireportMigrationProvider,
@@ -25,8 +27,10 @@ export interface MigrationRunnerOptions {
   provider: HireportMigrationProvider;
   /** Holds a row (`name`, `timestamp`: ISO 8601 text) per applied migration. */
   migrationTableName: string;
-  /** Holds the lock row; the lock itself is the dialect adapter's (an advisory lock, or none). */
+  /** Holds the lock row; the lock itself is the dialect's (an advisory lock, or none). */
   migrationLockTableName: string;
+  /** The dialect, for a third-party Kysely dialect; found from the adapter when absent. */
+  dialect?: DialectKind | undefined;
 }
 
 /** What one run does: up to `steps` pending migrations up, or applied ones down. */
@@ -47,10 +51,12 @@ export function createMigrationRunner(db: AnyDb, options: MigrationRunnerOptions
 
 /**
  * One run, as Kysely's `Migrator` runs it: the bookkeeping tables created when missing, then, on one
- * connection holding the adapter's migration lock, the applied migrations read and checked and the
- * plan applied, inside one transaction where DDL is transactional (Postgres, SQLite; MySQL commits
- * each statement). Never throws: a failed migration is `Error` in `results`, those after it
- * `NotExecuted`, and its error is `error`; a failure before any migration ran has no `results`.
+ * connection holding the migration lock, the applied migrations read and checked and the plan
+ * applied, inside one transaction where DDL is transactional (Postgres, SQLite; MySQL commits each
+ * statement). The lock is the one Kysely's `Migrator` takes: on Postgres the dialect's
+ * (`lockMigrations`, on the transaction), elsewhere the adapter's, on the connection. Never throws:
+ * a failed migration is `Error` in `results`, those after it `NotExecuted`, and its error is
+ * `error`; a failure before any migration ran has no `results`.
  */
 async function migrate(db: AnyDb, options: MigrationRunnerOptions, plan: Plan): Promise<HireportMigrationResultSet> {
   const results: HireportMigrationResult[] = [];
@@ -58,15 +64,23 @@ async function migrate(db: AnyDb, options: MigrationRunnerOptions, plan: Plan): 
   try {
     await ensureBookkeeping(db, options);
     const adapter = db.getExecutor().adapter;
+    const { lockMigrations } = strategyFor(db, options.dialect);
     const lock = { lockTable: options.migrationLockTableName, lockRowId: LOCK_ROW_ID };
+    const run = async (session: AnyDb) => {
+      const steps = await planned(session, options, plan);
+      started = steps.length > 0;
+      await apply(session, options, steps, results);
+    };
     await db.connection().execute(async (connection) => {
+      if (lockMigrations && adapter.supportsTransactionalDdl) {
+        await connection.transaction().execute(async (trx) => {
+          await lockMigrations(trx as unknown as Kysely<unknown>);
+          await run(trx);
+        });
+        return;
+      }
       await adapter.acquireMigrationLock(connection, lock);
       try {
-        const run = async (session: AnyDb) => {
-          const steps = await planned(session, options, plan);
-          started = steps.length > 0;
-          await apply(session, options, steps, results);
-        };
         if (adapter.supportsTransactionalDdl) await connection.transaction().execute(run);
         else await run(connection);
       } finally {

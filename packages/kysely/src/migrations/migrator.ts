@@ -83,6 +83,7 @@ export async function createHireportMigrator<DB>(
   return createMigrationRunner(db as unknown as AnyDb, {
     provider: hireportMigrationProvider(options),
     ...hireportMigrationTables(options),
+    dialect: options.dialect,
   });
 }
 
