@@ -23,6 +23,10 @@
  *    careers site lists it. Then ten more starts on the
  *    same database: none creates a key (the 10-key limit would end the 11th otherwise), and the last
  *    answers the first key and delivers a verified webhook to its new port.
+ * 7. A second fresh npm project installs the API-only set alone (`@hireport/core @hireport/kysely
+ *    @hireport/express kysely better-sqlite3 express`: no @hireport/webhooks) and runs
+ *    fixtures/api-host.mjs (Express + SQLite, migrated, a company and a key bootstrapped through the
+ *    host methods): GET /api/public/v1/me answers 200 with its key.
  *
  * Each step is a test; after a failed one the rest are skipped. When Verdaccio or the host's
  * third-party packages cannot be installed (no registry), the rehearsal fails in CI and is skipped
@@ -69,6 +73,12 @@ const HOST_PACKAGES = [
   "@hireport/careers",
 ];
 
+/**
+ * What the second fresh project installs (with kysely, better-sqlite3 and express): a host that
+ * serves the API alone, without @hireport/webhooks (an optional peer of @hireport/kysely).
+ */
+const API_ONLY_PACKAGES = ["@hireport/core", "@hireport/kysely", "@hireport/express"];
+
 /** A port nothing listens on now. */
 function freePort(): Promise<number> {
   return new Promise((done, fail) => {
@@ -97,6 +107,9 @@ interface PackageLock {
 let tmp: string | undefined;
 let scratch = "";
 let hostDir = "";
+let apiOnlyDir = "";
+/** What the API-only project installed (`name@version`), for the summary and a failure's message. */
+let apiOnlyInstalled = "";
 let verdaccioDir = "";
 let registry: LocalRegistry | undefined;
 let host: Server | undefined;
@@ -188,7 +201,10 @@ afterAll(async () => {
   if (timings.length > 0) {
     const total = timings.reduce((sum, [, ms]) => sum + ms, 0);
     const lines = timings.map(([name, ms]) => `  ${(ms / 1000).toFixed(1).padStart(6)} s  ${name}`);
-    const installed = hostInstalled ? `\n  the fresh project installed ${hostInstalled}` : "";
+    const installed = [
+      hostInstalled ? `\n  the fresh project installed ${hostInstalled}` : "",
+      apiOnlyInstalled ? `\n  the API-only project installed ${apiOnlyInstalled}` : "",
+    ].join("");
     console.log(
       `release rehearsal on Node ${process.version}:\n${lines.join("\n")}\n  ${(total / 1000).toFixed(1).padStart(6)} s  in all${installed}`,
     );
@@ -346,73 +362,85 @@ describe("release rehearsal", () => {
     },
   );
 
+  /**
+   * A fresh npm project in `dir` that installs `hireport` from the rehearsal's registry (the scope
+   * pointed at it, as a host points a scope at a private registry) with kysely, better-sqlite3 and
+   * express from the registry npm is configured with: every @hireport package at the release
+   * version, the tarball published here, one copy of @hireport/core, `npm ls --all` clean. Returns
+   * what it installed (`name@version …`), or undefined when the registry could not be reached.
+   */
+  async function freshProject(dir: string, hireport: string[]): Promise<string | undefined> {
+    if (!registry || !tmp) throw new Error("no registry");
+    const url = registry.url;
+    await mkdir(dir, { recursive: true });
+    const manifest = { name: "rehearsal-host", version: "1.0.0", private: true, type: "module" };
+    await writeFile(join(dir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
+    // As a host would point a scope at a private registry; everything else from npm's own registry.
+    await writeFile(join(dir, ".npmrc"), `@hireport:registry=${url}\n`);
+
+    const better = workspaceBetterSqlite(root);
+    const prebuilds = await localPrebuild(better, join(tmp, "prebuilds"));
+    const headers = nodeHeaders();
+    const env = childEnv({
+      npm_config_cache: npmCache,
+      npm_config_update_notifier: "false",
+      ...(prebuilds ? { npm_config_better_sqlite3_local_prebuilds: prebuilds } : {}),
+      ...(headers ? { npm_config_nodedir: headers } : {}),
+    });
+    // better-sqlite3 at the workspace's version: the one its tests pass with on this Node.
+    const specs = [...hireport, "kysely", `better-sqlite3@${better.version}`, "express"];
+    const install = await runCommand("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
+      cwd: dir,
+      env,
+      timeout: 600_000,
+    });
+    if (install.code !== 0) {
+      const network = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT)\b/.exec(install.stderr);
+      if (network && !install.stderr.includes(new URL(url).host)) {
+        cannotInstall(`The host's packages (${specs.join(" ")})`, new Error(install.transcript));
+        return undefined;
+      }
+    }
+    expect(install.code, install.transcript).toBe(0);
+
+    const lock = readJson<PackageLock>(join(dir, "package-lock.json"));
+    const problems: string[] = [];
+    for (const [path, entry] of Object.entries(lock.packages)) {
+      const name = /(?:^|\/)node_modules\/(@hireport\/[^/]+)$/.exec(path)?.[1];
+      if (!name) continue;
+      if (entry.version !== releaseVersion) problems.push(`${path}: version ${entry.version}`);
+      // package-lock.json may leave out `resolved` (npm's omit-lockfile-registry-resolved): the
+      // integrity tells which tarball was installed.
+      if (entry.integrity !== published.get(name)) problems.push(`${path}: not the tarball published here`);
+    }
+    expect(problems, "every @hireport package at the release version, from the rehearsal's registry").toEqual([]);
+    const copies = Object.keys(lock.packages).filter((path) => /(?:^|\/)node_modules\/@hireport\/core$/.test(path));
+    expect(copies, "package-lock.json: one copy of @hireport/core").toEqual(["node_modules/@hireport/core"]);
+
+    const ls = await runCommand("npm", ["ls", "@hireport/core", "--all", "--parseable"], {
+      cwd: dir,
+      env,
+      timeout: 60_000,
+    });
+    expect(ls.code, ls.transcript).toBe(0);
+    expect([...new Set(ls.stdout.split("\n").filter(Boolean))], "npm ls: one copy of @hireport/core").toEqual([
+      join(dir, "node_modules", "@hireport", "core"),
+    ]);
+    // The whole tree is valid: no missing or unmet peer (npm ls exits 1 on one).
+    const tree = await runCommand("npm", ["ls", "--all"], { cwd: dir, env, timeout: 60_000 });
+    expect(tree.code, tree.transcript).toBe(0);
+    return ["kysely", "better-sqlite3", "express", ...hireport]
+      .map((name) => `${name}@${lock.packages[`node_modules/${name}`]?.version ?? "(missing)"}`)
+      .join(" ");
+  }
+
   step(
     "a fresh npm project installs @hireport/core, kysely, webhooks, express and careers from it, with one copy of core",
     600_000,
     async () => {
-      if (!registry || !tmp) throw new Error("no registry");
-      const url = registry.url;
+      if (!tmp) throw new Error("no temporary folder");
       hostDir = join(tmp, "host");
-      await mkdir(hostDir, { recursive: true });
-      const manifest = { name: "rehearsal-host", version: "1.0.0", private: true, type: "module" };
-      await writeFile(join(hostDir, "package.json"), `${JSON.stringify(manifest, null, 2)}\n`);
-      // As a host would point a scope at a private registry; everything else from npm's own registry.
-      await writeFile(join(hostDir, ".npmrc"), `@hireport:registry=${url}\n`);
-
-      const better = workspaceBetterSqlite(root);
-      const prebuilds = await localPrebuild(better, join(tmp, "prebuilds"));
-      const headers = nodeHeaders();
-      const env = childEnv({
-        npm_config_cache: npmCache,
-        npm_config_update_notifier: "false",
-        ...(prebuilds ? { npm_config_better_sqlite3_local_prebuilds: prebuilds } : {}),
-        ...(headers ? { npm_config_nodedir: headers } : {}),
-      });
-      // better-sqlite3 at the workspace's version: the one its tests pass with on this Node.
-      const specs = [...HOST_PACKAGES, "kysely", `better-sqlite3@${better.version}`, "express"];
-      const install = await runCommand("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...specs], {
-        cwd: hostDir,
-        env,
-        timeout: 600_000,
-      });
-      if (install.code !== 0) {
-        const network = /\b(ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT)\b/.exec(install.stderr);
-        if (network && !install.stderr.includes(new URL(url).host)) {
-          cannotInstall(`The host's packages (${specs.join(" ")})`, new Error(install.transcript));
-          return;
-        }
-      }
-      expect(install.code, install.transcript).toBe(0);
-
-      const lock = readJson<PackageLock>(join(hostDir, "package-lock.json"));
-      const problems: string[] = [];
-      for (const [path, entry] of Object.entries(lock.packages)) {
-        const name = /(?:^|\/)node_modules\/(@hireport\/[^/]+)$/.exec(path)?.[1];
-        if (!name) continue;
-        if (entry.version !== releaseVersion) problems.push(`${path}: version ${entry.version}`);
-        // package-lock.json may leave out `resolved` (npm's omit-lockfile-registry-resolved): the
-        // integrity tells which tarball was installed.
-        if (entry.integrity !== published.get(name)) problems.push(`${path}: not the tarball published here`);
-      }
-      expect(problems, "every @hireport package at the release version, from the rehearsal's registry").toEqual([]);
-      hostInstalled = ["kysely", "better-sqlite3", "express", ...HOST_PACKAGES]
-        .map((name) => `${name}@${lock.packages[`node_modules/${name}`]?.version ?? "(missing)"}`)
-        .join(" ");
-      const copies = Object.keys(lock.packages).filter((path) => /(?:^|\/)node_modules\/@hireport\/core$/.test(path));
-      expect(copies, "package-lock.json: one copy of @hireport/core").toEqual(["node_modules/@hireport/core"]);
-
-      const ls = await runCommand("npm", ["ls", "@hireport/core", "--all", "--parseable"], {
-        cwd: hostDir,
-        env,
-        timeout: 60_000,
-      });
-      expect(ls.code, ls.transcript).toBe(0);
-      expect([...new Set(ls.stdout.split("\n").filter(Boolean))], "npm ls: one copy of @hireport/core").toEqual([
-        join(hostDir, "node_modules", "@hireport", "core"),
-      ]);
-      // The whole tree is valid: no missing or unmet peer (npm ls exits 1 on one).
-      const tree = await runCommand("npm", ["ls", "--all"], { cwd: hostDir, env, timeout: 60_000 });
-      expect(tree.code, tree.transcript).toBe(0);
+      hostInstalled = (await freshProject(hostDir, HOST_PACKAGES)) ?? "";
     },
   );
 
@@ -496,6 +524,51 @@ describe("release rehearsal", () => {
         expect(ended, `start ${start}:\n${server.output()}`).toEqual({ code: 0, signal: null });
         expect(server.output()).not.toMatch(/Error|Warning|refused/);
       }
+    },
+  );
+
+  step(
+    "a second fresh npm project installs the API-only set from it: @hireport/core, kysely and express, no other @hireport package",
+    600_000,
+    async () => {
+      if (!tmp) throw new Error("no temporary folder");
+      apiOnlyDir = join(tmp, "api-only");
+      apiOnlyInstalled = (await freshProject(apiOnlyDir, API_ONLY_PACKAGES)) ?? "";
+      if (!apiOnlyInstalled) return;
+      const installed = readdirSync(join(apiOnlyDir, "node_modules", "@hireport")).map((name) => `@hireport/${name}`);
+      expect(installed.sort(), "node_modules/@hireport").toEqual([...API_ONLY_PACKAGES].sort());
+    },
+  );
+
+  step(
+    "the API-only host (Express + SQLite, no webhooks) runs from that install: GET /me answers 200 with its key",
+    120_000,
+    async () => {
+      await copyFile(join(fixtures, "api-host.mjs"), join(apiOnlyDir, "api-host.mjs"));
+      const port = await freePort();
+      const server = startServer(process.execPath, ["api-host.mjs"], {
+        cwd: apiOnlyDir,
+        env: childEnv({ PORT: String(port), HIREPORT_FILE_SECRET: fileSecret }),
+        label: `the API-only host (node api-host.mjs in ${apiOnlyDir})`,
+      });
+      host = server;
+      await server.waitFor(/^Listening on http:\/\/localhost:\d+$/m, 60_000).catch((error: Error) => {
+        throw new Error(`${error.message}\nThe project installed ${apiOnlyInstalled} on Node ${process.version}.`);
+      });
+      const key = /^API key, shown this once: (svc_live_\S+)$/m.exec(server.output())?.[1];
+      expect(key, server.output()).toMatch(/^svc_live_/);
+      const base = `http://127.0.0.1:${port}/api/public/v1`;
+      const me = await fetch(`${base}/me`, { headers: { authorization: `Bearer ${key}` } });
+      const meText = await me.text();
+      expect(me.status, meText).toBe(200);
+      expect((JSON.parse(meText) as { data: { company: { id: string } } }).data.company.id).toBe("acme");
+      const anonymous = await fetch(`${base}/me`);
+      expect(anonymous.status).toBe(401);
+      expect((await anonymous.json()) as unknown).toMatchObject({ error: { code: "missing_key" } });
+
+      const ended = await server.stop();
+      expect(ended, server.output()).toEqual({ code: 0, signal: null });
+      expect(server.output()).not.toMatch(/Error|Warning|refused/);
     },
   );
 });

@@ -65,7 +65,8 @@ export function entryPoints(manifest: PackageJson): string[] {
   );
 }
 
-async function pack(pkg: WorkspacePackage, destination: string): Promise<{ filename: string; files: string[] }> {
+/** Packs one package with `pnpm pack` into `destination`: the tarball's path and the files it holds. */
+export async function pack(pkg: WorkspacePackage, destination: string): Promise<{ filename: string; files: string[] }> {
   const { stdout } = await run("pnpm", ["pack", "--json", "--pack-destination", destination], {
     cwd: pkg.dir,
     timeout: 120_000,

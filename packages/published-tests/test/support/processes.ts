@@ -5,11 +5,15 @@ import { rmSync } from "node:fs";
  * The environment of a child process: the parent's, without what the vitest running us put in it,
  * and without the npm_* and pnpm_* variables of the `pnpm test` that may have started it (npm and
  * pnpm then read the same configuration whether the tests run under `pnpm test` or `npx vitest`).
+ * Without NODE_PATH either: pnpm's bin shims set it to the workspace's `node_modules/.pnpm/node_modules`,
+ * where require() in a temporary project would find every package of the workspace, those the
+ * project did not install included.
  */
 export function childEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const key of Object.keys(env)) {
     if (key.startsWith("VITEST") || key === "TEST" || key === "NODE_ENV" || key === "NODE_OPTIONS") delete env[key];
+    if (key === "NODE_PATH") delete env[key];
     if (/^(npm|pnpm)_/i.test(key)) delete env[key];
   }
   return { ...env, ...extra };
