@@ -7,7 +7,7 @@
  *   token, the security headers; `/jobs.json` reads the company's row only when its page is empty).
  * - `careers-bare`: hand-written Fastify routes that run the same queries through Kysely, read the
  *   rows with the Kysely store's generated mapping (`toJob`) and render the same page with the same
- *   parts (`defaultRenderers`, `jobView`, `jobPosting`, a jose form
+ *   parts (`defaultRenderers`, `jobView`, `jobPosting`, the form's `emptyApplyValues`, a jose form
  *   token), and the same `/jobs.json` (the same list query, the same JSON, the same cursor); no
  *   company resolution, no ETag, no CSP, nothing else.
  */
@@ -35,6 +35,10 @@ import { kyselyFileStore, kyselyStorage } from "@hireport/kysely";
 import Fastify from "fastify";
 import { SignJWT } from "jose";
 import { renderToString } from "preact-render-to-string";
+// The apply form's empty values, one per field core declares with a `form`, as createCareers gives
+// them: a new Application or candidate field on the form reaches the baseline's page with it.
+// Not exported by the package, so imported by path.
+import { emptyApplyValues } from "../../packages/careers/src/pages/apply-fields";
 // The job row's mapping to its record, generated from JOB_FIELDS (`pnpm --filter @hireport/core
 // generate`) and used by @hireport/kysely's store: the baseline reads rows with the same code, so a
 // new Job field reaches it with the generator. Not exported by the package, so imported by path.
@@ -118,17 +122,7 @@ function bare(): void {
       form: {
         action: view.applyHref,
         formToken: token,
-        values: {
-          name: "",
-          email: "",
-          phone: "",
-          location: "",
-          linkedin_url: "",
-          current_title: "",
-          skills: "",
-          cover_letter: "",
-          consent: false,
-        },
+        values: emptyApplyValues(),
         errors: {},
         notices: [],
         privacyNoticeUrl: "/privacy",

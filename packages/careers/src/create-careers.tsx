@@ -20,6 +20,7 @@ import { rssFeed } from "./feeds/rss";
 import { sitemap } from "./feeds/sitemap";
 import { jobView } from "./job-view";
 import { type CareersOptions, type ResolvedCareersOptions, resolveOptions, resolveTheme } from "./options";
+import { emptyApplyValues } from "./pages/apply-fields";
 import type { ApplyFormProps } from "./pages/renderers";
 import { publicJobJson } from "./public-json";
 import { pathBelow } from "./request";
@@ -212,17 +213,7 @@ export function createCareers(input: CareersOptions): HireportCareers {
     return {
       action: job.applyHref,
       formToken,
-      values: {
-        name: "",
-        email: "",
-        phone: "",
-        location: "",
-        linkedin_url: "",
-        current_title: "",
-        skills: "",
-        cover_letter: "",
-        consent: false,
-      },
+      values: emptyApplyValues(),
       errors: {},
       notices: [],
       privacyNoticeUrl: options.privacyNoticeUrl(site.company),

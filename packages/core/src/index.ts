@@ -70,9 +70,13 @@ export {
 } from "./fields/candidate";
 export {
   type ColumnValueOf,
+  type FieldBodyMeta,
+  type FieldCreate,
+  type FieldForm,
   type FieldKind,
   type FieldPlacement,
   type FieldSpec,
+  type FormFieldOf,
   field,
   type InputValueOf,
   type KindOutputOf,

@@ -1,8 +1,8 @@
 /**
  * `POST /jobs/{id}/apply`: the per-address limit, the body, the spam checks (honeypot, signed form
  * token with a minimum fill time, `verifyHuman`), the fields (the consent and the CV here, the
- * candidate's fields by core's own schema), then core's one write path (`api.applications.create`
- * with the CV, source `careers_site`, only while the job is public). A refused form comes back with
+ * standard fields core declares by core's own schema), then core's one write path
+ * (`api.applications.create` with the CV, source `careers_site`, only while the job is public). A refused form comes back with
  * everything typed kept (except the file); a duplicate gets the same confirmation as a new
  * application, so the answer never tells whether an address applied before.
  */
@@ -20,6 +20,7 @@ import {
 } from "@hireport/core";
 import type { JobView } from "../job-view";
 import type { ResolvedCareersOptions } from "../options";
+import { APPLICATION_FORM_FIELDS, CANDIDATE_FORM_FIELDS, STANDARD_FIELDS, sentValue } from "../pages/apply-fields";
 import type { ApplyField, ApplyFormProps, ApplyValues } from "../pages/renderers";
 import { json, jsonError } from "../responses";
 import type { CareersTokens } from "../tokens";
@@ -66,59 +67,33 @@ export interface ApplyContext {
   created?(applicationId: string): void;
 }
 
-/** The form's fields by core's paths in `error.fields` (a skill's index points at the skills field). */
-const FIELD_OF_PATH: Record<string, ApplyField> = {
-  "candidate.name": "name",
-  "candidate.email": "email",
-  "candidate.phone": "phone",
-  "candidate.location": "location",
-  "candidate.linkedin_url": "linkedin_url",
-  "candidate.current_title": "current_title",
-  "candidate.skills": "skills",
-  cover_letter: "cover_letter",
-};
-
+/** A standard field by core's path of it in `error.fields` (a list item's index points at its list). */
 function fieldOf(path: string): ApplyField | null {
-  return FIELD_OF_PATH[path] ?? (path.startsWith("candidate.skills.") ? "skills" : null);
+  const field = STANDARD_FIELDS.find((item) => item.path === path || (item.list && path.startsWith(`${item.path}.`)));
+  return field ? field.name : null;
 }
 
 function valuesOf(fields: Record<string, string>): ApplyValues {
-  const text = (name: keyof Omit<ApplyValues, "consent">) => (fields[name] ?? "").slice(0, 25_000);
-  return {
-    name: text("name"),
-    email: text("email"),
-    phone: text("phone"),
-    location: text("location"),
-    linkedin_url: text("linkedin_url"),
-    current_title: text("current_title"),
-    skills: text("skills"),
-    cover_letter: text("cover_letter"),
-    consent: ["yes", "on", "true", "1"].includes((fields.consent ?? "").toLowerCase()),
-  };
+  const values: Record<string, string | boolean> = {};
+  for (const { name } of STANDARD_FIELDS) values[name] = (fields[name] ?? "").slice(0, 25_000);
+  values.consent = ["yes", "on", "true", "1"].includes((fields.consent ?? "").toLowerCase());
+  return values as ApplyValues;
 }
 
-/** The candidate's input to core, from what the form sent. */
+/** The candidate's input to core, from what the form sent: each standard field's value by its wire name. */
 function inputOf(
   jobId: string,
   values: ApplyValues,
   answers: ApplicationCreateInput["answers"],
 ): ApplicationCreateInput {
-  const optional = (value: string) => value.trim();
+  const candidate: Record<string, string | string[]> = {};
+  for (const field of CANDIDATE_FORM_FIELDS) candidate[field.name] = sentValue(field, values[field.name]);
+  const application: Record<string, string | string[]> = {};
+  for (const field of APPLICATION_FORM_FIELDS) application[field.name] = sentValue(field, values[field.name]);
   return {
     job_id: jobId,
-    candidate: {
-      name: values.name,
-      email: values.email,
-      phone: optional(values.phone),
-      location: optional(values.location),
-      linkedin_url: optional(values.linkedin_url),
-      current_title: optional(values.current_title),
-      skills: values.skills
-        .split(/[,\n]/)
-        .map((skill) => skill.trim())
-        .filter(Boolean),
-    },
-    cover_letter: values.cover_letter,
+    candidate: candidate as ApplicationCreateInput["candidate"],
+    ...application,
     source: CAREERS_SOURCE,
     consent: true,
     answers,
@@ -129,23 +104,16 @@ function inputOf(
 const NOT_UTF8 =
   "This text was not sent as valid UTF-8 (some characters could not be read). Check it, type them again, and send the form again.";
 
-function isApplyField(name: string): name is ApplyField {
-  return name in FIELD_OF_NAME;
-}
+/** The form's own fields, by name: the standard ones, the CV and the consent. */
+const FORM_FIELD_NAMES: ReadonlySet<string> = new Set([
+  ...STANDARD_FIELDS.map((field) => field.name),
+  "resume",
+  "consent",
+]);
 
-/** The form's own fields, by name. */
-const FIELD_OF_NAME: Record<ApplyField, true> = {
-  name: true,
-  email: true,
-  phone: true,
-  location: true,
-  linkedin_url: true,
-  current_title: true,
-  skills: true,
-  cover_letter: true,
-  resume: true,
-  consent: true,
-};
+function isApplyField(name: string): name is ApplyField {
+  return FORM_FIELD_NAMES.has(name);
+}
 
 function tooLargeFile(maxFileBytes: number): string {
   return `The file is larger than ${megabytes(maxFileBytes)}. Send a smaller one.`;

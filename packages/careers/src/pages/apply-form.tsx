@@ -1,3 +1,4 @@
+import { APPLICATION_FORM_FIELDS, CANDIDATE_FORM_FIELDS, STANDARD_FIELDS, type StandardField } from "./apply-fields";
 import { QuestionFields, questionAnchor } from "./question-fields";
 import type { ApplyField, ApplyFormProps } from "./renderers";
 
@@ -15,47 +16,66 @@ function FieldError({ props, field }: { props: ApplyFormProps; field: ApplyField
   ) : null;
 }
 
-const TEXT_FIELDS: {
-  name: Exclude<ApplyField, "resume" | "consent" | "cover_letter">;
-  label: string;
-  type: "text" | "email" | "tel" | "url";
-  autocomplete: string;
-  required?: boolean;
-}[] = [
-  { name: "name", label: "Full name", type: "text", autocomplete: "name", required: true },
-  { name: "email", label: "E-mail address", type: "email", autocomplete: "email", required: true },
-  { name: "phone", label: "Phone number", type: "tel", autocomplete: "tel" },
-  { name: "location", label: "Where you live", type: "text", autocomplete: "address-level2" },
-  { name: "linkedin_url", label: "LinkedIn profile", type: "url", autocomplete: "url" },
-  { name: "current_title", label: "Current job title", type: "text", autocomplete: "organization-title" },
-  { name: "skills", label: "Skills", type: "text", autocomplete: "off" },
-];
+/** The form's fields in its order: the standard ones, then the CV and the consent. */
+const FIELD_ORDER: readonly ApplyField[] = [...STANDARD_FIELDS.map((field) => field.name), "resume", "consent"];
 
-const FIELD_ORDER: readonly ApplyField[] = [
-  "name",
-  "email",
-  "phone",
-  "location",
-  "linkedin_url",
-  "current_title",
-  "skills",
-  "cover_letter",
-  "resume",
-  "consent",
-];
-
+/** Each field's name in the list of problems above the form. */
 const LABELS: Record<ApplyField, string> = {
-  name: "Full name",
-  email: "E-mail address",
-  phone: "Phone number",
-  location: "Where you live",
-  linkedin_url: "LinkedIn profile",
-  current_title: "Current job title",
-  skills: "Skills",
-  cover_letter: "Cover letter",
+  ...(Object.fromEntries(STANDARD_FIELDS.map((field) => [field.name, field.form.label])) as Record<
+    StandardField["name"],
+    string
+  >),
   consent: "Consent",
   resume: "CV",
 };
+
+/**
+ * A standard field: its label, its hint, its control (an input or a textarea) and its error. A
+ * plain function rather than a component: the form is drawn on every job page.
+ */
+function standardControl(props: ApplyFormProps, field: StandardField) {
+  const { name, form } = field;
+  const hint = form.hint === undefined ? undefined : `${name}-hint`;
+  const required = field.required || undefined;
+  const invalid = props.errors[name] ? "true" : undefined;
+  return (
+    <>
+      <label for={name}>
+        {form.label}
+        {field.required ? " (required)" : ""}
+      </label>
+      {hint ? (
+        <p class="hint" id={hint}>
+          {form.hint}
+        </p>
+      ) : null}
+      {form.control === "textarea" ? (
+        <textarea
+          id={name}
+          name={name}
+          autocomplete={form.autocomplete}
+          required={required}
+          aria-invalid={invalid}
+          aria-describedby={describedBy(props, name, hint)}
+        >
+          {props.values[name]}
+        </textarea>
+      ) : (
+        <input
+          type={form.control as "text"}
+          id={name}
+          name={name}
+          value={props.values[name]}
+          autocomplete={form.autocomplete}
+          required={required}
+          aria-invalid={invalid}
+          aria-describedby={describedBy(props, name, hint)}
+        />
+      )}
+      <FieldError props={props} field={name} />
+    </>
+  );
+}
 
 /**
  * The apply form: the job's pay when it has one, the candidate's fields, the job's questions, a
@@ -110,46 +130,14 @@ export function ApplyForm({ props }: { props: ApplyFormProps }) {
       <input type="hidden" name="form_token" value={props.formToken} />
       <fieldset>
         <legend>About you</legend>
-        {TEXT_FIELDS.map((field) => (
-          <>
-            <label for={field.name}>
-              {field.label}
-              {field.required ? " (required)" : ""}
-            </label>
-            {field.name === "skills" ? (
-              <p class="hint" id="skills-hint">
-                Separate them with commas.
-              </p>
-            ) : null}
-            <input
-              type={field.type as "text"}
-              id={field.name}
-              name={field.name}
-              value={values[field.name]}
-              autocomplete={field.autocomplete}
-              required={field.required}
-              aria-invalid={errors[field.name] ? "true" : undefined}
-              aria-describedby={describedBy(props, field.name, field.name === "skills" ? "skills-hint" : undefined)}
-            />
-            <FieldError props={props} field={field.name} />
-          </>
-        ))}
+        {CANDIDATE_FORM_FIELDS.map((field) => standardControl(props, field))}
       </fieldset>
       {/* Before the CV too, for the same reason. */}
       <QuestionFields props={props} />
       <fieldset>
         <legend>Your application</legend>
         {/* Before the CV: a CV over its limit is refused where it passes it, with what came before kept. */}
-        <label for="cover_letter">Cover letter</label>
-        <textarea
-          id="cover_letter"
-          name="cover_letter"
-          aria-invalid={errors.cover_letter ? "true" : undefined}
-          aria-describedby={describedBy(props, "cover_letter")}
-        >
-          {values.cover_letter}
-        </textarea>
-        <FieldError props={props} field="cover_letter" />
+        {APPLICATION_FORM_FIELDS.map((field) => standardControl(props, field))}
         <label for="resume">CV (required)</label>
         <p class="hint" id="resume-hint">
           PDF, Word (DOC or DOCX), OpenDocument (ODT), RTF or plain text, up to {mebibytes} MB.

@@ -7,6 +7,7 @@ import type { CompanyRecord, Question } from "@hireport/core";
 import type { JobView } from "../job-view";
 import type { ResolvedTheme } from "../options";
 import type { Rendered } from "../responses";
+import type { StandardFieldName } from "./apply-fields";
 
 /** What every page knows of the site it belongs to. */
 export interface SiteContext {
@@ -20,19 +21,12 @@ export interface SiteContext {
   links: { jobs: string; jobsJson: string; rss: string; indeed: string; sitemap: string };
 }
 
-/** What a candidate typed in the apply form (the file aside). */
-export interface ApplyValues {
-  name: string;
-  email: string;
-  phone: string;
-  location: string;
-  linkedin_url: string;
-  current_title: string;
-  /** Skills, comma-separated. */
-  skills: string;
-  cover_letter: string;
-  consent: boolean;
-}
+/**
+ * What a candidate typed in the apply form (the file aside): the text of each standard field, by its
+ * wire name (a list, such as the skills, comma-separated), and whether the consent box is ticked.
+ * The standard fields are the candidate's and the Application's fields core declares with a `form`.
+ */
+export type ApplyValues = { [Name in StandardFieldName]: string } & { consent: boolean };
 
 /** The names of the apply form's fields. */
 export type ApplyField = keyof ApplyValues | "resume";

@@ -76,8 +76,8 @@ function redactValue(value: Json, ids: ReadonlySet<string>, erasedAt: string): J
 /**
  * A JSON text (an event's envelope, a stored answer `{ "data": Application }`) with every
  * Application in it whose `id` is one of `applicationIds` erased as its record is: the candidate's
- * texts empty and skills empty, the returned personal fields at their defaults (`cover_letter`
- * empty, `answers` empty), `resume_url` null, and `erased_at` set.
+ * texts empty and skills empty, the returned personal fields at their defaults (the cover letter
+ * and the answers empty), `resume_url` null, and `erased_at` set.
  * Everything else is kept as it was. A text that does not mention any of the ids is returned
  * unchanged; one that does but is not JSON is replaced by `{"redacted":true}`.
  */

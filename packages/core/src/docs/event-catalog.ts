@@ -2,14 +2,19 @@
  * The webhook events as a receiver's developer reads them: what each type means, the JSON Schema of
  * its envelope and an example body. The schema is the envelope's zod schema (the one the OpenAPI
  * document publishes) narrowed to the type and converted with `z.toJSONSchema`; the example is the
- * envelope `eventPayload` writes around a Job from `jobWire` (the declared fields at their
- * defaults and examples) or an example Application. Nothing of a schema is written twice.
+ * envelope `eventPayload` writes around a Job from `jobWire` or an Application from
+ * `applicationWire`, their declared fields at their examples or defaults (`exampleRecord`). Nothing
+ * of a schema is written twice.
  */
 import * as z from "zod";
 import { eventPayload } from "../events/events";
+import { APPLICATION_FIELDS } from "../fields/application";
+import { CANDIDATE_FIELDS } from "../fields/candidate";
+import { exampleRecord } from "../fields/field";
+import { applicationWire } from "../fields/generated/application-wire";
 import { jobWire } from "../fields/generated/job-wire";
-import { JOB_FIELDS, jobFieldDefaults } from "../fields/job";
-import { type AnyEventType, EVENT_TYPES, type JobRecord } from "../model/domain";
+import { JOB_FIELDS } from "../fields/job";
+import { type AnyEventType, type ApplicationRecord, EVENT_TYPES, type JobRecord } from "../model/domain";
 import type { ApplicationWire } from "../model/serialize";
 import { eventEnvelopeSchema, testEventEnvelopeSchema } from "../schemas/common";
 
@@ -39,21 +44,11 @@ const EXAMPLE_COMPANY = "co_acme";
 const EXAMPLE_EVENT = "evt_01j9x2k3m4n5p6q7r8s9t0v1w2";
 const EXAMPLE_JOB = "job_01j9x2k3m4n5p6q7r8s9t0v1w2";
 
-/** The first `examples` value of a field's schema, when it has the type of the field's default. */
-function exampleOf(schema: z.ZodType, fallback: unknown): unknown {
-  const example = (schema.meta()?.examples as unknown[] | undefined)?.[0];
-  if (example === undefined || Array.isArray(example) !== Array.isArray(fallback)) return fallback;
-  return Array.isArray(fallback) || typeof example === typeof fallback ? example : fallback;
-}
-
 /** An active Job as `jobWire` returns it: every declared field at its example, or its default. */
 function exampleJob(type: AnyEventType) {
-  const defaults = jobFieldDefaults() as unknown as Record<string, unknown>;
-  const fields: Record<string, unknown> = {};
-  for (const [name, spec] of Object.entries(JOB_FIELDS)) fields[name] = exampleOf(spec.input, defaults[name]);
   const closed = type === "job.closed";
   const job = {
-    ...(fields as unknown as JobRecord),
+    ...exampleRecord(JOB_FIELDS),
     id: EXAMPLE_JOB,
     companyId: EXAMPLE_COMPANY,
     reference: "JOB-1042",
@@ -68,44 +63,33 @@ function exampleJob(type: AnyEventType) {
   return jobWire(job, closed ? null : `https://careers.example.com/jobs/${EXAMPLE_JOB}`);
 }
 
-/** An Application as returned to an API client. */
+/**
+ * An Application as returned to an API client: every declared field at its example, or its
+ * default, with its candidate's; its stage by the event, an answer to the example job's question.
+ */
 function exampleApplication(type: AnyEventType): ApplicationWire {
-  return {
+  const application = {
+    ...exampleRecord(APPLICATION_FIELDS),
     id: "app_01j9x2k3m4n5p6q7r8s9t0v1w2",
+    companyId: EXAMPLE_COMPANY,
+    jobId: EXAMPLE_JOB,
+    jobTitle: "Senior Backend Engineer",
     reference: "APP-20931",
-    job_id: EXAMPLE_JOB,
-    job_title: "Senior Backend Engineer",
-    candidate: {
-      name: "Ada Lovelace",
-      email: "ada@example.com",
-      phone: "+44 20 7946 0000",
-      location: "London",
-      linkedin_url: "",
-      current_title: "Analyst",
-      skills: ["TypeScript", "PostgreSQL"],
-    },
-    cover_letter: "",
-    resume_url: null,
+    candidate: exampleRecord(CANDIDATE_FIELDS),
     stage: type === "application.created" ? "new" : "shortlisted",
-    source: "careers-site",
-    scores: { ai_match: 82, overall: null },
-    tags: [],
-    starred: false,
-    human_review_requested: false,
-    applied_at: EXAMPLE_TIME.toISOString(),
-    updated_at: EXAMPLE_TIME.toISOString(),
-    erased_at: null,
+    appliedAt: EXAMPLE_TIME,
+    updatedAt: EXAMPLE_TIME,
     answers: [
       {
-        question_id: "right_to_work",
+        questionId: "right_to_work",
         label: "Do you have the right to work in the UK?",
         type: "yes_no",
         value: true,
         text: "Yes",
       },
     ],
-    knocked_out: false,
-  };
+  } satisfies ApplicationRecord;
+  return applicationWire(application, null);
 }
 
 /** The zod schema of the envelope of `type`: its variant of the envelope union, `type` narrowed to it. */

@@ -1,12 +1,13 @@
 /**
  * Building blocks of the request and response schemas: the input limits
- * (docs/api-reference.md#limits-at-a-glance) and the field types that enforce them. Every limit lives here once; the zod schemas enforce it and the
+ * (docs/api-reference.md#limits-at-a-glance) and the field types that enforce them. Every limit lives once: here, or
+ * in the declaration of the one field it belongs to (`fields/`); the zod schemas enforce it and the
  * OpenAPI document (generated from the same schemas) publishes it.
  */
 import * as z from "zod";
 import { isCountryCode } from "./country-codes";
 
-/** Text lengths, list sizes and number ranges enforced on input. */
+/** Text lengths, list sizes and number ranges enforced on input (a field's own may be in its declaration). */
 export const LIMITS = {
   /** Job title. */
   title: 200,
@@ -14,14 +15,10 @@ export const LIMITS = {
   shortDescription: 500,
   /** Job description. */
   description: 50_000,
-  /** Application cover letter. */
-  coverLetter: 20_000,
   /** Recruiter note added with PATCH /applications/{id}. */
   note: 10_000,
   /** Names and labels: department, location, employment type, candidate name, currency… */
   label: 200,
-  /** Application source. */
-  source: 100,
   /** E-mail address (RFC 5321 path limit). */
   email: 254,
   /** Web addresses. */
@@ -111,7 +108,7 @@ export function label(max: number = LIMITS.label) {
     .refine(...storable);
 }
 
-/** Long free text (description, cover letter): kept exactly as sent, up to `max` characters. */
+/** Long free text (a description, a letter): kept exactly as sent, up to `max` characters. */
 export function longText(max: number) {
   return z
     .string()

@@ -1,5 +1,8 @@
 import { answersError, checkAnswers } from "../applications/answers";
 import { newEvent } from "../events/events";
+import { APPLICATION_FIELDS } from "../fields/application";
+import { CANDIDATE_FIELDS } from "../fields/candidate";
+import { recordFromBody } from "../fields/field";
 import { cursorScope } from "../model/cursor";
 import type {
   Actor,
@@ -88,6 +91,24 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((item, i) => item === b[i]);
 }
 
+/** Whether a value sent is the one stored (a list or a `json` value compared as JSON). */
+function sameValue(sent: unknown, stored: unknown): boolean {
+  if (sent === stored) return true;
+  return typeof sent === "object" && sent !== null && JSON.stringify(sent) === JSON.stringify(stored);
+}
+
+/**
+ * The fields PATCH /applications/{id} takes that are written as sent when they differ, by record
+ * and wire name: every field it takes (`patch` with an input check) but the stage (a move is
+ * recorded in the history) and the tags (trimmed and made unique), which have rules of their own.
+ */
+const PLAIN_PATCH_FIELDS = Object.entries(APPLICATION_FIELDS)
+  .filter(([name, spec]) => spec.patch && spec.input !== undefined && name !== "stage" && name !== "tags")
+  .map(
+    ([name, spec]) =>
+      [name as keyof ApplicationPatch & keyof ApplicationRecord, spec.wire as keyof ApplicationPatchBody] as const,
+  );
+
 /**
  * Applications: add candidates, move stages, notes, tags, stars, behind the HTTP handlers and the
  * host's `api.applications` alike. Inputs arrive validated; each write returns its record and the
@@ -159,15 +180,8 @@ export class ApplicationService {
   ): Promise<Written<ApplicationRecord, ApplicationWire>> {
     const { storage, scoring, limits, clock, serializer } = this.#runtime;
     let { job, answers, knockedOut } = firstRead;
-    const candidate = {
-      name: body.candidate.name.trim(),
-      email: body.candidate.email.trim(),
-      phone: body.candidate.phone ?? "",
-      location: body.candidate.location ?? "",
-      linkedinUrl: body.candidate.linkedin_url ?? "",
-      currentTitle: body.candidate.current_title ?? "",
-      skills: [...(body.candidate.skills ?? [])],
-    };
+    // The candidate as the body gives it (checked and trimmed by its schema), every field declared.
+    const candidate = recordFromBody(CANDIDATE_FIELDS, body.candidate);
     // Numbered before the write, so the company's counter row is not held while the job's row is
     // locked (every application of the company would queue on it); a refused one leaves a gap.
     const sequence = await this.#runtime.referenceNumbers.next(companyId, "application");
@@ -175,30 +189,24 @@ export class ApplicationService {
       // A copy: the job may be the one remembered for the next applications.
       const aiMatch = clampScore(await scoring({ job: { ...job }, candidate }));
       const now = clock.now();
+      // The fields the body gives (the others at their defaults), then those the service decides.
       const record: NewApplication = {
         id: newId("app", now),
         companyId,
         jobId: job.id,
         reference: `APP-${1000 + sequence}`,
         candidate,
+        ...recordFromBody(APPLICATION_FIELDS, body),
         emailNormalized: normalizeEmail(candidate.email),
-        coverLetter: body.cover_letter ?? "",
-        resumeSourceUrl: body.resume_url ?? null,
         resumeFileId: file?.id ?? null,
         source: body.source ?? (actor.type === "api_key" ? "api" : "host"),
-        consent: body.consent ?? null,
         consentAt: body.consent === true ? now : null,
         stage: INITIAL_STAGE,
         aiMatch,
-        overallScore: null,
-        tags: [],
-        starred: false,
-        humanReviewRequestedAt: null,
         answers,
         knockedOut,
         appliedAt: now,
         updatedAt: now,
-        erasedAt: null,
       };
       const stored: ApplicationRecord = { ...record, jobTitle: job.title };
       const wire = await serializer.application(stored);
@@ -261,8 +269,9 @@ export class ApplicationService {
 
   /**
    * Applies a PATCH of docs/api-reference.md, PATCH /applications/{id}: a stage move (recorded in the history with the actor's name), a
-   * note (added to the recruiter notes), tags (replaced) and starred. Emits application.updated when
-   * the application changed; a move to the current stage changes nothing and emits nothing.
+   * note (added to the recruiter notes), tags (replaced), and the other fields it takes (starred) as
+   * sent. Emits application.updated when the application changed; a move to the current stage
+   * changes nothing and emits nothing.
    */
   async update(
     companyId: string,
@@ -289,9 +298,12 @@ export class ApplicationService {
           changed = true;
         }
       }
-      if (body.starred !== undefined && body.starred !== current.starred) {
-        patch.starred = body.starred;
-        changed = true;
+      for (const [name, wire] of PLAIN_PATCH_FIELDS) {
+        const value = body[wire];
+        if (value !== undefined && !sameValue(value, current[name])) {
+          (patch as Record<string, unknown>)[name] = value;
+          changed = true;
+        }
       }
       if (body.note !== undefined && body.note.trim().length > 0) {
         const note: NoteRecord = {

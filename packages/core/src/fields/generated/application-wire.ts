@@ -1,6 +1,6 @@
 /**
  * The Application as returned: the serializer's Application.
- * Generated from APPLICATION_FIELDS and CANDIDATE_FIELDS (packages/core/src/fields/application.ts, candidate.ts) by packages/core/test/support/field-code.ts.
+ * Generated from APPLICATION_FIELDS and CANDIDATE_FIELDS (packages/core/src/fields/application.ts, candidate.ts) by packages/core/scripts/generate-fields.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
 import type { ApplicationRecord } from "../../model/domain";

@@ -1,6 +1,6 @@
 /**
  * The Job fields as returned: the serializer's Job and the careers site's public fields.
- * Generated from JOB_FIELDS (packages/core/src/fields/job.ts) by packages/core/test/support/field-code.ts.
+ * Generated from JOB_FIELDS (packages/core/src/fields/job.ts) by packages/core/scripts/generate-fields.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
 import type { JobRecord } from "../../model/domain";

@@ -1,6 +1,6 @@
 /**
  * Application rows to records and back, and the columns a patch and erasure write.
- * Generated from APPLICATION_FIELDS and CANDIDATE_FIELDS (packages/core/src/fields/application.ts, candidate.ts) by packages/core/test/support/field-code.ts.
+ * Generated from APPLICATION_FIELDS and CANDIDATE_FIELDS (packages/core/src/fields/application.ts, candidate.ts) by packages/core/scripts/generate-fields.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
 import type { ApplicationPatch, ApplicationRecord, NewApplication } from "@hireport/core";

@@ -1,6 +1,6 @@
 /**
  * Job rows to records and back, and the columns a job patch writes.
- * Generated from JOB_FIELDS (packages/core/src/fields/job.ts) by packages/core/test/support/field-code.ts.
+ * Generated from JOB_FIELDS (packages/core/src/fields/job.ts) by packages/core/scripts/generate-fields.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
 import type { JobPatch, JobRecord, JobStatus } from "@hireport/core";

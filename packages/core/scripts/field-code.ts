@@ -1,15 +1,16 @@
 /**
- * Writes the straight-line mapping code of the declared fields: from `JOB_FIELDS`, the serializer's
- * Job, the careers site's public fields and `@hireport/kysely`'s job row mapping; from
+ * The straight-line mapping code of the declared fields: from `JOB_FIELDS`, the serializer's Job,
+ * the careers site's public fields and `@hireport/kysely`'s job row mapping; from
  * `APPLICATION_FIELDS` and `CANDIDATE_FIELDS`, the serializer's Application and the application
  * row mapping (with the columns erasure writes). The code is generated ahead of time rather than at
  * load (no `new Function`: edge runtimes refuse it) and rather than walked per row (a loop over a
  * field list with keyed reads and writes is slower than an object literal on the hot paths of
  * GET /jobs and GET /applications).
  *
- * `test/generated-field-code.test.ts` fails when a committed file differs from what this writes;
- * `pnpm --filter @hireport/core generate` rewrites them.
+ * `generate-fields.ts` (`pnpm --filter @hireport/core generate`) writes the files;
+ * `test/generated-field-code.test.ts` fails when a committed one differs from what this renders.
  */
+import { fileURLToPath } from "node:url";
 import type * as z from "zod";
 import {
   APPLICATION_FIELDS,
@@ -20,19 +21,24 @@ import {
   JOB_FIELDS,
   jobSchema,
   scoresSchema,
-} from "../../src/index";
+} from "../src/index";
 
 /** Where each generated file lives, relative to this file. */
 export const GENERATED_FILES = {
-  jobWire: "../../src/fields/generated/job-wire.ts",
-  jobRows: "../../../kysely/src/stores/generated/job-rows.ts",
-  applicationWire: "../../src/fields/generated/application-wire.ts",
-  applicationRows: "../../../kysely/src/stores/generated/application-rows.ts",
+  jobWire: "../src/fields/generated/job-wire.ts",
+  jobRows: "../../kysely/src/stores/generated/job-rows.ts",
+  applicationWire: "../src/fields/generated/application-wire.ts",
+  applicationRows: "../../kysely/src/stores/generated/application-rows.ts",
 } as const;
+
+/** The absolute path of a generated file. */
+export function generatedPath(name: keyof typeof GENERATED_FILES): string {
+  return fileURLToPath(new URL(GENERATED_FILES[name], import.meta.url));
+}
 
 const HEADER = (what: string, from = "JOB_FIELDS (packages/core/src/fields/job.ts)") => `/**
  * ${what}
- * Generated from ${from} by packages/core/test/support/field-code.ts.
+ * Generated from ${from} by packages/core/scripts/generate-fields.ts.
  * Do not edit: run \`pnpm --filter @hireport/core generate\`.
  */
 `;
