@@ -1,7 +1,6 @@
 /** `CandidateStore` over `candidacies` and `candidates`: by e-mail, erasure, retention. */
 import type { CandidateStore } from "@hireport/core";
 import { eraseInSteps } from "@hireport/core";
-import { createApplicationStore } from "./application-store";
 import { toPipeline } from "./mapping";
 import { candidacyRow, candidateRow, chunks, type Scope, selectApplications, toApplication, values } from "./rows";
 
@@ -18,40 +17,45 @@ export function createCandidateStore(scope: Scope): CandidateStore {
       return rows.map(toApplication);
     },
 
-    // The locks, the choice and the result are core's; these are the writes it makes, in one transaction.
+    // The locks, the choice and the result are core's; these are the statements it runs, in one
+    // transaction, each for a batch of up to 500 candidacies.
     erase: (input) =>
       scope.atomic((tx) =>
         eraseInSteps(
-          { applications: createApplicationStore(tx) },
           {
-            async storeErased(record) {
-              const { id, orgId, candidateId, ...candidacy } = candidacyRow(tx, "", record);
-              await tx.db
-                .updateTable("candidacies")
-                .set(candidacy)
-                .where("orgId", "=", orgId)
-                .where("id", "=", id)
-                .execute();
-              const { id: _, createdAt, ...candidate } = candidateRow(tx, "", record);
-              const candidateOf = tx.db.selectFrom("candidacies").select("candidateId").where("id", "=", id);
-              await tx.db
-                .updateTable("candidates")
-                .set(candidate)
-                .where("orgId", "=", orgId)
-                .where("id", "=", candidateOf)
-                .execute();
+            async lockApplications(companyId, ids) {
+              const read = selectApplications(tx.db)
+                .where("c.orgId", "=", companyId)
+                .where("c.id", "in", ids)
+                .orderBy("c.id", "asc");
+              return (await tx.forUpdate(read, "c").execute()).map(toApplication);
+            },
+            async storeErased(records) {
+              for (const record of records) {
+                const { id, orgId, candidateId, ...candidacy } = candidacyRow(tx, "", record);
+                await tx.db
+                  .updateTable("candidacies")
+                  .set(candidacy)
+                  .where("orgId", "=", orgId)
+                  .where("id", "=", id)
+                  .execute();
+                const { id: _, createdAt, ...candidate } = candidateRow(tx, "", record);
+                const candidateOf = tx.db.selectFrom("candidacies").select("candidateId").where("id", "=", id);
+                await tx.db
+                  .updateTable("candidates")
+                  .set(candidate)
+                  .where("orgId", "=", orgId)
+                  .where("id", "=", candidateOf)
+                  .execute();
+              }
             },
             async deleteNotes(companyId, applicationIds) {
-              let deleted = 0;
-              for (const part of chunks(applicationIds)) {
-                const notes = await tx.db
-                  .deleteFrom("recruiter_notes")
-                  .where("orgId", "=", companyId)
-                  .where("candidacyId", "in", part)
-                  .executeTakeFirst();
-                deleted += Number(notes.numDeletedRows);
-              }
-              return deleted;
+              const notes = await tx.db
+                .deleteFrom("recruiter_notes")
+                .where("orgId", "=", companyId)
+                .where("candidacyId", "in", applicationIds)
+                .executeTakeFirst();
+              return Number(notes.numDeletedRows);
             },
             // hireport's side: the outbox, delivery attempts, stored answers.
             redactErasure: tx.redactErasure,

@@ -38,7 +38,15 @@ export {
   redactApplications,
 } from "./applications/erasure";
 export {
+  type ErasureRedactionSteps,
+  REDACTED_TEXTS,
+  type RedactableRow,
+  type RedactedText,
+  redactInSteps,
+} from "./applications/erasure-redactions";
+export {
   type CandidateErasureSteps,
+  type EraseInStepsOptions,
   type ErasureRedactionInput,
   type ErasureRedactions,
   eraseInSteps,

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { erasedApplication } from "../src/applications/erasure";
 import { type CandidateErasureSteps, eraseInSteps } from "../src/applications/erasure-steps";
 import type { ApplicationRecord } from "../src/model/domain";
-import type { ApplicationStore, CandidateErasureInput, GetOptions } from "../src/storage";
+import type { CandidateErasureInput } from "../src/storage";
 import { makeApplication } from "../src/testing/fixtures";
 
 const COMPANY = "co_1";
@@ -25,28 +25,39 @@ function application(id: string, overrides: Partial<ApplicationRecord> = {}): Ap
 }
 
 type Call =
+  | { step: "lockApplications"; ids: readonly string[] }
   | { step: "get"; id: string; lock: boolean }
   | { step: "storeErased"; record: unknown }
   | { step: "deleteNotes"; companyId: string; ids: readonly string[] }
   | { step: "redactErasure"; companyId: string; ids: readonly string[]; erasedAt: Date };
 
 /**
- * Stand-ins over `rows` (by id) that log every call in `calls`. `get` answers `lockedRows[id]`
- * instead when it is asked with `lock` (the row as it is once its lock is taken).
+ * Stand-ins over `rows` (by id) that log every call in `calls`: a batch of `lockApplications` as
+ * one `get` with `lock` per id (it answers `lockedRows[id]` when there is one: the row as it is once
+ * its lock is taken), and a batch of `storeErased` as one call per record. With `batches`, each
+ * call of `lockApplications` and `storeErased` is logged as a batch too.
  */
-function standIns(rows: ApplicationRecord[], lockedRows: Record<string, ApplicationRecord> = {}) {
+function standIns(
+  rows: ApplicationRecord[],
+  lockedRows: Record<string, ApplicationRecord> = {},
+  options: { batchSize?: number; batches?: boolean } = {},
+) {
   const calls: Call[] = [];
   const byId = new Map(rows.map((row) => [row.id, row]));
-  const applications: Pick<ApplicationStore, "get"> = {
-    get: async (companyId: string, id: string, options?: GetOptions) => {
-      calls.push({ step: "get", id, lock: options?.lock === true });
-      const row = (options?.lock ? lockedRows[id] : undefined) ?? byId.get(id);
-      return row && row.companyId === companyId ? row : null;
-    },
-  };
   const steps: CandidateErasureSteps = {
-    storeErased: async (record) => {
-      calls.push({ step: "storeErased", record });
+    lockApplications: async (companyId, ids) => {
+      if (options.batches) calls.push({ step: "lockApplications", ids: [...ids] });
+      const locked: ApplicationRecord[] = [];
+      for (const id of ids) {
+        calls.push({ step: "get", id, lock: true });
+        const row = lockedRows[id] ?? byId.get(id);
+        if (row && row.companyId === companyId) locked.push(row);
+      }
+      return locked;
+    },
+    storeErased: async (records) => {
+      if (options.batches) calls.push({ step: "storeErased", record: records.map((record) => record.id) });
+      for (const record of records) calls.push({ step: "storeErased", record });
     },
     deleteNotes: async (companyId, ids) => {
       calls.push({ step: "deleteNotes", companyId, ids: [...ids] });
@@ -58,11 +69,15 @@ function standIns(rows: ApplicationRecord[], lockedRows: Record<string, Applicat
     },
   };
   const erase = (input: Omit<CandidateErasureInput, "companyId" | "erasedAt">) =>
-    eraseInSteps({ applications }, steps, {
-      companyId: COMPANY,
-      erasedAt: ERASED_AT,
-      ...input,
-    });
+    eraseInSteps(
+      steps,
+      {
+        companyId: COMPANY,
+        erasedAt: ERASED_AT,
+        ...input,
+      },
+      { batchSize: options.batchSize },
+    );
   return { calls, erase };
 }
 
@@ -128,5 +143,46 @@ describe("eraseInSteps", () => {
     expect(calls.filter((call) => call.step === "storeErased")).toEqual([
       { step: "storeErased", record: erasedApplication(old, ERASED_AT) },
     ]);
+  });
+
+  it("takes the applications in batches of batchSize: the locks, the stores and the notes, each batch in order; one redaction", async () => {
+    const rows = ["app_e", "app_d", "app_c", "app_b", "app_a"].map((id, n) =>
+      application(id, { appliedAt: minutes(n) }),
+    );
+    const { calls, erase } = standIns(rows, {}, { batchSize: 2, batches: true });
+    const result = await erase({ applicationIds: rows.map((row) => row.id) });
+    // Oldest first: app_e (minute 0) … app_a (minute 4).
+    const oldest = ["app_e", "app_d", "app_c", "app_b", "app_a"];
+    expect(result.erased.map((record) => record.id)).toEqual(oldest);
+    expect(calls.filter((call) => call.step === "lockApplications")).toEqual([
+      { step: "lockApplications", ids: ["app_a", "app_b"] },
+      { step: "lockApplications", ids: ["app_c", "app_d"] },
+      { step: "lockApplications", ids: ["app_e"] },
+    ]);
+    const stores = calls.flatMap((call) =>
+      call.step === "storeErased" && Array.isArray(call.record) ? [call.record] : [],
+    );
+    expect(stores).toEqual([["app_e", "app_d"], ["app_c", "app_b"], ["app_a"]]);
+    expect(calls.filter((call) => call.step === "deleteNotes")).toEqual([
+      { step: "deleteNotes", companyId: COMPANY, ids: ["app_e", "app_d"] },
+      { step: "deleteNotes", companyId: COMPANY, ids: ["app_c", "app_b"] },
+      { step: "deleteNotes", companyId: COMPANY, ids: ["app_a"] },
+    ]);
+    expect(calls.filter((call) => call.step === "redactErasure")).toEqual([
+      { step: "redactErasure", companyId: COMPANY, ids: oldest, erasedAt: ERASED_AT },
+    ]);
+    // Every lock before the first write.
+    const lastLock = calls.map((call) => call.step).lastIndexOf("get");
+    expect(calls.slice(0, lastLock + 1).every((call) => call.step === "get" || call.step === "lockApplications")).toBe(
+      true,
+    );
+    expect(result.notes).toBe(9);
+  });
+
+  it("refuses a batchSize that is not a positive integer", async () => {
+    for (const batchSize of [0, -1, 1.5]) {
+      const { erase } = standIns([application("app_a")], {}, { batchSize });
+      await expect(erase({ applicationIds: ["app_a"] })).rejects.toThrow(/batchSize/);
+    }
   });
 });

@@ -1,9 +1,11 @@
+import { redactInSteps } from "../applications/erasure-redactions";
 import { type CandidateErasureSteps, eraseInSteps } from "../applications/erasure-steps";
 import type { CandidateStore, NewApplication } from "../storage";
 import type { StateAccess } from "./access";
-import { createApplicationStore, toRecord, withoutJobTitle } from "./application-store";
+import { toRecord, withoutJobTitle } from "./application-store";
 import { toStored } from "./copy";
-import { redactErasure } from "./erasure-redactions";
+import { redactionSteps } from "./erasure-redactions";
+import { ownRow } from "./rows";
 
 /** Orders applications oldest first by a time, then by id (code-unit order). */
 function byTimeThenId(at: (application: NewApplication) => Date) {
@@ -14,12 +16,21 @@ function byTimeThenId(at: (application: NewApplication) => Date) {
   };
 }
 
-/** The writes of `eraseInSteps` on the memory state, each one operation of `access`. */
+/** The statements of `eraseInSteps` on the memory state, each one operation of `access` (a transaction's). */
 function erasureSteps(access: StateAccess): CandidateErasureSteps {
   return {
-    storeErased: (record) =>
+    lockApplications: (companyId, ids) =>
+      access.read((state) => {
+        const applications = state.read("applications");
+        return ids.flatMap((id) => {
+          const row = ownRow(applications, companyId, id);
+          return row ? [toRecord(state, row)] : [];
+        });
+      }),
+    storeErased: (records) =>
       access.write((state) => {
-        state.write("applications").set(record.id, toStored(withoutJobTitle(record)));
+        const applications = state.write("applications");
+        for (const record of records) applications.set(record.id, toStored(withoutJobTitle(record)));
       }),
     deleteNotes: (companyId, applicationIds) =>
       access.write((state) => {
@@ -31,7 +42,7 @@ function erasureSteps(access: StateAccess): CandidateErasureSteps {
         }
         return deleted;
       }),
-    redactErasure: (erasure) => access.write((state) => redactErasure(state, erasure)),
+    redactErasure: (erasure) => redactInSteps(redactionSteps(access), erasure),
   };
 }
 
@@ -46,8 +57,7 @@ export function createCandidateStore(access: StateAccess): CandidateStore {
       ),
 
     // Core's steps on a transaction: the memory storage's writes run one at a time, as row locks make them.
-    erase: (input) =>
-      access.atomic((tx) => eraseInSteps({ applications: createApplicationStore(tx) }, erasureSteps(tx), input)),
+    erase: (input) => access.atomic((tx) => eraseInSteps(erasureSteps(tx), input)),
 
     listForRetention: (query) =>
       access.read((state) => {

@@ -68,9 +68,10 @@ export interface CandidateStore {
    * - replace the stored answer of every `Idempotency-Key` record of the company's keys that holds
    *   one of their ids by `redactApplications(body, ids, erasedAt)`.
    *
-   * `eraseInSteps` of `@hireport/core` builds it, keeping these rules, from `applications.get` with
-   * `lock` and three writes the store supplies (`CandidateErasureSteps`: store an erased
-   * application, delete notes, and the part on hireport's own tables, `redactErasure`).
+   * `eraseInSteps` of `@hireport/core` builds it, keeping these rules, from the statements the store
+   * supplies for batches of applications (`CandidateErasureSteps`: a locked read, store erased
+   * applications, delete notes, and the part on hireport's own tables, `redactErasure`, which
+   * `redactInSteps` builds in turn).
    */
   erase(input: CandidateErasureInput): Promise<CandidateErasureResult>;
   /**

@@ -11,8 +11,8 @@ import type { JobStore } from "./jobs";
  * the storage's help inside the same transaction: `applications.create` appends its `event` to the
  * outbox (`createApplicationInSteps` of `@hireport/core` builds the whole write from small steps),
  * and `candidates.erase` redacts the erased applications' events, delivery attempts and stored
- * `Idempotency-Key` answers (`eraseInSteps` of `@hireport/core` builds the whole erasure from
- * `applications.get` with `lock`, two writes of the domain's tables and that redaction).
+ * `Idempotency-Key` answers (`eraseInSteps` of `@hireport/core` builds the whole erasure from a
+ * locked read and two writes of the domain's tables, for batches of applications, and that redaction).
  * `kyselyStorage({ domain })` of `@hireport/kysely` hands both writes of hireport's tables to the
  * host's factory; the conformance suite `runDomainConformance` of `@hireport/core/testing` checks
  * the result.

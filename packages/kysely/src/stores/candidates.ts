@@ -1,16 +1,63 @@
-import { type CandidateErasureResult, type CandidateStore, emptyErasureResult } from "@hireport/core";
+import { type CandidateErasureSteps, type CandidateStore, eraseInSteps } from "@hireport/core";
 import type { StoreContext } from "../context";
 import { type ApplicationRow, selectApplications } from "./application-rows";
-import { chunks, redactErasedApplications } from "./erasure-redactions";
+import { chunks, IN_LIST_SIZE, redactErasedApplications } from "./erasure-redactions";
 import { erasedApplicationColumns, toApplication } from "./generated/application-rows";
+import { selectAll } from "./rows";
+
+/**
+ * The statements of core's `eraseInSteps` on one transaction, each for a batch of up to
+ * `IN_LIST_SIZE` applications. The locked read takes the application rows alone (on MySQL/MariaDB
+ * a locking read of a join would lock the jobs' rows too), then reads their jobs' titles.
+ */
+function erasureSteps(tx: StoreContext, erasedAt: Date): CandidateErasureSteps {
+  return {
+    async lockApplications(companyId, ids) {
+      const read = selectAll(tx, "application", "a")
+        .where("a.company_id", "=", companyId)
+        .where("a.id", "in", ids)
+        .orderBy("a.id", "asc");
+      const rows = await tx.strategy.forUpdate(read, "a").$castTo<Omit<ApplicationRow, "job_title">>().execute();
+      if (rows.length === 0) return [];
+      const jobs = await tx.db
+        .selectFrom(tx.tableAs("job", "j"))
+        .select(["j.id", "j.title"])
+        .where("j.id", "in", [...new Set(rows.map((row) => row.job_id))])
+        .execute();
+      const titles = new Map(jobs.map((job) => [job.id, job.title]));
+      return rows.map((row) => toApplication({ ...row, job_title: titles.get(row.job_id) ?? "" }));
+    },
+    // Every application of one erasure is stored alike (`erasedApplication`, one `erasedAt`): one UPDATE.
+    async storeErased(records) {
+      const [first] = records;
+      if (!first) return;
+      const ids = records.map((record) => record.id);
+      await tx.db
+        .updateTable(tx.table("application"))
+        .set(erasedApplicationColumns(tx, erasedAt))
+        .where("company_id", "=", first.companyId)
+        .where("id", "in", ids)
+        .execute();
+    },
+    async deleteNotes(companyId, applicationIds) {
+      const notes = await tx.db
+        .deleteFrom(tx.table("note"))
+        .where("company_id", "=", companyId)
+        .where("application_id", "in", applicationIds)
+        .executeTakeFirst();
+      return Number(notes.numDeletedRows);
+    },
+    redactErasure: ({ companyId, applicationIds, erasedAt: at }) =>
+      redactErasedApplications(tx, companyId, applicationIds, at),
+  };
+}
 
 /**
  * One person's data: their applications by address, their erasure, and retention's choice of
- * applications. `erase` is one transaction of plain statements on every dialect (the caller's when
- * called on a `tx`), each step one statement per 500 ids: the locks first (applications, then the
- * deliveries of their events, in id order, as every writer of those rows takes them), then the
- * redactions. Core's `eraseInSteps` keeps the same rules with a locked read and a write per
- * application; this store does each step for 500 applications at once instead.
+ * applications. `erase` is core's `eraseInSteps`, one transaction of plain statements on every
+ * dialect (the caller's when called on a `tx`), each step one statement per batch of
+ * `IN_LIST_SIZE` ids: the locks first (applications, then the deliveries of their events, in id
+ * order, as every writer of those rows takes them), then the writes and the redactions.
  */
 export function createCandidateStore(ctx: StoreContext): CandidateStore {
   return {
@@ -26,53 +73,7 @@ export function createCandidateStore(ctx: StoreContext): CandidateStore {
     },
 
     erase: (input) =>
-      ctx.atomic(async (tx): Promise<CandidateErasureResult> => {
-        const result = emptyErasureResult();
-        const { companyId, erasedAt } = input;
-        const requested = [...new Set(input.applicationIds)].sort();
-        const locked: { id: string; resume_file_id: string | null }[] = [];
-        for (const ids of chunks(requested)) {
-          let read = tx.db
-            .selectFrom(tx.tableAs("application", "a"))
-            .select(["a.id", "a.resume_file_id"])
-            .where("a.company_id", "=", companyId)
-            .where("a.id", "in", ids)
-            .where("a.erased_at", "is", null);
-          if (input.updatedBefore) read = read.where("a.updated_at", "<", tx.toDb(input.updatedBefore));
-          locked.push(...(await tx.strategy.forUpdate(read.orderBy("a.id", "asc"), "a").execute()));
-        }
-        if (locked.length === 0) return result;
-        const ids = locked.map((row) => row.id);
-        result.fileIds = locked.flatMap((row) => (row.resume_file_id === null ? [] : [row.resume_file_id]));
-
-        for (const part of chunks(ids)) {
-          await tx.db
-            .updateTable(tx.table("application"))
-            .set(erasedApplicationColumns(tx, erasedAt))
-            .where("company_id", "=", companyId)
-            .where("id", "in", part)
-            .execute();
-          const notes = await tx.db
-            .deleteFrom(tx.table("note"))
-            .where("company_id", "=", companyId)
-            .where("application_id", "in", part)
-            .executeTakeFirst();
-          result.notes += Number(notes.numDeletedRows);
-        }
-
-        Object.assign(result, await redactErasedApplications(tx, companyId, ids, erasedAt));
-
-        for (const part of chunks(ids)) {
-          const rows = await selectApplications(tx)
-            .where("a.company_id", "=", companyId)
-            .where("a.id", "in", part)
-            .$castTo<ApplicationRow>()
-            .execute();
-          result.erased.push(...rows.map(toApplication));
-        }
-        result.erased.sort((a, b) => a.appliedAt.getTime() - b.appliedAt.getTime() || (a.id < b.id ? -1 : 1));
-        return result;
-      }),
+      ctx.atomic((tx) => eraseInSteps(erasureSteps(tx, input.erasedAt), input, { batchSize: IN_LIST_SIZE })),
 
     async listForRetention(query) {
       if (query.stages.length === 0) return [];
