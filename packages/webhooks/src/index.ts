@@ -1,6 +1,5 @@
 /** The `api_version` of every envelope: core's, re-exported. */
 
-export type { WebhookSignatureScheme } from "@hireport/core";
 export { API_VERSION } from "@hireport/core";
 export type {
   DeliveryListOptions,
@@ -67,6 +66,16 @@ export {
   throttleAllowance,
   throttleWindowStart,
 } from "./store/endpoint-throttle";
+export {
+  type ClaimedDelivery,
+  type DeliveryAttemptRecord,
+  type DeliveryRecord,
+  WEBHOOK_SIGNATURE_SCHEMES,
+  type WebhookEndpointRecord,
+  type WebhookSecret,
+  type WebhookSignatureScheme,
+  type WebhookStopReason,
+} from "./store/webhook-records";
 export type { WebhookStorage, WebhookStorageStores } from "./store/webhook-storage";
 export type {
   AttemptOutcome,

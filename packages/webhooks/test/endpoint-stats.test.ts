@@ -1,9 +1,10 @@
 /** `dispatcher.endpoints.stats`: an endpoint's attempts of the last hours, hour by hour. */
 import { HireportError } from "@hireport/core";
-import { makeAttempt, makeDelivery, makeEvent, newId } from "@hireport/core/testing";
+import { makeEvent, newId } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher, endpointUpdate } from "../src/index";
 import { memoryWebhookStorage } from "../src/memory/index";
+import { makeAttempt, makeDelivery } from "../src/testing/fixtures";
 import { manualClock } from "./support/clock";
 import { rejectionOf } from "./support/rejection";
 

@@ -3,10 +3,11 @@
  * application of such an update that the memory store uses (`applyEndpointUpdate`). Every storage
  * applies it: the webhook store suite checks the same outcomes on each.
  */
-import type { WebhookEndpointRecord } from "@hireport/core";
+
 import { describe, expect, it } from "vitest";
 import { endpointUpdate } from "../src/index";
 import { applyEndpointUpdate } from "../src/store/endpoint-update";
+import type { WebhookEndpointRecord } from "../src/store/webhook-records";
 
 const AT = new Date("2026-11-27T12:00:00.000Z");
 const BEFORE = new Date("2026-11-27T11:00:00.000Z");

@@ -22,7 +22,6 @@ import {
   type ApiRequest,
   type ApplicationWire,
   createPublicApi,
-  type DeliveryRecord,
   type EventRecord,
   type JobWire,
   type Logger,
@@ -31,6 +30,7 @@ import {
 } from "@hireport/core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
+import type { DeliveryRecord } from "../src/store/webhook-records";
 import { verifySignature } from "../src/verify/index";
 import { type SqlStorageFactory, sqlFactories } from "./support/kysely-factories";
 import { type ReceivedRequest, type Receiver, startReceiver } from "./support/receiver";

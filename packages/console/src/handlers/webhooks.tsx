@@ -1,10 +1,5 @@
-import {
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
-  type EventType,
-  notFound,
-  type WebhookSignatureScheme,
-} from "@hireport/core";
+import { DELIVERY_STATUSES, type DeliveryStatus, type EventType, notFound } from "@hireport/core";
+import type { WebhookSignatureScheme } from "@hireport/webhooks";
 import type { Call } from "../call";
 import { canSeeSecrets } from "../options";
 import { EndpointPage, type EndpointPageProps } from "../pages/endpoint-page";

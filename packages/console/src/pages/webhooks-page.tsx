@@ -1,5 +1,6 @@
-import { EVENT_TYPES, WEBHOOK_SIGNATURE_SCHEMES, type WebhookSignatureScheme } from "@hireport/core";
+import { EVENT_TYPES } from "@hireport/core";
 import type { WebhookEndpoint } from "@hireport/webhooks";
+import { WEBHOOK_SIGNATURE_SCHEMES, type WebhookSignatureScheme } from "@hireport/webhooks";
 import { canChange } from "../options";
 import { formatTime } from "./format";
 import { Csrf, href, Layout, type PageContext } from "./layout";

@@ -3,7 +3,7 @@
  * Every storage's `events.append` follows it (the conformance suite checks); `@hireport/kysely`'s
  * Postgres routine restates it in SQL beside a test that fails when the two drift apart.
  */
-import type { AnyEventType, DeliveryRecord, EventRecord, WebhookEndpointRecord } from "../model/domain";
+import type { AnyEventType, EventDelivery, EventRecord, WebhookSubscription } from "../model/domain";
 import type { StorageStores } from "../storage";
 
 /** The part of an id after its prefix: `evt_01hx…` gives `01hx…`. */
@@ -25,7 +25,7 @@ export function deliveryId(eventId: string, endpointId: string): string {
  * Whether an endpoint receives events of this type: active or paused (a paused one queues them)
  * and subscribed. A disabled endpoint (its receiver answered 410 Gone) receives none.
  */
-export function subscribesTo(endpoint: WebhookEndpointRecord, type: AnyEventType): boolean {
+export function subscribesTo(endpoint: WebhookSubscription, type: AnyEventType): boolean {
   return (
     (endpoint.status === "active" || endpoint.status === "paused") &&
     (endpoint.events as readonly string[]).includes(type)
@@ -33,7 +33,7 @@ export function subscribesTo(endpoint: WebhookEndpointRecord, type: AnyEventType
 }
 
 /** The pending deliveries of an event to its subscribed endpoints: due at once, no lease. */
-export function fanOut(event: EventRecord, endpoints: readonly WebhookEndpointRecord[]): DeliveryRecord[] {
+export function fanOut(event: EventRecord, endpoints: readonly WebhookSubscription[]): EventDelivery[] {
   return endpoints
     .filter((endpoint) => endpoint.companyId === event.companyId && subscribesTo(endpoint, event.type))
     .map((endpoint) => ({

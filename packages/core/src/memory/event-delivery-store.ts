@@ -1,5 +1,5 @@
 import { subscribesTo } from "../events/outbox";
-import type { DeliveryRecord } from "../model/domain";
+import type { EventDelivery } from "../model/domain";
 import type { EventDeliveryStore } from "../storage";
 import type { StateAccess } from "./access";
 import { createdList } from "./keyset";
@@ -12,7 +12,7 @@ import type { MemoryState } from "./state";
  */
 export function deleteDeliveries(
   state: MemoryState,
-  test: (delivery: DeliveryRecord) => boolean,
+  test: (delivery: EventDelivery) => boolean,
   limit?: number,
 ): number {
   const deleted = deleteMatching(state.write("deliveries"), (delivery) => delivery.createdAt, test, limit);

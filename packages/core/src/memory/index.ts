@@ -19,4 +19,4 @@ export { createdList, createdPage, newestCreatedFirst, oldestFirst } from "./key
 export { type ExtendedMemoryStorage, extendMemoryStorage, type MemoryStorage, memoryStorage } from "./memory-storage";
 export type { MemoryRawReads } from "./raw-reads";
 export { insertNew, ownRow, patchOwnRow } from "./rows";
-export type { MemoryState, TableName, Tables } from "./state";
+export type { MemoryState, StoredAttempt, TableName, Tables } from "./state";

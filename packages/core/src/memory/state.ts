@@ -2,15 +2,14 @@ import type {
   ApiKeyRecord,
   AuditRecord,
   CompanyRecord,
-  DeliveryAttemptRecord,
-  DeliveryRecord,
+  EventDelivery,
   EventRecord,
   JobRecord,
   NoteRecord,
   StageChangeRecord,
   StoredResponse,
   UsageRecord,
-  WebhookEndpointRecord,
+  WebhookSubscription,
 } from "../model/domain";
 import type { JobIndexNotice, NewApplication, UsageDayCount } from "../storage";
 
@@ -40,7 +39,21 @@ export interface JobIndexMarkRow {
   changedAt: Date;
 }
 
-/** Every table of the memory storage, each a map from primary key to a frozen record. */
+/**
+ * A delivery attempt as core's memory stores read it: a purge deletes it with its delivery, erasure
+ * redacts its answer. `@hireport/webhooks/memory` keeps whole `DeliveryAttemptRecord`s here.
+ */
+export interface StoredAttempt {
+  id: string;
+  deliveryId: string;
+  endpointId: string;
+  responseBody: string;
+}
+
+/**
+ * Every table of the memory storage, each a map from primary key to a frozen record. The webhook
+ * tables are typed by what core reads of them; `@hireport/webhooks/memory` writes whole records.
+ */
 export interface Tables {
   companies: Map<string, CompanyRecord>;
   /** Key: `${companyId}\u0000${kind}`. */
@@ -58,9 +71,9 @@ export interface Tables {
   usageDaily: Map<string, UsageDayCount & { companyId: string }>;
   /** Key: `${keyId}\u0000${idempotencyKey}`. */
   idempotency: Map<string, IdempotencyEntry>;
-  endpoints: Map<string, WebhookEndpointRecord>;
-  deliveries: Map<string, DeliveryRecord>;
-  attempts: Map<string, DeliveryAttemptRecord>;
+  endpoints: Map<string, WebhookSubscription>;
+  deliveries: Map<string, EventDelivery>;
+  attempts: Map<string, StoredAttempt>;
   audit: Map<string, AuditRecord>;
   /** Key: `${companyId}\u0000${jobId}`. */
   jobIndexMarks: Map<string, JobIndexMarkRow>;

@@ -249,70 +249,33 @@ export interface StoredResponse {
 export const WEBHOOK_ENDPOINT_STATUSES = ["active", "paused", "disabled"] as const;
 export type WebhookEndpointStatus = (typeof WEBHOOK_ENDPOINT_STATUSES)[number];
 
-/** Why an endpoint is paused or disabled. */
-export type WebhookStopReason = "failures" | "manual" | "gone";
-
 /**
- * How an endpoint's deliveries are signed (see the webhooks package's receiver guide):
- * - `"service"`: the `…-Signature` header, `t=<unix>,v1=<hex>` (HMAC-SHA256 keyed with the whole
- *   `whsec_…` string);
- * - `"standard-v1"`: Standard Webhooks 1.0 symmetric, `webhook-signature: v1,<base64>` (HMAC-SHA256
- *   keyed with the bytes of the base64 after `whsec_`);
- * - `"standard-v1a"`: Standard Webhooks 1.0 asymmetric, `webhook-signature: v1a,<base64>` (ed25519).
+ * A webhook endpoint as the outbox's fan-out reads it: whose it is, the events it subscribes to,
+ * and whether it receives them (core's `subscribesTo`). The endpoint's whole record, with its URL,
+ * secrets and delivery settings, is `WebhookEndpointRecord` of `@hireport/webhooks`, which
+ * extends this.
  */
-export const WEBHOOK_SIGNATURE_SCHEMES = ["service", "standard-v1", "standard-v1a"] as const;
-export type WebhookSignatureScheme = (typeof WEBHOOK_SIGNATURE_SCHEMES)[number];
-
-export interface WebhookSecret {
-  /**
-   * `whsec_…` (an HMAC secret) or `whsk_…` (an ed25519 private key, for `"standard-v1a"`); or, when the dispatcher has `encryptionKeys`, its
-   * sealed form (`enc:v1:<key id>:…`, AES-256-GCM), which only the dispatcher opens.
-   */
-  secret: string;
-  /** Null for the current secret; for a rotated-out secret, the time it stops signing. */
-  expiresAt: Date | null;
-}
-
-export interface WebhookEndpointRecord {
+export interface WebhookSubscription {
   /** `we_…` */
   id: string;
   companyId: string;
-  url: string;
-  description: string;
   /** Subscribed event kinds. */
   events: EventType[];
   status: WebhookEndpointStatus;
-  /**
-   * Why it is not active: `"failures"` when paused after failed attempts in a row, `"manual"` when
-   * paused by the host, `"gone"` when disabled by a receiver's 410 Gone; null while active.
-   */
-  pausedReason: WebhookStopReason | null;
-  /** How deliveries are signed. */
-  signatureScheme: WebhookSignatureScheme;
-  /**
-   * Ordered delivery: the endpoint's deliveries go out one at a time, in the order their events
-   * were created (`createdAt`, then id); each waits until the one before it has succeeded or been
-   * given up on (failed), so a retrying one holds back the rest. False: up to the dispatcher's
-   * `perEndpointConcurrency` at once, retries beside newer events.
-   */
-  ordered: boolean;
-  /**
-   * The most deliveries the dispatchers, together, start to the endpoint in one second of the
-   * clock; null for no limit.
-   */
-  maxPerSecond: number | null;
-  /** Current secret first, then rotated-out secrets still inside their grace period. */
-  secrets: WebhookSecret[];
-  /** Failed attempts in a row; a success resets it. */
-  consecutiveFailures: number;
+  /** Subscribed endpoints are listed newest first. */
   createdAt: Date;
-  updatedAt: Date;
 }
 
 export const DELIVERY_STATUSES = ["pending", "succeeded", "failed"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 
-export interface DeliveryRecord {
+/**
+ * The delivery of one event to one endpoint: the row the outbox's fan-out writes, pending, due at
+ * once and held by no one (`fanOut`), and the one retention purges once finished. The webhook
+ * dispatcher then claims it, leases it and records its attempts: `DeliveryRecord` of
+ * `@hireport/webhooks` is this row as the webhook store keeps it.
+ */
+export interface EventDelivery {
   /** `dlv_…` */
   id: string;
   endpointId: string;
@@ -330,27 +293,4 @@ export interface DeliveryRecord {
   leaseToken: string | null;
   createdAt: Date;
   updatedAt: Date;
-}
-
-export interface DeliveryAttemptRecord {
-  id: string;
-  deliveryId: string;
-  endpointId: string;
-  attemptedAt: Date;
-  /** HTTP status, or null when no answer came (timeout, refused, TLS). */
-  statusCode: number | null;
-  durationMs: number;
-  /** The first 4 KiB of the answer body. */
-  responseBody: string;
-  /** What went wrong, or null on success. */
-  error: string | null;
-  succeeded: boolean;
-}
-
-/** A claimed delivery with what the dispatcher needs to send it. */
-export interface ClaimedDelivery {
-  delivery: DeliveryRecord;
-  endpoint: WebhookEndpointRecord;
-  /** The event's exact payload text. */
-  payload: string;
 }

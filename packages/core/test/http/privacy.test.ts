@@ -7,8 +7,9 @@
  * of theirs.
  */
 import { type CandidateExport, type JobRecord, newEvent } from "@hireport/core";
+import { makeEndpoint } from "@hireport/webhooks/testing";
 import { beforeEach, describe, expect, it } from "vitest";
-import { makeApplicationWrite, makeEndpoint } from "../../src/testing/fixtures";
+import { makeApplicationWrite } from "../../src/testing/fixtures";
 import { type TestFileStore, testFileStore } from "./file-store";
 import {
   type Answer,

@@ -5,7 +5,6 @@
  * One is chosen per storage (and per migration run) by `strategyFor` in `detect.ts`.
  */
 import type {
-  ClaimedDelivery,
   CreateApplicationResult,
   EventRecord,
   KeyStore,
@@ -15,7 +14,7 @@ import type {
   StorageStores,
   UsageRecord,
 } from "@hireport/core";
-import type { AttemptToRecord, ClaimOptions, RecordAttemptResult } from "@hireport/webhooks";
+import type { AttemptToRecord, ClaimedDelivery, ClaimOptions, RecordAttemptResult } from "@hireport/webhooks";
 import type {
   AliasedRawBuilder,
   ColumnDataType,

@@ -2,8 +2,8 @@
  * The attempt state machine, stated once: `recordAttempts` records a batch of attempts, and
  * `recordAttempt` is `recordAttempts` of one item.
  */
-import { REDACTED_RESPONSE_BODY, type WebhookEndpointRecord } from "@hireport/core";
-import type { AttemptToRecord, RecordAttemptResult, WebhookStore } from "@hireport/webhooks";
+import { REDACTED_RESPONSE_BODY } from "@hireport/core";
+import type { AttemptToRecord, RecordAttemptResult, WebhookEndpointRecord, WebhookStore } from "@hireport/webhooks";
 import { type RawBuilder, sql, type Updateable } from "kysely";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookEndpointTable } from "../schema";

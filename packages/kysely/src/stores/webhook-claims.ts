@@ -1,4 +1,4 @@
-import type { ClaimedDelivery, DeliveryRecord } from "@hireport/core";
+import type { ClaimedDelivery, DeliveryRecord } from "@hireport/webhooks";
 import {
   type ClaimOptions,
   throttleAfter,

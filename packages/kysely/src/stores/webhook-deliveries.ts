@@ -1,5 +1,4 @@
-import type { DeliveryAttemptRecord } from "@hireport/core";
-import type { WebhookStore } from "@hireport/webhooks";
+import type { DeliveryAttemptRecord, WebhookStore } from "@hireport/webhooks";
 import { PRIMARY_KEY, type StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable } from "../schema";
 import { afterPosition } from "./keyset";

@@ -1,13 +1,6 @@
 /** Webhook endpoints, deliveries and attempts: rows to records, records to rows, and endpoint reads by id. */
-import type {
-  AnyEventType,
-  DeliveryAttemptRecord,
-  DeliveryRecord,
-  DeliveryStatus,
-  EventType,
-  WebhookEndpointRecord,
-  WebhookSecret,
-} from "@hireport/core";
+import type { AnyEventType, DeliveryStatus, EventDelivery, EventType } from "@hireport/core";
+import type { DeliveryAttemptRecord, DeliveryRecord, WebhookEndpointRecord, WebhookSecret } from "@hireport/webhooks";
 import type { StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "../schema";
 import { fromDb, readBool, readJson, readNumber } from "../values";
@@ -90,8 +83,8 @@ export function toDelivery(row: WebhookDeliveryTable): DeliveryRecord {
   };
 }
 
-/** The columns of a delivery row. */
-export function deliveryRow(ctx: StoreContext, record: DeliveryRecord) {
+/** The columns of a delivery row: core's `EventDelivery`, which the outbox's fan-out writes. */
+export function deliveryRow(ctx: StoreContext, record: EventDelivery) {
   const row = {
     id: record.id,
     endpoint_id: record.endpointId,

@@ -3,16 +3,14 @@ import type {
   ApiKeyRecord,
   CompanyRecord,
   CreateApplicationResult,
-  DeliveryRecord,
   EventRecord,
   JobRecord,
   NewApplication,
   NewApplicationWrite,
   StorageStores,
-  WebhookEndpointRecord,
 } from "@hireport/core";
 import { jobFieldDefaults } from "@hireport/core";
-import type { AttemptOutcome } from "@hireport/webhooks";
+import type { AttemptOutcome, DeliveryRecord, WebhookEndpointRecord } from "@hireport/webhooks";
 
 /**
  * A new id of core's length (`evt_` and 26 characters): a delivery's id, `dlv_` and the bodies of

@@ -1,4 +1,5 @@
-import { type ClaimedDelivery, eventTraceparent, type Telemetry, type WebhookAttemptTelemetry } from "@hireport/core";
+import { eventTraceparent, type Telemetry, type WebhookAttemptTelemetry } from "@hireport/core";
+import type { ClaimedDelivery } from "../store/webhook-records";
 
 /**
  * A receiver's address as telemetry reports it (`url.full`): without user name and password, and

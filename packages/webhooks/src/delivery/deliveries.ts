@@ -3,8 +3,6 @@ import {
   CursorCodec,
   cursorScope,
   DELIVERY_STATUSES,
-  type DeliveryAttemptRecord,
-  type DeliveryRecord,
   type DeliveryStatus,
   HireportError,
   hostActor,
@@ -17,6 +15,7 @@ import {
   toPage,
 } from "@hireport/core";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
+import type { DeliveryAttemptRecord, DeliveryRecord } from "../store/webhook-records";
 
 /** A delivery as the host sees it (the lease columns are the dispatcher's business). */
 export interface WebhookDelivery {

@@ -1,8 +1,9 @@
-import { type ClaimedDelivery, type DeliveryAttemptRecord, newId, type WebhookEndpointRecord } from "@hireport/core";
+import { newId } from "@hireport/core";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 import { toEndpointView } from "../endpoints/endpoint-view";
 import type { OutgoingRequest, Sender, SendResult } from "../network/sender";
 import { createSecretBox } from "../signing/secret-encryption";
+import type { ClaimedDelivery, DeliveryAttemptRecord, WebhookEndpointRecord } from "../store/webhook-records";
 import { createAttemptRecorder } from "./attempt-recorder";
 import { startAttemptTelemetry } from "./attempt-telemetry";
 import { createDeliveryRequestBuilder } from "./delivery-request";

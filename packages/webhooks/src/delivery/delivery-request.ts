@@ -1,10 +1,11 @@
-import { type ClaimedDelivery, sentPayload, type WebhookSecret, type WebhookSignatureScheme } from "@hireport/core";
+import { sentPayload } from "@hireport/core";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 import type { OutgoingRequest } from "../network/sender";
 import { createSecretBox } from "../signing/secret-encryption";
 import { signatureHeader } from "../signing/signature";
 import { isKeyOf } from "../signing/signing-keys";
 import { standardSignatureHeader } from "../signing/standard-signature";
+import type { ClaimedDelivery, WebhookSecret, WebhookSignatureScheme } from "../store/webhook-records";
 
 /**
  * The secrets that sign at `now`: the current one and those whose grace period has not ended; with

@@ -1,5 +1,5 @@
-import type { DeliveryAttemptRecord, DeliveryRecord } from "@hireport/core";
 import { endpointUpdate } from "../endpoints/endpoint-stops";
+import type { DeliveryAttemptRecord, DeliveryRecord } from "../store/webhook-records";
 import type { AttemptOutcome } from "../store/webhook-store";
 
 /** The longest wait a receiver's `Retry-After` can ask for: the schedule's longest step. */

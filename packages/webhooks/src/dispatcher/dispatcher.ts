@@ -1,8 +1,6 @@
 import {
   type ChangeOptions,
   createPollLoop,
-  type DeliveryAttemptRecord,
-  type DeliveryRecord,
   deliveryId,
   type HealthReport,
   hostActor,
@@ -26,6 +24,7 @@ import {
   reencryptSecrets,
   resolveSecretKeys,
 } from "../signing/secret-encryption";
+import type { DeliveryAttemptRecord, DeliveryRecord } from "../store/webhook-records";
 import { type BacklogTelemetry, startBacklogTelemetry } from "./backlog-telemetry";
 import { dispatcherHealth, resolveDispatcherHealth } from "./health";
 import { DEFAULT_RETRY_SCHEDULE_MS, type ResolvedDispatcherOptions, type WebhookDispatcherOptions } from "./options";

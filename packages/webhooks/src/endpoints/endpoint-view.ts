@@ -1,5 +1,5 @@
-import type { WebhookEndpointRecord } from "@hireport/core";
 import { publicKeyOf } from "../signing/signing-keys";
+import type { WebhookEndpointRecord } from "../store/webhook-records";
 
 /**
  * An endpoint as the dispatcher returns it to the host: the stored record without its secrets

@@ -11,15 +11,17 @@ import {
   recordAudit,
   type StorageStores,
   unknownCompany,
-  WEBHOOK_SIGNATURE_SCHEMES,
-  type WebhookEndpointRecord,
-  type WebhookSecret,
-  type WebhookSignatureScheme,
 } from "@hireport/core";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 import type { AddressPolicy } from "../network/address-policy";
 import { createSecretBox } from "../signing/secret-encryption";
 import { newSigningKey, publicKeyOf } from "../signing/signing-keys";
+import {
+  WEBHOOK_SIGNATURE_SCHEMES,
+  type WebhookEndpointRecord,
+  type WebhookSecret,
+  type WebhookSignatureScheme,
+} from "../store/webhook-records";
 import { type EndpointStats, type EndpointStatsOptions, readEndpointStats } from "./endpoint-stats";
 import { checkEndpointUrl } from "./endpoint-url";
 import { toEndpointView, type WebhookEndpoint } from "./endpoint-view";

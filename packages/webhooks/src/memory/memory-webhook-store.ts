@@ -1,10 +1,4 @@
-import {
-  type ClaimedDelivery,
-  type DeliveryRecord,
-  REDACTED_RESPONSE_BODY,
-  type WebhookEndpointRecord,
-  type WebhookSecret,
-} from "@hireport/core";
+import { REDACTED_RESPONSE_BODY } from "@hireport/core";
 import {
   copy,
   createdList,
@@ -23,6 +17,13 @@ import {
 import type { AttemptStatsBucket } from "../store/attempt-stats";
 import { THROTTLE_WINDOW_MS, type ThrottleCount, throttleAfter, throttleAllowance } from "../store/endpoint-throttle";
 import { applyEndpointUpdate } from "../store/endpoint-update";
+import type {
+  ClaimedDelivery,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookSecret,
+} from "../store/webhook-records";
 import type { AttemptOutcome, EndpointPatch, RecordAttemptResult, WebhookStore } from "../store/webhook-store";
 
 /** The columns an endpoint patch may write. */
@@ -40,8 +41,29 @@ const ENDPOINT_PATCH_KEYS = [
   "updatedAt",
 ] as const satisfies readonly (keyof EndpointPatch)[];
 
+/*
+ * The endpoint and attempt tables of core's memory state, read and written as whole records. Core
+ * types them by what its own stores read (`WebhookSubscription`, `StoredAttempt`); this store is
+ * the only one that writes them, always whole records.
+ */
+function endpointsOf(state: MemoryState): ReadonlyMap<string, WebhookEndpointRecord> {
+  return state.read("endpoints") as ReadonlyMap<string, WebhookEndpointRecord>;
+}
+
+function writeEndpoints(state: MemoryState): Map<string, WebhookEndpointRecord> {
+  return state.write("endpoints") as Map<string, WebhookEndpointRecord>;
+}
+
+function attemptsOf(state: MemoryState): ReadonlyMap<string, DeliveryAttemptRecord> {
+  return state.read("attempts") as ReadonlyMap<string, DeliveryAttemptRecord>;
+}
+
+function writeAttempts(state: MemoryState): Map<string, DeliveryAttemptRecord> {
+  return state.write("attempts") as Map<string, DeliveryAttemptRecord>;
+}
+
 function ownEndpoint(state: MemoryState, companyId: string, id: string): WebhookEndpointRecord | null {
-  return ownRow(state.read("endpoints"), companyId, id);
+  return ownRow(endpointsOf(state), companyId, id);
 }
 
 /** Whether two secret lists hold the same strings and expiry times, in the same order. */
@@ -65,11 +87,11 @@ function recordOne(
 ): RecordAttemptResult {
   const delivery = state.read("deliveries").get(deliveryId);
   if (!delivery || delivery.leaseToken === null || delivery.leaseToken !== leaseToken) {
-    const endpoint = delivery ? state.read("endpoints").get(delivery.endpointId) : undefined;
+    const endpoint = delivery ? endpointsOf(state).get(delivery.endpointId) : undefined;
     return { recorded: false, endpoint: copy(endpoint ?? null), paused: false, disabled: false };
   }
   const at = outcome.attempt.attemptedAt;
-  const attempts = state.write("attempts");
+  const attempts = writeAttempts(state);
   if (attempts.has(outcome.attempt.id)) {
     throw new Error(`The memory storage already has an attempt ${outcome.attempt.id}.`);
   }
@@ -90,10 +112,10 @@ function recordOne(
       updatedAt: at,
     }),
   );
-  const endpoint = state.read("endpoints").get(delivery.endpointId);
+  const endpoint = endpointsOf(state).get(delivery.endpointId);
   if (!endpoint) return { recorded: true, endpoint: null, paused: false, disabled: false };
   const { state: next, paused, disabled } = applyEndpointUpdate(endpoint, outcome.endpoint, at);
-  if (next !== endpoint) state.write("endpoints").set(endpoint.id, toStored(next));
+  if (next !== endpoint) writeEndpoints(state).set(endpoint.id, toStored(next));
   return { recorded: true, endpoint: copy(next), paused, disabled };
 }
 
@@ -136,7 +158,7 @@ function throttleKey(endpointId: string): string {
  * oldest pending delivery, unless another of its pending deliveries holds a live lease.
  */
 function claimableHeads(state: MemoryState, now: number): Map<string, string> {
-  const endpoints = state.read("endpoints");
+  const endpoints = endpointsOf(state);
   const heads = new Map<string, DeliveryRecord>();
   const busy = new Set<string>();
   for (const delivery of state.read("deliveries").values()) {
@@ -168,21 +190,19 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
   return {
     ...createEventDeliveryStore(access),
 
-    insertEndpoint: (record) => access.write((state) => insertNew(state.write("endpoints"), record, "an endpoint")),
+    insertEndpoint: (record) => access.write((state) => insertNew(writeEndpoints(state), record, "an endpoint")),
 
     getEndpoint: (companyId, id) => access.read((state) => copy(ownEndpoint(state, companyId, id))),
 
     listEndpoints: (companyId) =>
-      access.read((state) =>
-        createdList(state.read("endpoints").values(), (endpoint) => endpoint.companyId === companyId),
-      ),
+      access.read((state) => createdList(endpointsOf(state).values(), (endpoint) => endpoint.companyId === companyId)),
 
     updateEndpoint: (companyId, id, patch) =>
-      access.write((state) => copy(patchOwnRow(state.write("endpoints"), companyId, id, patch, ENDPOINT_PATCH_KEYS))),
+      access.write((state) => copy(patchOwnRow(writeEndpoints(state), companyId, id, patch, ENDPOINT_PATCH_KEYS))),
 
     listEndpointsAfter: (afterId, limit) =>
       access.read((state) =>
-        [...state.read("endpoints").values()]
+        [...endpointsOf(state).values()]
           .filter((endpoint) => afterId === null || endpoint.id > afterId)
           .sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
           .slice(0, Math.max(0, limit))
@@ -193,14 +213,14 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
       access.write((state) => {
         const endpoint = ownEndpoint(state, companyId, id);
         if (!endpoint || !sameSecrets(endpoint.secrets, expected)) return false;
-        state.write("endpoints").set(id, toStored({ ...endpoint, secrets: [...secrets] }));
+        writeEndpoints(state).set(id, toStored({ ...endpoint, secrets: [...secrets] }));
         return true;
       }),
 
     deleteEndpoint: (companyId, id) =>
       access.write((state) => {
         if (!ownEndpoint(state, companyId, id)) return false;
-        state.write("endpoints").delete(id);
+        writeEndpoints(state).delete(id);
         state.write("rateLimits").delete(throttleKey(id));
         deleteDeliveries(state, (delivery) => delivery.endpointId === id);
         return true;
@@ -209,7 +229,7 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
     dueDeliveryStats: ({ now, countLimit }) =>
       access.read((state) => {
         const at = now.getTime();
-        const endpoints = state.read("endpoints");
+        const endpoints = endpointsOf(state);
         const events = state.read("events");
         let due = 0;
         let oldest: Date | null = null;
@@ -228,7 +248,7 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
       access.write((state) => {
         const now = options.now.getTime();
         const excluded = new Set(options.excludeEndpointIds ?? []);
-        const endpoints = state.read("endpoints");
+        const endpoints = endpointsOf(state);
         const events = state.read("events");
         const heads = claimableHeads(state, now);
         const perEndpoint = options.maxPerEndpoint ?? Number.POSITIVE_INFINITY;
@@ -322,7 +342,7 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
     listAttempts: (companyId, deliveryId) =>
       access.read((state) => {
         if (state.read("deliveries").get(deliveryId)?.companyId !== companyId) return [];
-        return [...state.read("attempts").values()]
+        return [...attemptsOf(state).values()]
           .filter((attempt) => attempt.deliveryId === deliveryId)
           .sort(oldestFirst((attempt) => attempt.attemptedAt))
           .map((attempt) => copy(attempt));
@@ -331,7 +351,7 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
     listAttemptsOf: (companyId, deliveryIds) =>
       access.read((state) => {
         const wanted = new Set(deliveryIds.filter((id) => state.read("deliveries").get(id)?.companyId === companyId));
-        return [...state.read("attempts").values()]
+        return [...attemptsOf(state).values()]
           .filter((attempt) => wanted.has(attempt.deliveryId))
           .sort(oldestFirst((attempt) => attempt.attemptedAt))
           .map((attempt) => copy(attempt));
@@ -343,7 +363,7 @@ export function createMemoryWebhookStore(access: StateAccess): WebhookStore {
         const since = query.since.getTime();
         const until = since + query.buckets * query.bucketMs;
         const buckets = new Map<number, AttemptStatsBucket>();
-        for (const attempt of state.read("attempts").values()) {
+        for (const attempt of attemptsOf(state).values()) {
           const at = attempt.attemptedAt.getTime();
           if (attempt.endpointId !== query.endpointId || at < since || at >= until) continue;
           const index = Math.floor((at - since) / query.bucketMs);

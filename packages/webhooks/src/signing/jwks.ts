@@ -10,9 +10,9 @@ import {
   HireportError,
   type HireportHandler,
   isHireportError,
-  type WebhookEndpointRecord,
 } from "@hireport/core";
 import { liveSecrets } from "../delivery/delivery-request";
+import type { WebhookEndpointRecord } from "../store/webhook-records";
 import type { SecretBox } from "./secret-encryption";
 import { publicKeyBytes, thumbprint } from "./signing-keys";
 import { toBase64Url } from "./standard-signature";

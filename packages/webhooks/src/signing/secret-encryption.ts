@@ -9,7 +9,7 @@
  * stored before keys were given (plain `whsec_…`) still opens as it is.
  */
 import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import type { WebhookEndpointRecord, WebhookSecret } from "@hireport/core";
+import type { WebhookEndpointRecord, WebhookSecret } from "../store/webhook-records";
 import type { WebhookStorage } from "../store/webhook-storage";
 
 /** One key for sealing secrets: an id (stored with what it sealed) and 32 bytes. */

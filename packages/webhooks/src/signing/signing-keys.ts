@@ -8,7 +8,7 @@
  * Every one is stored in the endpoint's `secrets`, sealed like any secret (`./secret-encryption`).
  */
 import { createHash, createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from "node:crypto";
-import type { WebhookSignatureScheme } from "@hireport/core";
+import type { WebhookSignatureScheme } from "../store/webhook-records";
 import {
   ed25519Pkcs8,
   keyBytes,

@@ -1,4 +1,5 @@
-import type { WebhookEndpointStatus, WebhookStopReason } from "@hireport/core";
+import type { WebhookEndpointStatus } from "@hireport/core";
+import type { WebhookStopReason } from "./webhook-records";
 import type { EndpointUpdate } from "./webhook-store";
 
 /** The fields of an endpoint an attempt may change. */

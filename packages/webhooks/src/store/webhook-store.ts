@@ -3,24 +3,27 @@
  * purge and stats. `@hireport/kysely` implements it on its tables, `@hireport/webhooks/memory` in
  * memory; a host may implement it over its own tables and prove it with the conformance suite of
  * `@hireport/webhooks/testing`. It extends core's `EventDeliveryStore` (the outbox's fan-out and
- * retention's purge), which a storage implements over the same tables. The rules of core's storage
+ * retention's purge, on core's `WebhookSubscription` and `EventDelivery`, which the records of
+ * `webhook-records.ts` extend), which a storage implements over the same tables. The rules of core's storage
  * contract (`Storage` of `@hireport/core`: company scoping, binary id order, times as instants,
  * `Date` round trips) hold here too.
  */
 import type {
-  ClaimedDelivery,
-  DeliveryAttemptRecord,
-  DeliveryRecord,
   DeliveryStatus,
   EventDeliveryStore,
   EventType,
   KeysetPosition,
-  WebhookEndpointRecord,
   WebhookEndpointStatus,
-  WebhookSecret,
-  WebhookStopReason,
 } from "@hireport/core";
 import type { AttemptStatsBucket, AttemptStatsQuery } from "./attempt-stats";
+import type {
+  ClaimedDelivery,
+  DeliveryAttemptRecord,
+  DeliveryRecord,
+  WebhookEndpointRecord,
+  WebhookSecret,
+  WebhookStopReason,
+} from "./webhook-records";
 
 export interface EndpointPatch {
   url?: string;

@@ -1,12 +1,5 @@
-import {
-  type DeliveryRecord,
-  deliveryId,
-  type EventRecord,
-  type EventType,
-  newEvent,
-  newId,
-  type WebhookEndpointRecord,
-} from "@hireport/core";
+import { deliveryId, type EventRecord, type EventType, newEvent, newId } from "@hireport/core";
+import type { DeliveryRecord, WebhookEndpointRecord } from "../../src/store/webhook-records";
 import type { WebhookStorage } from "../../src/store/webhook-storage";
 
 /**

@@ -24,8 +24,7 @@
  * Postgres planned every claim (measured on a 2-core machine: 0.3 ms of planning beside about
  * 1 ms of execution, for a claim that reads 128 rows and leases 32).
  */
-import type { ClaimedDelivery, WebhookEndpointRecord } from "@hireport/core";
-import type { ClaimOptions } from "@hireport/webhooks";
+import type { ClaimedDelivery, ClaimOptions, WebhookEndpointRecord } from "@hireport/webhooks";
 import { sql } from "kysely";
 import { runCompiled } from "../../compiled-queries";
 import type { StoreContext } from "../../context";

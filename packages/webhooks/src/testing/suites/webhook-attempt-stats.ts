@@ -1,8 +1,9 @@
-import { HOUR, MINUTE, makeAttempt, now, shift } from "@hireport/core/testing";
+import { HOUR, MINUTE, now, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import { endpointUpdate } from "../../endpoints/endpoint-stops";
 import type { AttemptOutcome } from "../../store/webhook-store";
 import type { WebhookConformanceContext } from "../context";
+import { makeAttempt } from "../fixtures";
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** `attemptStats`: an endpoint's attempts summed per time bucket (the console's endpoint health). */

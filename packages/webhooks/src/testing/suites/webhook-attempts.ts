@@ -1,19 +1,9 @@
-import {
-  farPast,
-  HOUR,
-  MINUTE,
-  makeAttempt,
-  makeDelivery,
-  makeEvent,
-  newId,
-  now,
-  SECOND,
-  shift,
-} from "@hireport/core/testing";
+import { farPast, HOUR, MINUTE, makeEvent, newId, now, SECOND, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import { endpointUpdate } from "../../endpoints/endpoint-stops";
 import type { AttemptOutcome } from "../../store/webhook-store";
 import type { WebhookConformanceContext } from "../context";
+import { makeAttempt, makeDelivery } from "../fixtures";
 
 import { deliveryHelpers } from "./webhook-delivery-support";
 

@@ -1,7 +1,8 @@
-import type { DeliveryRecord, WebhookEndpointRecord } from "@hireport/core";
-import { farPast, HOUR, MINUTE, makeDelivery, newId, SECOND, shift } from "@hireport/core/testing";
+import { farPast, HOUR, MINUTE, newId, SECOND, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
+import type { DeliveryRecord, WebhookEndpointRecord } from "../../store/webhook-records";
 import type { WebhookConformanceContext } from "../context";
+import { makeDelivery } from "../fixtures";
 
 import { deliveryHelpers } from "./webhook-delivery-support";
 

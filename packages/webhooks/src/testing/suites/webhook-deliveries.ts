@@ -1,6 +1,7 @@
-import { farPast, HOUR, MINUTE, makeDelivery, newId, now, orderedIds, shift } from "@hireport/core/testing";
+import { farPast, HOUR, MINUTE, newId, now, orderedIds, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import type { WebhookConformanceContext } from "../context";
+import { makeDelivery } from "../fixtures";
 
 import { deliveryHelpers } from "./webhook-delivery-support";
 

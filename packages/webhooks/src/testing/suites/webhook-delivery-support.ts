@@ -1,19 +1,10 @@
-import type { DeliveryAttemptRecord, DeliveryRecord, EventRecord, WebhookEndpointRecord } from "@hireport/core";
-import {
-  HOUR,
-  MINUTE,
-  makeAttempt,
-  makeDelivery,
-  makeEndpoint,
-  makeEvent,
-  newId,
-  now,
-  SECOND,
-  shift,
-} from "@hireport/core/testing";
+import type { EventRecord } from "@hireport/core";
+import { HOUR, MINUTE, makeEvent, newId, now, SECOND, shift } from "@hireport/core/testing";
 import { endpointUpdate } from "../../endpoints/endpoint-stops";
+import type { DeliveryAttemptRecord, DeliveryRecord, WebhookEndpointRecord } from "../../store/webhook-records";
 import type { AttemptOutcome, ClaimOptions } from "../../store/webhook-store";
 import type { WebhookConformanceContext } from "../context";
+import { makeAttempt, makeDelivery, makeEndpoint } from "../fixtures";
 
 /** A lease that no claim of the delivery suites reaches, for deliveries leased at insert time. */
 export const FAR_LEASE = new Date("2037-01-01T00:00:00.000Z");

@@ -1,7 +1,8 @@
 import { type EventRecord, REDACTED_RESPONSE_BODY, redactApplications } from "@hireport/core";
-import { applicationEvent, makeApplication, makeDelivery, newId, now, randomHex } from "@hireport/core/testing";
+import { applicationEvent, makeApplication, newId, now, randomHex } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import type { WebhookConformanceContext } from "../context";
+import { makeDelivery } from "../fixtures";
 import { deliveryHelpers, FAR_LEASE } from "./webhook-delivery-support";
 
 /** Erasure of a candidate (`candidates.erase` of core) as it meets the webhook store's attempts. */

@@ -5,8 +5,6 @@ import {
   farPast,
   HOUR,
   makeApplicationWrite,
-  makeDelivery,
-  makeEndpoint,
   makeEvent,
   now,
   SECOND,
@@ -14,6 +12,7 @@ import {
 } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import type { WebhookConformanceContext } from "../context";
+import { makeDelivery, makeEndpoint } from "../fixtures";
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 class Rollback extends Error {}

@@ -1,18 +1,8 @@
-import type { DeliveryRecord } from "@hireport/core";
-import {
-  farPast,
-  HOUR,
-  MINUTE,
-  makeAttempt,
-  makeDelivery,
-  newId,
-  now,
-  orderedIds,
-  SECOND,
-  shift,
-} from "@hireport/core/testing";
+import { farPast, HOUR, MINUTE, newId, now, orderedIds, SECOND, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
+import type { DeliveryRecord } from "../../store/webhook-records";
 import type { WebhookConformanceContext } from "../context";
+import { makeAttempt, makeDelivery } from "../fixtures";
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** The delivery log as the console reads it (attempts of a page at once) and the recovery of failed deliveries. */

@@ -1,8 +1,9 @@
-import type { DeliveryRecord } from "@hireport/core";
-import { farPast, HOUR, MINUTE, makeDelivery, SECOND, shift } from "@hireport/core/testing";
+import { farPast, HOUR, MINUTE, SECOND, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import { throttleWindowStart } from "../../store/endpoint-throttle";
+import type { DeliveryRecord } from "../../store/webhook-records";
 import type { WebhookConformanceContext } from "../context";
+import { makeDelivery } from "../fixtures";
 import { deliveryHelpers } from "./webhook-delivery-support";
 
 /** Claims of ordered endpoints (one at a time, oldest first) and throttled ones (a count per second). */
