@@ -21,8 +21,8 @@
  * the generic plan when it costs no more than those did with their planning, which it now always
  * does: the same walk of `due_pending`, without planning the statement again on every claim.
  * With the values in sight, the plans made for them looked cheaper (they know the limits) and
- * Postgres planned every claim (measured on a 2-core machine: 0.3 ms of planning beside about
- * 1 ms of execution, for a claim that reads 128 rows and leases 32).
+ * Postgres planned every claim, a planning that was a sizeable share of the claim's own time (the
+ * figures: bench/RESULTS.md, "Claims").
  */
 import type { ClaimedDelivery, ClaimOptions, WebhookEndpointRecord } from "@hireport/webhooks";
 import { sql } from "kysely";
