@@ -9,8 +9,8 @@
  *   applications are deleted at the start of each run).
  * Every run makes new keys (the earlier ones are revoked) since a key is shown only once.
  */
-import type { PublicApi } from "@hireport/core";
-import { type Kysely, sql } from "kysely";
+import { APPLICATION_FIELDS, CANDIDATE_FIELDS, type FieldSpec, type PublicApi } from "@hireport/core";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import { log, TABLE_PREFIX } from "./common";
 
 export const LIST_COMPANY = "bench-list";
@@ -72,6 +72,60 @@ async function countApplications(db: Kysely<unknown>, companyId: string): Promis
   return Number(rows[0]?.n ?? 0);
 }
 
+/**
+ * The data of the bulk load, by column, as SQL of the row number `n`: what each application row
+ * holds. Every other column of a declared field gets its default (`defaultColumns`).
+ */
+function loadedColumns(jobIds: readonly string[]): [column: string, value: RawBuilder<unknown>][] {
+  const jobs = sql`${sql.val([...jobIds])}::text[]`;
+  const at = sql`${BASE_TIME}::timestamptz + n * interval '1 second'`;
+  return [
+    ["id", sql`'app_b' || lpad(n::text, 25, '0')`],
+    ["company_id", sql`${LIST_COMPANY}`],
+    ["job_id", sql`(${jobs})[1 + (n % ${jobIds.length})]`],
+    ["reference", sql`'APP-' || (1000 + n)`],
+    ["candidate_name", sql`'Candidate ' || n`],
+    ["candidate_email", sql`'Candidate.' || n || '@Example.com'`],
+    ["candidate_phone", sql`'+44 20 7946 ' || lpad((n % 10000)::text, 4, '0')`],
+    ["candidate_location", sql`case when n % 3 = 0 then 'Leeds' else 'London' end`],
+    ["candidate_linkedin_url", sql`'https://www.linkedin.com/in/candidate-' || n`],
+    ["candidate_current_title", sql`'Software Engineer'`],
+    ["candidate_skills", sql`'["typescript","postgres"]'`],
+    ["email_normalized", sql`'candidate.' || n || '@example.com'`],
+    ["cover_letter", sql`'I would like to apply. ' || repeat('Experience with typed APIs. ', 4)`],
+    ["resume_source_url", sql`null`],
+    ["source", sql`'careers-site'`],
+    ["consent", sql`true`],
+    ["consent_at", at],
+    ["stage", sql`(array['new','screening','interview','offer','rejected'])[1 + (n % 5)]`],
+    ["ai_match", sql`n % 101`],
+    ["overall_score", sql`null`],
+    ["tags", sql`'[]'`],
+    ["starred", sql`n % 17 = 0`],
+    ["applied_at", at],
+    ["updated_at", at],
+    ["answers", sql`'[]'`],
+    ["knocked_out", sql`false`],
+  ];
+}
+
+/**
+ * The columns of the declared fields (`CANDIDATE_FIELDS`, `APPLICATION_FIELDS`) the load does not
+ * write, each at its field's default as stored: a column added since has no database default (the
+ * stores write every column), so a new field needs nothing here. A nullable one stays null; a
+ * required `timestamp` has no default, and its value goes in `loadedColumns`.
+ */
+function defaultColumns(loaded: ReadonlySet<string>): [column: string, value: RawBuilder<unknown>][] {
+  const fields: FieldSpec[] = [...Object.values(CANDIDATE_FIELDS), ...Object.values(APPLICATION_FIELDS)];
+  return fields
+    .filter((spec) => !loaded.has(spec.column) && !spec.nullable)
+    .map((spec) => {
+      if (spec.default === undefined) throw new Error(`seed: the bulk load writes no value for ${spec.column}`);
+      const stored = spec.kind === "list" || spec.kind === "json" ? JSON.stringify(spec.default) : spec.default;
+      return [spec.column, sql.lit(stored)];
+    });
+}
+
 async function bulkLoad(db: Kysely<unknown>, jobIds: readonly string[]): Promise<void> {
   let have = await countApplications(db, LIST_COMPANY);
   if (have >= DEEP_APPLICATIONS) {
@@ -81,7 +135,8 @@ async function bulkLoad(db: Kysely<unknown>, jobIds: readonly string[]): Promise
   log(
     `seed: ${have.toLocaleString("en-US")} applications there, bulk-loading up to ${DEEP_APPLICATIONS.toLocaleString("en-US")} (first run only)`,
   );
-  const jobs = sql`${sql.val([...jobIds])}::text[]`;
+  const loaded = loadedColumns(jobIds);
+  const columns = [...loaded, ...defaultColumns(new Set(loaded.map(([column]) => column)))];
   const started = Date.now();
   const loadedBefore = have;
   // Rows are numbered from 1; a partial earlier load left rows 1..have (each chunk commits whole).
@@ -89,38 +144,8 @@ async function bulkLoad(db: Kysely<unknown>, jobIds: readonly string[]): Promise
     const from = have + 1;
     const to = Math.min(DEEP_APPLICATIONS, have + CHUNK);
     await sql`
-      insert into ${t("application")} (
-        id, company_id, job_id, reference, candidate_name, candidate_email, candidate_phone,
-        candidate_location, candidate_linkedin_url, candidate_current_title, candidate_skills,
-        email_normalized, cover_letter, resume_source_url, source, consent, consent_at, stage,
-        ai_match, overall_score, tags, starred, applied_at, updated_at, answers, knocked_out)
-      select
-        'app_b' || lpad(n::text, 25, '0'),
-        ${LIST_COMPANY},
-        (${jobs})[1 + (n % ${jobIds.length})],
-        'APP-' || (1000 + n),
-        'Candidate ' || n,
-        'Candidate.' || n || '@Example.com',
-        '+44 20 7946 ' || lpad((n % 10000)::text, 4, '0'),
-        case when n % 3 = 0 then 'Leeds' else 'London' end,
-        'https://www.linkedin.com/in/candidate-' || n,
-        'Software Engineer',
-        '["typescript","postgres"]',
-        'candidate.' || n || '@example.com',
-        'I would like to apply. ' || repeat('Experience with typed APIs. ', 4),
-        null,
-        'careers-site',
-        true,
-        ${BASE_TIME}::timestamptz + n * interval '1 second',
-        (array['new','screening','interview','offer','rejected'])[1 + (n % 5)],
-        n % 101,
-        null,
-        '[]',
-        n % 17 = 0,
-        ${BASE_TIME}::timestamptz + n * interval '1 second',
-        ${BASE_TIME}::timestamptz + n * interval '1 second',
-        '[]',
-        false
+      insert into ${t("application")} (${sql.join(columns.map(([column]) => sql.ref(column)))})
+      select ${sql.join(columns.map(([, value]) => value))}
       from generate_series(${from}::int, ${to}::int) as n`.execute(db);
     have = to;
     // Rows per second over this run's load so far.
