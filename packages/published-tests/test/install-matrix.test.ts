@@ -16,6 +16,8 @@
  *   ENTRY_PEERS whose optional peer the project lacks, which must fail with an error naming it;
  * - a file importing those entries type-checks (strict, skipLibCheck false) under node16, as an ES
  *   module and as CommonJS, and under bundler (fixtures/typecheck.mjs, the workspace's TypeScript);
+ *   on an ES-module-only Kysely (0.29, CI's Node 24 run) the CommonJS file is checked under node20,
+ *   the rules of the Node that a CommonJS host on it needs (require of ES modules);
  * - fixtures/smoke.mjs starts what the packages make (an API on migrated SQLite answering GET /me
  *   401 and 200, through the framework; a dispatcher, the careers site, the console, Redis
  *   admission, the client).
@@ -104,7 +106,9 @@ interface ProbeEntry {
 
 interface TypecheckReport {
   typescript: string;
-  modes: Record<"node16" | "bundler", { checked: string[]; diagnostics: string[]; ms: number }>;
+  /** Direct dependencies with nothing to `require` (Kysely 0.29): check.cts is then checked under node20. */
+  esmOnly: string[];
+  modes: Record<string, { files: string[]; checked: string[]; diagnostics: string[]; ms: number }>;
 }
 
 interface PackageLock {
@@ -429,13 +433,22 @@ for (const each of cases) {
       expect(run.loads).toEqual(expect.arrayContaining(each.hireport));
     }, 1_800_000);
 
-    it("a file importing those entries type-checks, strict with skipLibCheck false: node16 (ESM and CommonJS) and bundler", async (context) => {
+    it("a file importing those entries type-checks, strict with skipLibCheck false: node16 (ESM and CommonJS; node20 for CommonJS on an ES-module-only Kysely) and bundler", async (context) => {
       const run = await finished(each, context);
       installed(run, context);
       expect(run.typecheck?.code, run.typecheck?.transcript).toBe(0);
       const report = JSON.parse(run.typecheck?.stdout ?? "{}") as TypecheckReport;
-      for (const mode of ["node16", "bundler"] as const) {
-        const { checked, diagnostics } = report.modes[mode];
+      // Each format checked once: node16 takes the ES module and, unless a dependency is an ES module
+      // only, the CommonJS file too; node20 takes the CommonJS file otherwise (require of ES modules).
+      expect(Object.keys(report.modes).sort()).toEqual(
+        report.esmOnly.length === 0 ? ["bundler", "node16"] : ["bundler", "node16", "node20"],
+      );
+      expect(
+        Object.values(report.modes)
+          .flatMap((mode) => mode.files)
+          .sort(),
+      ).toEqual(["check.cts", "check.mts", "check.ts"]);
+      for (const [mode, { checked, diagnostics }] of Object.entries(report.modes)) {
         expect(diagnostics, `${mode}: TypeScript ${report.typescript}`).toEqual([]);
         // Not checked in vain: the declarations of each package were read and checked.
         for (const name of each.hireport) {
