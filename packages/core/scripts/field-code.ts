@@ -25,9 +25,9 @@ import {
 
 /** Where each generated file lives, relative to this file. */
 export const GENERATED_FILES = {
-  jobWire: "../src/fields/generated/job-wire.ts",
+  jobWire: "../src/wire/generated/job-wire.ts",
   jobRows: "../../kysely/src/stores/generated/job-rows.ts",
-  applicationWire: "../src/fields/generated/application-wire.ts",
+  applicationWire: "../src/wire/generated/application-wire.ts",
   applicationRows: "../../kysely/src/stores/generated/application-rows.ts",
 } as const;
 
@@ -95,7 +95,7 @@ function renderJobWire(): string {
     }
   }
   return `${HEADER("The Job fields as returned: the serializer's Job and the careers site's public fields.")}import type { JobRecord } from "../../model/domain";
-import type { JobWire } from "../../model/serialize";
+import type { JobWire } from "../../schemas/job";
 import type { PublicJobFieldsJson } from "../public-job";
 
 /** The Job of \`job\` as the API returns it, its keys in the order of \`jobSchema\`. */
@@ -295,7 +295,7 @@ function renderApplicationWire(): string {
     }
   }
   return `${HEADER("The Application as returned: the serializer's Application.", APPLICATION_FROM)}import type { ApplicationRecord } from "../../model/domain";
-import type { ApplicationWire } from "../../model/serialize";
+import type { ApplicationWire } from "../../schemas/application";
 
 /** The Application of \`application\` as the API returns it, its keys in the order of \`applicationSchema\`. */
 export function applicationWire(application: ApplicationRecord, resumeUrl: string | null): ApplicationWire {

@@ -1,6 +1,7 @@
 export { type ChangeOptions, hostActor } from "./access/actor";
 export { readKey } from "./access/auth";
 export { admitInSteps, isKeyUsable } from "./access/key-admission";
+export { hashKey, KEY_PREFIX } from "./access/key-hash";
 export { expandScopes, hasScope } from "./access/scopes";
 export type { ThrottleLimits, ThrottleResult } from "./access/throttle";
 export type {
@@ -8,18 +9,9 @@ export type {
   UsageDay,
   UsageFilters,
   UsageListOptions,
+  UsageLogMode,
   UsagePage,
 } from "./access/usage-log";
-export {
-  type AnswerInput,
-  type AnswerProblem,
-  answerInputSchema,
-  answerListSchema,
-  answerSchema,
-  answersError,
-  type CheckedAnswers,
-  checkAnswers,
-} from "./applications/answers";
 export { type ApplicationCreateSteps, createApplicationInSteps } from "./applications/application-create-steps";
 export {
   CANDIDATE_EXPORT_FORMAT,
@@ -52,6 +44,26 @@ export {
   eraseInSteps,
 } from "./applications/erasure-steps";
 export { skillsMatchScore } from "./applications/scoring";
+export { type Clock, systemClock } from "./base/clock";
+export * from "./base/errors";
+export type * from "./base/http-types";
+export type { Logger } from "./base/logger";
+export { getHeader, mediaTypeOf, toSearchParams } from "./base/request-parts";
+export {
+  eventTraceparent,
+  type ObservedGauge,
+  type RefusalReason,
+  type RequestOutcome,
+  type RequestSource,
+  type RequestSurface,
+  type RequestTelemetry,
+  sentPayload,
+  type Telemetry,
+  type WebhookAttemptOutcome,
+  type WebhookAttemptResult,
+  type WebhookAttemptStart,
+  type WebhookAttemptTelemetry,
+} from "./base/telemetry";
 export {
   EVENT_DESCRIPTIONS,
   type EventCatalogEntry,
@@ -59,10 +71,19 @@ export {
   eventEnvelopeSchemaOf,
 } from "./docs/event-catalog";
 export { buildOpenApiDocument, type OpenApiDocumentOptions } from "./docs/openapi";
-export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./events/audit-log";
 export { API_VERSION, eventPayload, eventSubject, newEvent } from "./events/events";
 export { appendInSteps, deliveryId, fanOut, subscribesTo } from "./events/outbox";
 export { createPollLoop, type PollLoop, type PollLoopOptions } from "./events/poll-loop";
+export {
+  type AnswerInput,
+  type AnswerProblem,
+  answerInputSchema,
+  answerListSchema,
+  answerSchema,
+  answersError,
+  type CheckedAnswers,
+  checkAnswers,
+} from "./fields/answers";
 export {
   APPLICATION_FIELDS,
   type ApplicationFieldColumns,
@@ -76,6 +97,7 @@ export {
   type CandidateFieldSet,
   type CandidateFields,
 } from "./fields/candidate";
+export { COUNTRY_CODES, type CountryCode, isCountryCode } from "./fields/country-codes";
 export {
   type ColumnValueOf,
   type FieldBodyMeta,
@@ -95,9 +117,17 @@ export {
   type RowOf,
   type WireValueOf,
 } from "./fields/field";
-export { publicJobFields } from "./fields/generated/job-wire";
 export { JOB_FIELDS, type JobFieldColumns, type JobFieldSet, jobFieldDefaults } from "./fields/job";
-export type { PublicJobFieldsJson } from "./fields/public-job";
+export * from "./fields/questions";
+export {
+  isCurrencyCode,
+  isStorableText,
+  SALARY_PERIODS,
+  type SalaryPeriod,
+  UNSTORABLE_TEXT_MESSAGE,
+  WORKPLACE_TYPES,
+  type WorkplaceType,
+} from "./fields/value-schemas";
 export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "./http/fetch-bridge";
 export { frameOptionsHeader } from "./http/frame-options";
 export {
@@ -115,34 +145,21 @@ export {
   runHealthChecks,
   sanitizeHealthError,
 } from "./http/health";
-export type * from "./http/http-types";
 export { readBytes } from "./http/read-bytes";
-export { getHeader, mediaTypeOf, toSearchParams } from "./http/request-parts";
 export { type SpanNotes, traceRequest } from "./http/request-telemetry";
 export { type OperationId, ROUTES, type RouteSpec } from "./http/routes";
 export { hs256Key } from "./model/crypto";
 export { CursorCodec, cursorScope } from "./model/cursor";
 export * from "./model/domain";
-export * from "./model/errors";
 export { idFloor, newId } from "./model/ids";
 export { PAGE_SIZE, type Page, type PageRequest, pageRequest, toPage } from "./model/paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "./model/public-jobs";
-export type { ApplicationWire, JobWire } from "./model/serialize";
+export type { ResumeSource, ScoringFunction } from "./runtime/host-functions";
+export type { ReadOptions } from "./runtime/read-options";
 export * from "./schemas/application";
 export * from "./schemas/common";
-export { COUNTRY_CODES, type CountryCode, isCountryCode } from "./schemas/country-codes";
-export {
-  isCurrencyCode,
-  isStorableText,
-  SALARY_PERIODS,
-  type SalaryPeriod,
-  UNSTORABLE_TEXT_MESSAGE,
-  WORKPLACE_TYPES,
-  type WorkplaceType,
-} from "./schemas/fields";
 export * from "./schemas/job";
 export * from "./schemas/query";
-export * from "./schemas/questions";
 export type {
   ApplicationCreateExtras,
   ApplicationListOptions,
@@ -150,6 +167,7 @@ export type {
   NewResume,
 } from "./services/applications";
 export { HUMAN_REVIEW_NOTE, normalizeEmail } from "./services/applications";
+export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "./services/audit-log";
 export type {
   CandidateEraseOptions,
   CandidateErasure,
@@ -157,7 +175,7 @@ export type {
   HostCandidates,
 } from "./services/candidates";
 export type { JobListOptions } from "./services/jobs";
-export { type CreatedKey, type CreateKeyInput, hashKey, KEY_PREFIX } from "./services/keys";
+export type { CreatedKey, CreateKeyInput } from "./services/keys";
 export type { PublicJobListOptions, PublicJobLookup } from "./services/public-listing";
 export {
   type ResolvedRetention,
@@ -169,20 +187,7 @@ export {
 export { createPublicApi, type PublicApi } from "./setup/create-public-api";
 export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./setup/host-api";
 export * from "./setup/options";
-export type { ReadOptions } from "./setup/read-options";
-export {
-  eventTraceparent,
-  type ObservedGauge,
-  type RefusalReason,
-  type RequestOutcome,
-  type RequestSource,
-  type RequestSurface,
-  type RequestTelemetry,
-  sentPayload,
-  type Telemetry,
-  type WebhookAttemptOutcome,
-  type WebhookAttemptResult,
-  type WebhookAttemptStart,
-  type WebhookAttemptTelemetry,
-} from "./setup/telemetry";
 export type * from "./storage";
+export { publicJobFields } from "./wire/generated/job-wire";
+export type { PublicJobFieldsJson } from "./wire/public-job";
+export type { ApplicationWire, JobWire } from "./wire/serialize";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { COUNTRY_CODES, isCountryCode } from "../src/schemas/country-codes";
+import { COUNTRY_CODES, isCountryCode } from "../src/fields/country-codes";
 
 describe("the ISO 3166-1 alpha-2 codes", () => {
   it("lists the 249 assigned codes once each, in order, every one a region Intl can name", () => {

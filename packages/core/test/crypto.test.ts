@@ -1,5 +1,6 @@
 import { jwtVerify, SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { hashKey } from "../src/access/key-hash";
 import {
   createHmacSigner,
   createHmacSignerWeb,
@@ -15,7 +16,6 @@ import {
   utf8ToBase64Url,
 } from "../src/model/crypto";
 import { CursorCodec } from "../src/model/cursor";
-import { hashKey } from "../src/services/keys";
 
 const samples = ["", "svc_live_abc123", "é ü ✓ 日本語 🚀", "x".repeat(10_000), "line\nbreak\u0000nul"];
 

@@ -10,7 +10,8 @@
 import { type ApiRequest, createPublicApi, type PublicApi, ROUTES, type RouteSpec, type Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildOpenApiDocument, OPENAPI_PATH, REFERENCE_PATH } from "../src/docs/openapi";
+import { buildOpenApiDocument } from "../src/docs/openapi";
+import { OPENAPI_PATH, REFERENCE_PATH } from "../src/http/routes";
 
 const SECRET = "statuses-secret-0123456789-abcdefghijk";
 const quiet = { warn: () => undefined, error: () => undefined };

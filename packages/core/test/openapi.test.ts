@@ -1,8 +1,8 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import type * as z from "zod";
-import { buildOpenApiDocument, OPENAPI_PATH } from "../src/docs/openapi";
-import { ROUTES } from "../src/http/routes";
+import { buildOpenApiDocument } from "../src/docs/openapi";
+import { OPENAPI_PATH, ROUTES } from "../src/http/routes";
 import { APPLICATION_STAGES, JOB_INPUT_STATUSES, JOB_LIST_FILTERS, JOB_STATUSES } from "../src/model/domain";
 import {
   applicationCreateBodySchema,

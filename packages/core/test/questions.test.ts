@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as z from "zod";
-import { checkAnswers } from "../src/applications/answers";
+import { checkAnswers } from "../src/fields/answers";
 import { createShape, field } from "../src/fields/field";
-import { type Question, questionListSchema } from "../src/schemas/questions";
+import { type Question, questionListSchema } from "../src/fields/questions";
 
 const questions: Question[] = questionListSchema.parse([
   { id: "nick", label: "Nickname", type: "short_text" },

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { JobRecord } from "../src/index";
 import { createPublicApi, type PublicApi } from "../src/index";
 import { memoryStorage } from "../src/memory";
-import { RECENT_JOB_MS, RecentJobs } from "../src/services/recent-jobs";
+import { RECENT_JOB_MS, RecentJobs } from "../src/runtime/recent-jobs";
 import type { Storage } from "../src/storage";
 import { makeJob } from "../src/testing";
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { createPublicApi } from "../src/index";
 import { memoryStorage } from "../src/memory";
-import { ReferenceNumbers } from "../src/services/reference-numbers";
+import { ReferenceNumbers } from "../src/runtime/reference-numbers";
 import type { CompanyStore } from "../src/storage";
 
 /** The memory storage's counters, with every reservation's size recorded and a failure on demand. */

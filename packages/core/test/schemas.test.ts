@@ -1,8 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type * as z from "zod";
-import { MAX_FIELD_ERRORS, parseBody, parseQuery } from "../src/http/validation";
+import { type FieldError, HireportError, isHireportError } from "../src/base/errors";
 import { APPLICATION_STAGES } from "../src/model/domain";
-import { type FieldError, HireportError, isHireportError } from "../src/model/errors";
 import {
   applicationCreateBodySchema,
   applicationPatchBodySchema,
@@ -22,6 +21,7 @@ import {
 } from "../src/schemas/common";
 import { jobCreateBodySchema, jobPatchBodySchema, jobSchema } from "../src/schemas/job";
 import { parseApplicationListQuery, parseJobListQuery } from "../src/schemas/query";
+import { MAX_FIELD_ERRORS, parseBody, parseQuery } from "../src/schemas/validation";
 import {
   APPLICATION_CREATE_DEFAULTS,
   APPLICATION_FIELDS,

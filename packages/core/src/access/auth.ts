@@ -1,10 +1,10 @@
-import type { HeaderBag } from "../http/http-types";
-import { getHeader } from "../http/request-parts";
+import { HireportError } from "../base/errors";
+import type { HeaderBag } from "../base/http-types";
+import { getHeader } from "../base/request-parts";
 import type { ApiKeyWithCompany } from "../model/domain";
-import { HireportError } from "../model/errors";
-import { hashKey, hashKeyNow, KEY_PREFIX } from "../services/keys";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
 import { isKeyUsable } from "./key-admission";
+import { hashKey, hashKeyNow, KEY_PREFIX } from "./key-hash";
 import { type RateLimitState, rateLimitState, rateWindows } from "./rate-limit";
 
 const TOUCH_EVERY_MS = 60_000;

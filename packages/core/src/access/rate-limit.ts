@@ -1,5 +1,5 @@
-import { HireportError } from "../model/errors";
-import type { Runtime } from "../setup/runtime";
+import { HireportError } from "../base/errors";
+import type { Runtime } from "../runtime/runtime";
 import type { KeyRateWindow, RateLimitResult } from "../storage";
 
 const MINUTE_MS = 60_000;

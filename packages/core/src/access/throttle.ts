@@ -3,9 +3,9 @@
  * the storage's rate-limit store with the same atomic rule as the API's key limits: a refused hit
  * counts in no window.
  */
-import { HireportError } from "../model/errors";
+import { HireportError } from "../base/errors";
 import { dayAt, timeZoneName } from "../model/zone-days";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;

@@ -1,10 +1,15 @@
+import { HireportError } from "../base/errors";
 import { cursorScope } from "../model/cursor";
 import { type UsageRecord, utcDay } from "../model/domain";
-import { HireportError } from "../model/errors";
 import { type Page, pageRequest, toPage } from "../model/paging";
-import type { UsageLogMode } from "../setup/options";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
 import type { UsageListQuery } from "../storage";
+
+/**
+ * How the usage log is written: `"batched"` off the request path, or `"durable"`, each request's
+ * entry before its answer leaves (see `CreatePublicApiOptions.usageLog`).
+ */
+export type UsageLogMode = "batched" | "durable";
 
 /** Entries kept in memory at most while the storage refuses writes; older ones are dropped, loudly. */
 const MAX_BUFFERED = 50_000;

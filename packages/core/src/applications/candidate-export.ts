@@ -4,7 +4,7 @@
  * `format` and `version` name it, and a later version only adds members.
  */
 import type { Actor, ApplicationRecord, NoteRecord, StageChangeRecord } from "../model/domain";
-import type { ApplicationWire, Serializer } from "../model/serialize";
+import type { ApplicationWire, Serializer } from "../wire/serialize";
 
 /** `format` of the export document. */
 export const CANDIDATE_EXPORT_FORMAT = "hireport.candidate-export";

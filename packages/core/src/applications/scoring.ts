@@ -1,4 +1,4 @@
-import type { ScoringFunction } from "../setup/options";
+import type { ScoringFunction } from "../runtime/host-functions";
 
 const REQUIRED_WEIGHT = 0.7;
 const PREFERRED_WEIGHT = 0.3;

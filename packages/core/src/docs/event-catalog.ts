@@ -11,12 +11,12 @@ import { eventPayload } from "../events/events";
 import { APPLICATION_FIELDS } from "../fields/application";
 import { CANDIDATE_FIELDS } from "../fields/candidate";
 import { exampleRecord } from "../fields/field";
-import { applicationWire } from "../fields/generated/application-wire";
-import { jobWire } from "../fields/generated/job-wire";
 import { JOB_FIELDS } from "../fields/job";
 import { type AnyEventType, type ApplicationRecord, EVENT_TYPES, type JobRecord } from "../model/domain";
-import type { ApplicationWire } from "../model/serialize";
 import { eventEnvelopeSchema, testEventEnvelopeSchema } from "../schemas/common";
+import { applicationWire } from "../wire/generated/application-wire";
+import { jobWire } from "../wire/generated/job-wire";
+import type { ApplicationWire } from "../wire/serialize";
 
 /** What each event type means: the OpenAPI document's webhooks and the console's event catalog say it. */
 export const EVENT_DESCRIPTIONS: Readonly<Record<AnyEventType, string>> = {

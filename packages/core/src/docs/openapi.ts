@@ -3,7 +3,8 @@
  * `z.toJSONSchema`: the limits a client reads in the document are the limits the API enforces.
  */
 import * as z from "zod";
-import { ROUTES, type RouteSpec } from "../http/routes";
+import { LIMITS } from "../fields/value-schemas";
+import { OPENAPI_PATH, REFERENCE_PATH, ROUTES, type RouteSpec } from "../http/routes";
 import { EVENT_TYPES } from "../model/domain";
 import {
   applicationCreateBodySchema,
@@ -28,7 +29,6 @@ import {
   testEventEnvelopeSchema,
   validationErrorBodySchema,
 } from "../schemas/common";
-import { LIMITS } from "../schemas/fields";
 import { jobCreateBodySchema, jobPatchBodySchema, jobSchema, salarySchema } from "../schemas/job";
 import { EVENT_DESCRIPTIONS } from "./event-catalog";
 
@@ -43,12 +43,6 @@ export interface OpenApiDocumentOptions {
    */
   serverUrl?: string;
 }
-
-/** Path of the document itself, below the API root; served without a key. */
-export const OPENAPI_PATH = "/openapi.json";
-
-/** Path of the HTML reference rendered from the document, below the API root; served without a key. */
-export const REFERENCE_PATH = "/reference";
 
 /** Largest request body in bytes (docs/api-reference.md#limits-at-a-glance); more answers 413. */
 const MAX_BODY_BYTES = 1_048_576;

@@ -1,6 +1,6 @@
+import { withEventTrace } from "../base/telemetry";
 import type { AnyEventType, EventRecord } from "../model/domain";
 import { newId } from "../model/ids";
-import { withEventTrace } from "../setup/telemetry";
 
 /** `api_version` of every envelope (docs/api-reference.md, The envelope). */
 export const API_VERSION = "1.0";

@@ -27,10 +27,10 @@
  * `public` is the Job's and means nothing here.
  */
 import * as z from "zod";
-import { answerListSchema, answerSchema } from "../applications/answers";
-import { type AnswerRecord, APPLICATION_STAGES, type ApplicationStage } from "../model/domain";
-import { httpsUrl, longText, requiredText, stringList, utcDateTime } from "../schemas/fields";
+import { type AnswerRecord, answerListSchema, answerSchema } from "./answers";
+import { APPLICATION_STAGES, type ApplicationStage } from "./application-stages";
 import { field, type PatchableOf, type RecordOf, type RowOf } from "./field";
+import { httpsUrl, longText, requiredText, stringList, utcDateTime } from "./value-schemas";
 
 /** The 14 stages (docs/api-reference.md, Application stages); every move between them is allowed. */
 const stage = z.enum(APPLICATION_STAGES).meta({

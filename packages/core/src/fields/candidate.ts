@@ -9,8 +9,9 @@
  * Every candidate field is personal data: erasing the candidate sets each back to its default
  * (`ERASED_CANDIDATE`).
  */
-import { email, LIMITS, label, requiredText, stringList, webUrlOrEmpty } from "../schemas/fields";
+
 import { field, type RecordOf, type RowOf } from "./field";
+import { email, LIMITS, label, requiredText, stringList, webUrlOrEmpty } from "./value-schemas";
 
 /** The candidate's fields, by record name, in the order the bodies and the returned candidate list them. */
 export const CANDIDATE_FIELDS = {

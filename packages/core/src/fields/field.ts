@@ -8,7 +8,7 @@
  * these.
  */
 import * as z from "zod";
-import { utcDateTime } from "../schemas/fields";
+import { utcDateTime } from "./value-schemas";
 
 /**
  * How a field is stored and returned:

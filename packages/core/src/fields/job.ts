@@ -10,6 +10,8 @@
  * `hidden`, `applications_count`, the times, and the `salary` object around the salary fields.
  */
 import * as z from "zod";
+import { field, fieldDefault, type RecordOf, type RowOf } from "./field";
+import { questionListSchema } from "./questions";
 import {
   countryCode,
   currencyCode,
@@ -21,9 +23,7 @@ import {
   SALARY_PERIODS,
   stringList,
   WORKPLACE_TYPES,
-} from "../schemas/fields";
-import { questionListSchema } from "../schemas/questions";
-import { field, fieldDefault, type RecordOf, type RowOf } from "./field";
+} from "./value-schemas";
 
 const salaryAmount = () =>
   z

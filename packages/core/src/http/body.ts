@@ -1,6 +1,6 @@
-import { HireportError } from "../model/errors";
-import type { ApiRequest } from "./http-types";
-import { getHeader } from "./request-parts";
+import { HireportError } from "../base/errors";
+import type { ApiRequest } from "../base/http-types";
+import { getHeader } from "../base/request-parts";
 
 const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 const CHARSET = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;

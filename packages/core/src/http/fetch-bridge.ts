@@ -1,4 +1,4 @@
-import type { ApiRequest, ApiResponse, FetchContext, HandlerSettings } from "./http-types";
+import type { ApiRequest, ApiResponse, FetchContext, HandlerSettings } from "../base/http-types";
 import { readBytes } from "./read-bytes";
 
 /** Reads a request's body, stopping as soon as it passes `maxBytes`. Null when it is too large. */

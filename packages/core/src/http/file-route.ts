@@ -1,6 +1,6 @@
-import { HireportError } from "../model/errors";
-import type { Runtime } from "../setup/runtime";
-import type { ApiRequest, ApiResponse } from "./http-types";
+import { HireportError } from "../base/errors";
+import type { ApiRequest, ApiResponse } from "../base/http-types";
+import type { Runtime } from "../runtime/runtime";
 
 /**
  * Every answer of the CV route, the JSON errors too: a CV is never sniffed into HTML, and if a

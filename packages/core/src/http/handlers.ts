@@ -2,10 +2,10 @@ import { keyActor } from "../access/actor";
 import { expandScopes } from "../access/scopes";
 import type { ApiKeyWithCompany } from "../model/domain";
 import type { Page } from "../model/paging";
+import { REPLICA } from "../runtime/read-options";
+import type { Runtime } from "../runtime/runtime";
 import type { ApplicationService } from "../services/applications";
 import type { JobService } from "../services/jobs";
-import { REPLICA } from "../setup/read-options";
-import type { Runtime } from "../setup/runtime";
 import type { OperationId, RouteBody, RouteQuery } from "./routes";
 
 /** What a handler receives: the admitted key, the path parameters, and the validated query and body. */

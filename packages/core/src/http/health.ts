@@ -5,9 +5,9 @@
  * `healthResponse` turns reports into the answer adapters serve.
  */
 
-import { KEY_PREFIX } from "../services/keys";
-import type { Logger } from "../setup/options";
-import type { ApiResponse } from "./http-types";
+import { KEY_PREFIX } from "../access/key-hash";
+import type { ApiResponse } from "../base/http-types";
+import type { Logger } from "../base/logger";
 
 /** Numbers and short facts a check reports besides its status (a lag, a backlog, a migration name). */
 export type HealthCheckDetails = Readonly<Record<string, string | number | boolean | null>>;

@@ -1,7 +1,7 @@
+import { HireportError } from "../base/errors";
 import { sha256Hex } from "../model/crypto";
 import type { StoredResponse } from "../model/domain";
-import { HireportError } from "../model/errors";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
 
 const REPLAY_WINDOW_MS = 24 * 60 * 60 * 1000;
 /** How long an unfinished request holds its key before a retry may run it again. */

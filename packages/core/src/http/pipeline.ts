@@ -15,21 +15,21 @@ import { admit } from "../access/auth";
 import { type RateLimitState, rateLimitHeaders, uncharged } from "../access/rate-limit";
 import { hasScope } from "../access/scopes";
 import type { UsageLog } from "../access/usage-log";
-import { OPENAPI_PATH, REFERENCE_PATH } from "../docs/openapi";
+import { HireportError, isHireportError } from "../base/errors";
+import type { ApiRequest, ApiResponse } from "../base/http-types";
+import type { Logger } from "../base/logger";
+import { getHeader } from "../base/request-parts";
 import type { ApiKeyWithCompany, StoredResponse } from "../model/domain";
-import { HireportError, isHireportError } from "../model/errors";
 import { newId } from "../model/ids";
-import type { Logger } from "../setup/options";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
+import { parseBody } from "../schemas/validation";
 import { readJsonBody } from "./body";
 import type { HandlerContext, Handlers } from "./handlers";
-import type { ApiRequest, ApiResponse } from "./http-types";
 import { type IdempotentAnswer, withIdempotency } from "./idempotency";
-import { getHeader } from "./request-parts";
 import { tracedAnswer } from "./request-telemetry";
 import { apiPath, type Router } from "./router";
 import type { RouteSpec } from "./routes";
-import { parseBody } from "./validation";
+import { OPENAPI_PATH, REFERENCE_PATH } from "./routes";
 
 const JSON_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   "content-type": "application/json; charset=utf-8",

@@ -1,8 +1,7 @@
-import { OPENAPI_PATH, REFERENCE_PATH } from "../docs/openapi";
+import type { ApiRequest, ApiResponse } from "../base/http-types";
+import type { RefusalReason, RequestOutcome, RequestSurface, Telemetry } from "../base/telemetry";
 import type { ApiKeyWithCompany } from "../model/domain";
-import type { RefusalReason, RequestOutcome, RequestSurface, Telemetry } from "../setup/telemetry";
-import type { ApiRequest, ApiResponse } from "./http-types";
-import { ROUTES } from "./routes";
+import { OPENAPI_PATH, REFERENCE_PATH, ROUTES } from "./routes";
 
 /** The route templates of the API: a request's `route` is one of them once it matched. */
 const ROUTE_TEMPLATES: ReadonlySet<string> = new Set([

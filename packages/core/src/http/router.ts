@@ -1,5 +1,5 @@
-import { HireportError } from "../model/errors";
-import { isStorableText } from "../schemas/fields";
+import { HireportError } from "../base/errors";
+import { isStorableText } from "../fields/value-schemas";
 import { ROUTES, type RouteSpec } from "./routes";
 
 export interface RouteMatch {

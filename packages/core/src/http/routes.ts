@@ -3,6 +3,7 @@
  * request pipeline matches requests against this table and the OpenAPI document is built from it.
  */
 import * as z from "zod";
+import type { QueryBag } from "../base/http-types";
 import type { Scope } from "../model/domain";
 import { applicationCreateBodySchema, applicationPatchBodySchema } from "../schemas/application";
 import {
@@ -19,8 +20,13 @@ import {
   parseApplicationListQuery,
   parseJobListQuery,
 } from "../schemas/query";
-import type { QueryBag } from "./http-types";
-import { parseQuery } from "./validation";
+import { parseQuery } from "../schemas/validation";
+
+/** Path of the document itself, below the API root; served without a key. */
+export const OPENAPI_PATH = "/openapi.json";
+
+/** Path of the HTML reference rendered from the document, below the API root; served without a key. */
+export const REFERENCE_PATH = "/reference";
 
 /** The query of a route: its strict schema (documented in OpenAPI) and the parser built on it. */
 export interface QuerySpec<Q> {

@@ -1,6 +1,6 @@
+import type { Clock } from "../base/clock";
 import { readBytes } from "../http/read-bytes";
 import { newId } from "../model/ids";
-import type { Clock } from "../setup/options";
 import type { FileStore, StoredFileInfo } from "../storage";
 
 interface MemoryFile {

@@ -1,4 +1,4 @@
-import type { ConformanceInspector, ConformanceRows } from "../testing/types";
+import type { ConformanceInspector, ConformanceRows } from "../storage/conformance";
 import { MemoryState, type TableName } from "./state";
 
 /**

@@ -1,4 +1,4 @@
-import type { KeysetPosition } from "../storage";
+import { HireportError } from "../base/errors";
 import {
   createHmacSigner,
   fromBase64Url,
@@ -7,7 +7,14 @@ import {
   toBase64Url,
   utf8ToBase64Url,
 } from "./crypto";
-import { HireportError } from "./errors";
+
+/** A keyset position: rows strictly after it in the list's order (newest first). */
+export interface KeysetPosition {
+  /** The sort time of the last row of the previous page (`createdAt` for jobs, `appliedAt` for applications). */
+  at: Date;
+  /** The id of that row: ties on time are broken by id, descending. */
+  id: string;
+}
 
 const VERSION = 1;
 const MAC_BYTES = 16;

@@ -3,29 +3,14 @@
  * (camelCase, `Date` objects); the wire shapes of the API (snake_case, ISO strings) are produced
  * by `serialize.ts`.
  */
+
 import type { ApplicationFields } from "../fields/application";
+import type { ApplicationStage } from "../fields/application-stages";
 import type { CandidateFields } from "../fields/candidate";
 import type { JobFields } from "../fields/job";
-import type { QuestionType } from "../schemas/questions";
 
-/** The 14 application stages, in the order docs/api-reference.md#application-stages lists them. */
-export const APPLICATION_STAGES = [
-  "new",
-  "applied",
-  "applicants",
-  "reviewed",
-  "shortlisted",
-  "technical",
-  "interview",
-  "interviewed",
-  "offered",
-  "offer_sent",
-  "hired",
-  "rejected",
-  "withdrawn",
-  "on_hold",
-] as const;
-export type ApplicationStage = (typeof APPLICATION_STAGES)[number];
+export type { AnswerRecord, AnswerValue } from "../fields/answers";
+export { APPLICATION_STAGES, type ApplicationStage } from "../fields/application-stages";
 
 /** Job status values stored and returned. `open` on the wire is `status === "active"`. */
 export const JOB_STATUSES = ["active", "draft", "paused", "closed"] as const;
@@ -115,22 +100,6 @@ export interface JobRecord extends JobFields {
 
 /** The candidate of an application: derived from their declaration in `fields/candidate.ts`. */
 export type CandidateRecord = CandidateFields;
-
-/** The value of an answer, by its question's type (see `checkAnswers`). */
-export type AnswerValue = string | number | boolean | string[];
-
-/**
- * An answer to one of the job's questions, as stored with the application: the question's id,
- * label and type at the time of applying (readable without the job, whatever it becomes), the
- * value, and the value as a person reads it (choice labels, Yes or No).
- */
-export interface AnswerRecord {
-  questionId: string;
-  label: string;
-  type: QuestionType;
-  value: AnswerValue;
-  text: string;
-}
 
 /**
  * An application: its ids and the joined job title, the candidate, and every field declared in

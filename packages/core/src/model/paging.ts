@@ -1,6 +1,5 @@
-import type { KeysetPosition } from "../storage";
-import type { CursorCodec } from "./cursor";
-import { HireportError } from "./errors";
+import { HireportError } from "../base/errors";
+import type { CursorCodec, KeysetPosition } from "./cursor";
 
 /** Page sizes of every list, over HTTP and in host code (docs/api-reference.md, Paging and sync). */
 export const PAGE_SIZE = Object.freeze({ min: 1, max: 100, default: 25 });

@@ -7,8 +7,8 @@
 import { randomBytes } from "node:crypto";
 import { type FileHandle, mkdir, open, readdir, rename, rm, stat, unlink } from "node:fs/promises";
 import { join, resolve } from "node:path";
+import type { Clock } from "../base/clock";
 import { idFloor, newId } from "../model/ids";
-import type { Clock } from "../setup/options";
 import type { FileStore, StoredFileInfo } from "../storage";
 
 export interface DiskFileStoreOptions {

@@ -3,7 +3,7 @@
  * `node:http` server). Core's main entry stays free of Node APIs.
  */
 import type { IncomingMessage } from "node:http";
-import type { ApiRequest } from "../http/http-types";
+import type { ApiRequest } from "../base/http-types";
 
 export { nodeAbortSignal } from "./abort-signal";
 export { type DiskFileStore, type DiskFileStoreOptions, diskFileStore } from "./disk-file-store";

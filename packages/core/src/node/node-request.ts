@@ -1,5 +1,5 @@
 import type { ServerResponse } from "node:http";
-import type { ApiRequest, HeaderBag } from "../http/http-types";
+import type { ApiRequest, HeaderBag } from "../base/http-types";
 import { nodeAbortSignal } from "./abort-signal";
 
 /** What a Node adapter knows of a request when it hands it to a handler. */

@@ -11,7 +11,7 @@ import * as z from "zod";
 import { APPLICATION_FIELDS, APPLICATION_WIRE_ORDER } from "../fields/application";
 import { CANDIDATE_FIELDS } from "../fields/candidate";
 import { createShape, fieldsWithInput, orderedShape, outputShape, patchShape } from "../fields/field";
-import { idString, LIMITS, requiredText } from "./fields";
+import { idString, LIMITS, requiredText } from "../fields/value-schemas";
 
 const FIELDS = APPLICATION_FIELDS;
 /** The fields a request body can take: those with an input check (the service sets the others). */
@@ -97,3 +97,6 @@ export const applicationSchema = z
     ...outputShape(FIELDS, "tail"),
   })
   .meta({ description: "An application: personal data your company controls and the service processes for you." });
+
+/** The Application as returned, exactly its fields: the output type of the schema that documents it. */
+export type ApplicationWire = z.output<typeof applicationSchema>;

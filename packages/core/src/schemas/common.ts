@@ -3,10 +3,10 @@
  * GET /me (2.8), the webhook event envelope (2.9), and the path and header parameters.
  */
 import * as z from "zod";
+import { ERROR_STATUS, type ErrorCode } from "../base/errors";
+import { idString, utcDateTime } from "../fields/value-schemas";
 import { SCOPES } from "../model/domain";
-import { ERROR_STATUS, type ErrorCode } from "../model/errors";
 import { applicationSchema } from "./application";
-import { idString, utcDateTime } from "./fields";
 import { jobSchema } from "./job";
 
 /** Every error code the API answers with, in the order of `ERROR_STATUS`. */

@@ -6,8 +6,8 @@
 import * as z from "zod";
 import { createShape, mainShapeWithSalary, outputShape, patchShape } from "../fields/field";
 import { JOB_FIELDS } from "../fields/job";
+import { utcDateTime } from "../fields/value-schemas";
 import { JOB_INPUT_STATUSES, JOB_STATUSES } from "../model/domain";
-import { utcDateTime } from "./fields";
 
 /** `status` as a client sends it: active, draft or paused (closing is POST /jobs/{id}/close). */
 const inputStatus = z.enum(JOB_INPUT_STATUSES).meta({
@@ -97,3 +97,6 @@ export const jobSchema = z
     description:
       "A job: every JobInput field is returned (short_description to positions after updated_at), so what a caller writes it can read back. Text fields that were never set are empty strings.",
   });
+
+/** The Job as returned, exactly its fields: the output type of the schema that documents it. */
+export type JobWire = z.output<typeof jobSchema>;

@@ -4,10 +4,10 @@
  * checks no schema can make (repeated parameters) and turn `updated_since` into a `Date`.
  */
 import * as z from "zod";
-import type { QueryBag } from "../http/http-types";
-import { parseQuery } from "../http/validation";
+import type { QueryBag } from "../base/http-types";
+import { idString, LIMITS } from "../fields/value-schemas";
 import { APPLICATION_STAGES, type ApplicationStage, JOB_LIST_FILTERS, type JobListFilter } from "../model/domain";
-import { idString, LIMITS } from "./fields";
+import { parseQuery } from "./validation";
 
 const limitMessage = `Must be a whole number from ${LIMITS.pageMin} to ${LIMITS.pageMax}, such as ${LIMITS.pageDefault}.`;
 

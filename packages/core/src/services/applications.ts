@@ -1,5 +1,6 @@
-import { answersError, checkAnswers } from "../applications/answers";
+import { HireportError, notFound } from "../base/errors";
 import { newEvent } from "../events/events";
+import { answersError, checkAnswers } from "../fields/answers";
 import { APPLICATION_FIELDS } from "../fields/application";
 import { CANDIDATE_FIELDS } from "../fields/candidate";
 import { recordFromBody } from "../fields/field";
@@ -12,14 +13,13 @@ import type {
   NoteRecord,
   StageChangeRecord,
 } from "../model/domain";
-import { HireportError, notFound } from "../model/errors";
 import { newId } from "../model/ids";
 import { type Page, pageRequest, toPage } from "../model/paging";
-import type { ApplicationWire } from "../model/serialize";
+import { REPLICA, type ReadOptions } from "../runtime/read-options";
+import { announceEvents, type Runtime, runChange, type Written } from "../runtime/runtime";
 import type { ApplicationCreateBody, ApplicationPatchBody } from "../schemas/application";
-import { REPLICA, type ReadOptions } from "../setup/read-options";
-import { announceEvents, type Runtime, runChange, type Written } from "../setup/runtime";
 import type { ApplicationPatch, NewApplication, StoredFileInfo } from "../storage";
+import type { ApplicationWire } from "../wire/serialize";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INITIAL_STAGE: ApplicationStage = "new";
@@ -141,7 +141,7 @@ export class ApplicationService {
       throw new Error("hireport: a CV file needs the fileStore option of createPublicApi.");
     }
     // A job read for an application a moment ago serves: the write checks that it is still the
-    // job's current version (services/recent-jobs.ts).
+    // job's current version (runtime/recent-jobs.ts).
     const job = recentJobs.get(companyId, body.job_id) ?? (await this.#readJob(companyId, body.job_id));
     // Checked before the CV is put: a refused application leaves nothing behind.
     const checked = this.#check(job, body, extras);

@@ -5,11 +5,11 @@ import {
   type CandidateExport,
   exportedApplication,
 } from "../applications/candidate-export";
-import { recordAudit } from "../events/audit-log";
+import { type FieldError, HireportError, notFound } from "../base/errors";
 import type { Actor, ApplicationRecord } from "../model/domain";
-import { type FieldError, HireportError, notFound } from "../model/errors";
-import { type Runtime, runChange } from "../setup/runtime";
+import { type Runtime, runChange } from "../runtime/runtime";
 import { normalizeEmail } from "./applications";
+import { recordAudit } from "./audit-log";
 
 /** Whose data: one person by e-mail address (each of their applications in the company), or one application. */
 export type CandidateTarget = { email: string } | { applicationId: string };

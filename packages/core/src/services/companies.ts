@@ -1,6 +1,6 @@
+import { HireportError, unknownCompany } from "../base/errors";
 import type { CompanyRecord } from "../model/domain";
-import { HireportError, unknownCompany } from "../model/errors";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
 
 /** The companies hireport knows: the host registers each of its companies (tenants) once. */
 export class CompanyService {

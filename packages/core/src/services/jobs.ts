@@ -1,14 +1,14 @@
+import { HireportError, notFound, unknownCompany } from "../base/errors";
 import { JOB_FIELDS, jobFieldDefaults } from "../fields/job";
 import { cursorScope } from "../model/cursor";
 import type { JobFields, JobListFilter, JobRecord, JobStatus } from "../model/domain";
-import { HireportError, notFound, unknownCompany } from "../model/errors";
 import { newId } from "../model/ids";
 import { type Page, pageRequest, toPage } from "../model/paging";
-import type { JobWire } from "../model/serialize";
+import { REPLICA, type ReadOptions } from "../runtime/read-options";
+import { type Emit, type Runtime, runChange, type Written } from "../runtime/runtime";
 import type { JobCreateBody, JobPatchBody } from "../schemas/job";
-import { REPLICA, type ReadOptions } from "../setup/read-options";
-import { type Emit, type Runtime, runChange, type Written } from "../setup/runtime";
 import type { JobPatch } from "../storage";
+import type { JobWire } from "../wire/serialize";
 
 /** Storage statuses behind each value of the `status` filter of GET /jobs (paused jobs show only under `all`). */
 const STATUS_FILTER: Record<JobListFilter, readonly JobStatus[] | undefined> = {

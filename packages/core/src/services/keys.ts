@@ -1,14 +1,13 @@
 import { type ChangeOptions, hostActor } from "../access/actor";
+import { hashKey, KEY_PREFIX } from "../access/key-hash";
 import { isScope } from "../access/scopes";
-import { recordAudit } from "../events/audit-log";
-import { randomBytes, sha256Hex, sha256HexNow, toBase64Url } from "../model/crypto";
+import { HireportError, notFound, unknownCompany } from "../base/errors";
+import { randomBytes, toBase64Url } from "../model/crypto";
 import type { ApiKeyRecord, Scope } from "../model/domain";
-import { HireportError, notFound, unknownCompany } from "../model/errors";
 import { newId } from "../model/ids";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
+import { recordAudit } from "./audit-log";
 
-/** Every key starts with this prefix (docs/api-reference.md, Keys and permissions). */
-export const KEY_PREFIX = "svc_live_";
 const KEY_RANDOM_BYTES = 32;
 /** Characters of the key kept in clear, to tell keys apart in listings. */
 const SHOWN_PREFIX_LENGTH = KEY_PREFIX.length + 6;
@@ -29,16 +28,6 @@ export interface CreatedKey {
   /** The secret key, `svc_live_…`. Shown once: only its hash is stored. */
   key: string;
   record: ApiKeyRecord;
-}
-
-/** The hash under which a key is stored and looked up. */
-export function hashKey(key: string): Promise<string> {
-  return sha256Hex(key);
-}
-
-/** {@link hashKey} at once where the runtime can (Node); null elsewhere. */
-export function hashKeyNow(key: string): string | null {
-  return sha256HexNow(key);
 }
 
 /** Key management for the host (docs/api-reference.md, Keys and permissions): create, list, revoke. */

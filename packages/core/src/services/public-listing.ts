@@ -1,7 +1,7 @@
 import { cursorScope } from "../model/cursor";
 import type { JobRecord } from "../model/domain";
 import { type Page, pageRequest, toPage } from "../model/paging";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
 
 /** Where a job stands on the public side. */
 export type PublicJobLookup =

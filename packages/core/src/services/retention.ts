@@ -1,5 +1,5 @@
 import { type Actor, APPLICATION_STAGES, type ApplicationStage } from "../model/domain";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
 import type { CandidateService } from "./candidates";
 
 const DAY_MS = 86_400_000;

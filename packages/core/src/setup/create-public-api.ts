@@ -1,34 +1,38 @@
 import { type ThrottleLimits, type ThrottleResult, throttle } from "../access/throttle";
 import { UsageLog } from "../access/usage-log";
-import { FileTokens } from "../applications/file-tokens";
 import { skillsMatchScore } from "../applications/scoring";
+import { systemClock } from "../base/clock";
+import type { ApiRequest, ApiResponse, FetchContext, HireportHandler } from "../base/http-types";
+import type { Logger } from "../base/logger";
+import type { Telemetry } from "../base/telemetry";
 import { buildOpenApiDocument } from "../docs/openapi";
-import { AuditLog } from "../events/audit-log";
 import { createFetchHandler } from "../http/fetch-bridge";
 import { serveFile } from "../http/file-route";
 import { createHandlers } from "../http/handlers";
 import { DEFAULT_HEALTH_TIMEOUT_MS, type HealthCheck, type HealthReport, runHealthChecks } from "../http/health";
-import type { ApiRequest, ApiResponse, FetchContext, HireportHandler } from "../http/http-types";
 import { createPipeline, errorResponse, toHireportError } from "../http/pipeline";
 import { Router } from "../http/router";
 import { CursorCodec } from "../model/cursor";
 import { newId } from "../model/ids";
 import { PublicJobRules } from "../model/public-jobs";
-import { Serializer } from "../model/serialize";
+import { RecentJobs } from "../runtime/recent-jobs";
+import { ReferenceNumbers } from "../runtime/reference-numbers";
+import type { Runtime } from "../runtime/runtime";
 import { ApplicationService } from "../services/applications";
+import { AuditLog } from "../services/audit-log";
 import { CandidateService, type HostCandidates, hostCandidates } from "../services/candidates";
 import { CompanyService } from "../services/companies";
 import { JobService } from "../services/jobs";
 import { KeyService } from "../services/keys";
 import { PublicListing } from "../services/public-listing";
-import { RecentJobs } from "../services/recent-jobs";
-import { ReferenceNumbers } from "../services/reference-numbers";
 import {
   type ResolvedRetention,
   type RetentionCounts,
   RetentionService,
   resolveRetention,
 } from "../services/retention";
+import { FileTokens } from "../wire/file-tokens";
+import { Serializer } from "../wire/serialize";
 import {
   type HostApplications,
   type HostJobs,
@@ -37,10 +41,8 @@ import {
   hostJobs,
   hostPublicJobs,
 } from "./host-api";
-import { type CreatePublicApiOptions, type Logger, systemClock } from "./options";
+import type { CreatePublicApiOptions } from "./options";
 import { resolveOptions } from "./resolve-options";
-import type { Runtime } from "./runtime";
-import type { Telemetry } from "./telemetry";
 
 /** The object `createPublicApi` returns: the request handler and the host services. */
 export interface PublicApi extends HireportHandler {

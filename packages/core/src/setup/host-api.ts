@@ -6,7 +6,6 @@
  */
 import * as z from "zod";
 import { type ChangeOptions, hostActor } from "../access/actor";
-import { parseBody } from "../http/validation";
 import {
   APPLICATION_STAGES,
   type ApplicationRecord,
@@ -17,6 +16,7 @@ import {
 } from "../model/domain";
 import type { Page } from "../model/paging";
 import type { PublicJobRules } from "../model/public-jobs";
+import type { ReadOptions } from "../runtime/read-options";
 import {
   type ApplicationCreateInput,
   type ApplicationPatchInput,
@@ -24,6 +24,7 @@ import {
   applicationPatchBodySchema,
 } from "../schemas/application";
 import { type JobCreateInput, type JobPatchInput, jobCreateBodySchema, jobPatchBodySchema } from "../schemas/job";
+import { parseBody } from "../schemas/validation";
 import type {
   ApplicationCreateExtras,
   ApplicationListOptions,
@@ -32,7 +33,6 @@ import type {
 } from "../services/applications";
 import type { JobListOptions, JobService } from "../services/jobs";
 import type { PublicJobListOptions, PublicJobLookup, PublicListing } from "../services/public-listing";
-import type { ReadOptions } from "./read-options";
 
 const pageOptions = {
   limit: z.int().optional(),

@@ -1,23 +1,11 @@
+import type { UsageLogMode } from "../access/usage-log";
+import type { Clock } from "../base/clock";
+import type { Logger } from "../base/logger";
+import type { Telemetry } from "../base/telemetry";
 import type { HealthOptions } from "../http/health";
-import type { CandidateRecord, JobRecord } from "../model/domain";
+import type { ResumeSource, ScoringFunction } from "../runtime/host-functions";
 import type { RetentionOptions } from "../services/retention";
 import type { FileStore, Storage } from "../storage";
-import type { Telemetry } from "./telemetry";
-
-/** Where time comes from. Tests pass a controllable clock. */
-export interface Clock {
-  now(): Date;
-}
-
-export const systemClock: Clock = { now: () => new Date() };
-
-/** A structured logger; `console` fits. */
-export interface Logger {
-  debug?(message: string, details?: Record<string, unknown>): void;
-  info?(message: string, details?: Record<string, unknown>): void;
-  warn(message: string, details?: Record<string, unknown>): void;
-  error(message: string, details?: Record<string, unknown>): void;
-}
 
 export interface LimitsOptions {
   /** Requests per minute per key. @default 120 */
@@ -31,18 +19,6 @@ export interface LimitsOptions {
   /** Days in which the same e-mail may apply to the same job only once. @default 30 */
   duplicateWindowDays?: number;
 }
-
-/**
- * How the usage log is written: `"batched"` off the request path, or `"durable"`, each request's
- * entry before its answer leaves (see `CreatePublicApiOptions.usageLog`).
- */
-export type UsageLogMode = "batched" | "durable";
-
-/** Scores an application when it arrives. Advice for a person, never a decision. */
-export type ScoringFunction = (input: { job: JobRecord; candidate: CandidateRecord }) => number | Promise<number>;
-
-/** What the CV route serves for an application: a redirect, or the file itself. */
-export type ResumeSource = { redirect: string } | { body: Uint8Array; contentType: string; filename?: string } | null;
 
 export interface CreatePublicApiOptions {
   /**

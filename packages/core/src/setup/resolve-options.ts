@@ -1,6 +1,7 @@
+import type { UsageLogMode } from "../access/usage-log";
 import { checkTimeZone } from "../model/public-jobs";
-import type { CreatePublicApiOptions, UsageLogMode } from "./options";
-import type { ResolvedLimits } from "./runtime";
+import type { ResolvedLimits } from "../runtime/runtime";
+import type { CreatePublicApiOptions } from "./options";
 
 export interface ResolvedOptions {
   publicBaseUrl: string;

@@ -1,12 +1,6 @@
 /** Types every store of the contract shares. */
 
-/** A keyset position: rows strictly after it in the list's order (newest first). */
-export interface KeysetPosition {
-  /** The sort time of the last row of the previous page (`createdAt` for jobs, `appliedAt` for applications). */
-  at: Date;
-  /** The id of that row: ties on time are broken by id, descending. */
-  id: string;
-}
+export type { KeysetPosition } from "../model/cursor";
 
 export interface GetOptions {
   /**

@@ -13,7 +13,7 @@ import {
   type TextMapPropagator,
   trace,
 } from "@opentelemetry/api";
-import type { HeaderBag } from "../http/http-types";
+import type { HeaderBag } from "../base/http-types";
 
 type Headers = HeaderBag | globalThis.Headers;
 

@@ -30,7 +30,7 @@ import type {
   WebhookAttemptOutcome,
   WebhookAttemptStart,
   WebhookAttemptTelemetry,
-} from "../setup/telemetry";
+} from "../base/telemetry";
 import { incomingTrace } from "./incoming-trace";
 
 export type {
@@ -45,7 +45,7 @@ export type {
   WebhookAttemptResult,
   WebhookAttemptStart,
   WebhookAttemptTelemetry,
-} from "../setup/telemetry";
+} from "../base/telemetry";
 
 /** Which requests may continue the trace their sender started, by the handler they go to. */
 export interface TrustIncomingTrace {

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, expect } from "vitest";
 import type { JobRecord } from "../model/domain";
 import type { CreateApplicationResult, NewApplication, Storage, StorageStores } from "../storage";
+import type { ConformanceInspector, ConformanceInstance, ConformanceRows } from "../storage/conformance";
 import { makeApplicationWrite, makeCompany, makeJob } from "./fixtures";
 import { requireInspector } from "./require-inspector";
-import type { ConformanceInspector, ConformanceInstance, ConformanceRows } from "./types";
 
 type RawRead = keyof ConformanceInspector;
 type RawArgs<K extends RawRead> = Parameters<NonNullable<ConformanceInspector[K]>>;

@@ -17,8 +17,8 @@
  * ```
  */
 import { afterAll, describe, expect, it } from "vitest";
+import type { ApiRequest, ApiResponse, HireportHandler } from "../base/http-types";
 import { createFetchHandler } from "../http/fetch-bridge";
-import type { ApiRequest, ApiResponse, HireportHandler } from "../http/http-types";
 
 /** A running server that mounts one handler under `baseUrl`. */
 export interface HandlerSuiteServer {

@@ -5,10 +5,10 @@
  * server), so it does not depend on the order of the suite's other tests.
  */
 import { describe, expect, it } from "vitest";
+import type { Logger } from "../base/logger";
 import { memoryStorage } from "../memory";
 import type { Scope } from "../model/domain";
 import { createPublicApi } from "../setup/create-public-api";
-import type { Logger } from "../setup/options";
 import type { HttpSuiteTarget } from "./http-suite";
 
 /** What a test sees of an answer. */

@@ -18,10 +18,10 @@
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Logger } from "../base/logger";
 import { memoryStorage } from "../memory";
 import type { Scope } from "../model/domain";
 import { createPublicApi, type PublicApi } from "../setup/create-public-api";
-import type { Logger } from "../setup/options";
 import type { Storage } from "../storage";
 import { decisionTests } from "./http-suite-decisions";
 

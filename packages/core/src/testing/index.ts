@@ -16,6 +16,12 @@
  *   way, and it counts unfinished pieces of the whole store: nothing else may upload meanwhile.
  */
 
+export type {
+  ConformanceInspector,
+  ConformanceInstance,
+  ConformanceRows,
+  ConformanceTarget,
+} from "../storage/conformance";
 // For the conformance suites of other packages (`@hireport/webhooks/testing`): the context every
 // test reaches and the records they store.
 export { ConformanceContext, conformanceHooks } from "./context";
@@ -53,4 +59,3 @@ export { type HandlerSuiteServer, type HandlerSuiteTarget, runHandlerSuite } fro
 export { type HttpSuiteServer, type HttpSuiteTarget, runHttpSuite } from "./http-suite";
 export { runDomainConformance } from "./run-domain-conformance";
 export { runStorageConformance } from "./run-storage-conformance";
-export type { ConformanceInspector, ConformanceInstance, ConformanceRows, ConformanceTarget } from "./types";

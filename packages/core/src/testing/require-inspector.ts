@@ -1,4 +1,4 @@
-import type { ConformanceInspector, ConformanceInstance } from "./types";
+import type { ConformanceInspector, ConformanceInstance } from "../storage/conformance";
 
 /** Every method of {@link ConformanceInspector}; the `Record` type keeps it complete. */
 const RAW_METHODS: Record<keyof ConformanceInspector, true> = {

@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import type { ConformanceTarget } from "../storage/conformance";
 import { ConformanceContext, conformanceHooks } from "./context";
 import { applicationCreateTests } from "./suites/application-create";
 import { applicationTests } from "./suites/applications";
@@ -8,7 +9,6 @@ import { publicJobTests } from "./suites/public-jobs";
 import { retentionTests } from "./suites/retention";
 import { roundTripTests } from "./suites/round-trips";
 import { transactionTests } from "./suites/transactions";
-import type { ConformanceTarget } from "./types";
 
 /**
  * Registers the conformance suites of the domain stores (`jobs`, `applications`, `candidates`;

@@ -1,4 +1,5 @@
 import { describe } from "vitest";
+import type { ConformanceTarget } from "../storage/conformance";
 import { ConformanceContext, conformanceHooks } from "./context";
 import { applicationCreateTests } from "./suites/application-create";
 import { applicationTests } from "./suites/applications";
@@ -17,7 +18,6 @@ import { retentionTests } from "./suites/retention";
 import { roundTripTests } from "./suites/round-trips";
 import { transactionTests } from "./suites/transactions";
 import { usageTests } from "./suites/usage";
-import type { ConformanceTarget } from "./types";
 
 /**
  * Registers the storage conformance suite: vitest `describe` and `it` blocks that check every

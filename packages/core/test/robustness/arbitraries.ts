@@ -4,7 +4,7 @@
  * expected to store for them.
  */
 import * as fc from "fast-check";
-import { isStorableText } from "../../src/schemas/fields";
+import { isStorableText } from "../../src/fields/value-schemas";
 
 /** Keys that pollute prototypes when a parser or a merge is careless. */
 export const PROTO_KEYS = [

@@ -7,10 +7,25 @@
  * as {@link answerSchema} says.
  */
 import * as z from "zod";
-import type { AnswerRecord, AnswerValue } from "../model/domain";
-import { HireportError } from "../model/errors";
-import { isStorableText, LIMITS, UNSTORABLE_TEXT_MESSAGE } from "../schemas/fields";
-import { QUESTION_TYPES, type Question } from "../schemas/questions";
+import { HireportError } from "../base/errors";
+import { QUESTION_TYPES, type Question, type QuestionType } from "./questions";
+import { isStorableText, LIMITS, UNSTORABLE_TEXT_MESSAGE } from "./value-schemas";
+
+/** The value of an answer, by its question's type (see `checkAnswers`). */
+export type AnswerValue = string | number | boolean | string[];
+
+/**
+ * An answer to one of the job's questions, as stored with the application: the question's id,
+ * label and type at the time of applying (readable without the job, whatever it becomes), the
+ * value, and the value as a person reads it (choice labels, Yes or No).
+ */
+export interface AnswerRecord {
+  questionId: string;
+  label: string;
+  type: QuestionType;
+  value: AnswerValue;
+  text: string;
+}
 
 /** One answer as a client sends it: the question's id and a value of its type. */
 export const answerInputSchema = z

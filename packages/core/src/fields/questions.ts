@@ -4,7 +4,7 @@
  * for the choice types (a choice may knock the application out) and help text.
  */
 import * as z from "zod";
-import { idString, LIMITS, label, requiredText } from "./fields";
+import { idString, LIMITS, label, requiredText } from "./value-schemas";
 
 /** The kinds of question, and the answer each takes (docs/api-reference.md#answer). */
 export const QUESTION_TYPES = [

@@ -4,7 +4,7 @@
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
 import type { ApplicationRecord } from "../../model/domain";
-import type { ApplicationWire } from "../../model/serialize";
+import type { ApplicationWire } from "../../schemas/application";
 
 /** The Application of `application` as the API returns it, its keys in the order of `applicationSchema`. */
 export function applicationWire(application: ApplicationRecord, resumeUrl: string | null): ApplicationWire {

@@ -1,17 +1,12 @@
-import type * as z from "zod";
-import type { FileTokens } from "../applications/file-tokens";
-import { applicationWire } from "../fields/generated/application-wire";
-import { jobWire } from "../fields/generated/job-wire";
-import type { applicationSchema } from "../schemas/application";
-import type { jobSchema } from "../schemas/job";
-import type { ApplicationRecord, JobRecord } from "./domain";
-import type { PublicJobRules } from "./public-jobs";
+import type { ApplicationRecord, JobRecord } from "../model/domain";
+import type { PublicJobRules } from "../model/public-jobs";
+import type { ApplicationWire } from "../schemas/application";
+import type { JobWire } from "../schemas/job";
+import type { FileTokens } from "./file-tokens";
+import { applicationWire } from "./generated/application-wire";
+import { jobWire } from "./generated/job-wire";
 
-/** The Job as returned, exactly its fields: the output type of the schema that documents it. */
-export type JobWire = z.output<typeof jobSchema>;
-
-/** The Application as returned, exactly its fields: the output type of the schema that documents it. */
-export type ApplicationWire = z.output<typeof applicationSchema>;
+export type { ApplicationWire, JobWire };
 
 export interface SerializerOptions {
   publicBaseUrl: string;

@@ -4,7 +4,7 @@
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
 import type { JobRecord } from "../../model/domain";
-import type { JobWire } from "../../model/serialize";
+import type { JobWire } from "../../schemas/job";
 import type { PublicJobFieldsJson } from "../public-job";
 
 /** The Job of `job` as the API returns it, its keys in the order of `jobSchema`. */

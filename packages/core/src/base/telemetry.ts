@@ -5,7 +5,7 @@
  * console use the API's). Without the option nothing is measured and nothing is loaded. The names
  * it reports are listed in docs/observability.md.
  */
-import type { HeaderBag } from "../http/http-types";
+import type { HeaderBag } from "./http-types";
 
 /** Why the API refused a request with 429 before running it. */
 export type RefusalReason = "rate_limited" | "daily_limit";

@@ -5,8 +5,8 @@
  * to send instead, in plain English.
  */
 import type * as z from "zod";
-import { type FieldError, HireportError } from "../model/errors";
-import type { QueryBag } from "./http-types";
+import { type FieldError, HireportError } from "../base/errors";
+import type { QueryBag } from "../base/http-types";
 
 /** Most entries one 422 answer lists; a body with more problems is reported by its first 100. */
 export const MAX_FIELD_ERRORS = 100;

@@ -1,6 +1,6 @@
 import { jwtVerify, SignJWT } from "jose";
+import type { Clock } from "../base/clock";
 import { hs256Key } from "../model/crypto";
-import type { Clock } from "../setup/options";
 
 const AUDIENCE = "hireport:cv";
 const ALGORITHM = "HS256";

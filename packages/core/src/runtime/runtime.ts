@@ -1,14 +1,16 @@
-import type { FileTokens } from "../applications/file-tokens";
+import type { Clock } from "../base/clock";
+import type { Logger } from "../base/logger";
+import type { Telemetry } from "../base/telemetry";
 import { newEvent } from "../events/events";
 import type { CursorCodec } from "../model/cursor";
 import type { EventType } from "../model/domain";
 import type { PublicJobRules } from "../model/public-jobs";
-import type { Serializer } from "../model/serialize";
-import type { RecentJobs } from "../services/recent-jobs";
-import type { ReferenceNumbers } from "../services/reference-numbers";
 import type { FileStore, Storage, StorageStores } from "../storage";
-import type { Clock, Logger, ResumeSource, ScoringFunction } from "./options";
-import type { Telemetry } from "./telemetry";
+import type { FileTokens } from "../wire/file-tokens";
+import type { Serializer } from "../wire/serialize";
+import type { ResumeSource, ScoringFunction } from "./host-functions";
+import type { RecentJobs } from "./recent-jobs";
+import type { ReferenceNumbers } from "./reference-numbers";
 
 /** Limits with their defaults applied. */
 export interface ResolvedLimits {

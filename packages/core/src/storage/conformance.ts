@@ -1,4 +1,4 @@
-import type { Storage } from "../storage";
+import type { Storage } from ".";
 
 /**
  * What one run of a conformance suite wrote, for {@link ConformanceInspector.removeRows}: the ids

@@ -2,7 +2,7 @@ import { cursorScope } from "../model/cursor";
 import type { AuditRecord } from "../model/domain";
 import { newId } from "../model/ids";
 import { type Page, pageRequest, toPage } from "../model/paging";
-import type { Runtime } from "../setup/runtime";
+import type { Runtime } from "../runtime/runtime";
 import type { StorageStores } from "../storage";
 
 /** What a change records in the audit list; the id and the time are added. */
