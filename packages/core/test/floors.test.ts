@@ -18,7 +18,7 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
  * the floors below. The entry points (`index.ts`, `memory/`, `testing/`, `node/`, `telemetry/`)
  * stand on top.
  */
-export const FLOORS: readonly (readonly string[])[] = [
+const FLOORS: readonly (readonly string[])[] = [
   ["base"], // clock, logger, errors, the adapters' request and response contract, telemetry's types
   ["fields"], // the field declarations and the schemas of their values
   ["model"], // domain records, ids, cursors, paging, the public-job rule
