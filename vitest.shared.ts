@@ -8,6 +8,10 @@ const src = (path: string) => fileURLToPath(new URL(`./packages/${path}`, import
  * packages/published-tests (the packed tarballs, on the lowest Node of engines).
  */
 export const hireportAliases: { find: RegExp; replacement: string }[] = [
+  { find: /^@hireport\/core\/storage$/, replacement: src("core/src/entries/storage.ts") },
+  { find: /^@hireport\/core\/schemas$/, replacement: src("core/src/entries/schemas.ts") },
+  { find: /^@hireport\/core\/http$/, replacement: src("core/src/entries/http.ts") },
+  { find: /^@hireport\/core\/extend$/, replacement: src("core/src/entries/extend.ts") },
   { find: /^@hireport\/core\/memory$/, replacement: src("core/src/memory/index.ts") },
   { find: /^@hireport\/core\/node$/, replacement: src("core/src/node/index.ts") },
   { find: /^@hireport\/core\/telemetry$/, replacement: src("core/src/telemetry/index.ts") },

@@ -21,15 +21,8 @@ import {
   resolveTheme,
   scriptJson,
 } from "@hireport/careers";
-import {
-  type CompanyRecord,
-  CursorCodec,
-  createPublicApi,
-  cursorScope,
-  isPublicJob,
-  type JobRecord,
-  publicJobUrl,
-} from "@hireport/core";
+import { type CompanyRecord, createPublicApi, type JobRecord } from "@hireport/core";
+import { CursorCodec, cursorScope, isPublicJob, publicJobUrl } from "@hireport/core/extend";
 import { hireportFastify } from "@hireport/fastify";
 import { kyselyFileStore, kyselyStorage } from "@hireport/kysely";
 import Fastify from "fastify";

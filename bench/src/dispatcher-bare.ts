@@ -6,7 +6,8 @@
  * (undici, one keep-alive pool). Its rate is the ceiling the dispatcher's drain is read against.
  */
 import { createHmac } from "node:crypto";
-import { eventPayload, newId } from "@hireport/core";
+import { eventPayload } from "@hireport/core/extend";
+import { newId } from "@hireport/core/storage";
 import { Agent, request } from "undici";
 
 export interface BareSendOptions {

@@ -1,6 +1,7 @@
 /** The hireport API as every process of the API benchmarks builds it (same secret, same limits). */
 import { createHmac } from "node:crypto";
-import { admitInSteps, createPublicApi, type PublicApi, type Storage, type UsageLogMode } from "@hireport/core";
+import { createPublicApi, type PublicApi, type Storage, type UsageLogMode } from "@hireport/core";
+import { admitInSteps } from "@hireport/core/storage";
 import { kyselyStorage } from "@hireport/kysely";
 import type { Kysely } from "kysely";
 import { FILE_SECRET, TABLE_PREFIX } from "./common";

@@ -9,7 +9,8 @@
  *   applications are deleted at the start of each run).
  * Every run makes new keys (the earlier ones are revoked) since a key is shown only once.
  */
-import { APPLICATION_FIELDS, CANDIDATE_FIELDS, type FieldSpec, type PublicApi } from "@hireport/core";
+import type { PublicApi } from "@hireport/core";
+import { APPLICATION_FIELDS, CANDIDATE_FIELDS, type FieldSpec } from "@hireport/core/storage";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { log, TABLE_PREFIX } from "./common";
 

@@ -17,6 +17,10 @@ export default defineConfig(
   packageBuild({
     entry: {
       index: "src/index.ts",
+      storage: "src/entries/storage.ts",
+      schemas: "src/entries/schemas.ts",
+      http: "src/entries/http.ts",
+      extend: "src/entries/extend.ts",
       memory: "src/memory/index.ts",
       node: "src/node/index.ts",
       telemetry: "src/telemetry/index.ts",

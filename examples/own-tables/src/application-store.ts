@@ -1,6 +1,7 @@
 /** `ApplicationStore` over `candidacies`, `candidates`, `pipeline_moves` and `recruiter_notes`. */
-import type { ApplicationStore, StageChangeRecord } from "@hireport/core";
-import { createApplicationInSteps } from "@hireport/core";
+import type { StageChangeRecord } from "@hireport/core";
+import type { ApplicationStore } from "@hireport/core/storage";
+import { createApplicationInSteps } from "@hireport/core/storage";
 import { type Kysely, sql, type Updateable } from "kysely";
 import { toPipeline, toStage } from "./mapping";
 import {

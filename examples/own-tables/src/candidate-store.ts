@@ -1,6 +1,6 @@
 /** `CandidateStore` over `candidacies` and `candidates`: by e-mail, erasure, retention. */
-import type { CandidateStore } from "@hireport/core";
-import { eraseInSteps } from "@hireport/core";
+import type { CandidateStore } from "@hireport/core/storage";
+import { eraseInSteps } from "@hireport/core/storage";
 import { toPipeline } from "./mapping";
 import { candidacyRow, candidateRow, chunks, type Scope, selectApplications, toApplication, values } from "./rows";
 

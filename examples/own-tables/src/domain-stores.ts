@@ -5,7 +5,7 @@
  * the scope gives what the contract needs from hireport's side: the outbox (`appendEvent`) and the
  * erasure's redaction of hireport's tables (`redactErasure`).
  */
-import type { DomainStores } from "@hireport/core";
+import type { DomainStores } from "@hireport/core/storage";
 import { createApplicationStore } from "./application-store";
 import { createCandidateStore } from "./candidate-store";
 import { createJobStore } from "./job-store";

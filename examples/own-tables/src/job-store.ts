@@ -1,5 +1,5 @@
 /** `JobStore` over the host's `openings` table. */
-import type { JobStore } from "@hireport/core";
+import type { JobStore } from "@hireport/core/storage";
 import type { Kysely, Updateable } from "kysely";
 import { toState } from "./mapping";
 import { replicaFirst, type Scope, toJob, values } from "./rows";

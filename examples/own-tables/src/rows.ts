@@ -1,15 +1,7 @@
 /** Between the host's rows and hireport's records: names, times, flags, JSON lists, the host's words. */
-import type {
-  AnswerRecord,
-  ApplicationRecord,
-  GetOptions,
-  JobFields,
-  JobRecord,
-  NewApplication,
-  NoteRecord,
-  StageChangeRecord,
-} from "@hireport/core";
-import { jobFieldDefaults } from "@hireport/core";
+import type { AnswerRecord, ApplicationRecord, JobRecord, NoteRecord, StageChangeRecord } from "@hireport/core";
+import type { GetOptions, JobFields, NewApplication } from "@hireport/core/storage";
+import { jobFieldDefaults } from "@hireport/core/storage";
 import type { DomainScope } from "@hireport/kysely";
 import type { Insertable, Kysely, Selectable } from "kysely";
 import { toPipeline, toStage, toStatus } from "./mapping";

@@ -1,5 +1,5 @@
 /** The mapping of the host's rows: a listing stored before a Job field existed still reads whole. */
-import { jobFieldDefaults } from "@hireport/core";
+import { jobFieldDefaults } from "@hireport/core/storage";
 import { describe, expect, it } from "vitest";
 import { toJob } from "../src/rows";
 

@@ -2,16 +2,18 @@ import {
   type ApiRequest,
   type ApiResponse,
   type CompanyRecord,
-  createFetchHandler,
-  type FetchContext,
   type HireportHandler,
   isHireportError,
   type JobRecord,
-  newId,
+} from "@hireport/core";
+import {
+  createFetchHandler,
+  type FetchContext,
   type SpanNotes,
   toSearchParams,
   traceRequest,
-} from "@hireport/core";
+} from "@hireport/core/http";
+import { newId } from "@hireport/core/storage";
 import { handleApply } from "./apply/handle-apply";
 import { discardBody } from "./apply/read-submission";
 import { CountryWarnings } from "./country-warnings";

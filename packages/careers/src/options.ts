@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
 import type { ApiRequest, ApplicationRecord, Clock, CompanyRecord, JobRecord, Logger, PublicApi } from "@hireport/core";
-import { isCountryCode, systemClock } from "@hireport/core";
+import { systemClock } from "@hireport/core";
+import { isCountryCode } from "@hireport/core/schemas";
 import type { CareersRenderers } from "./pages/renderers";
 
 /**

@@ -6,7 +6,8 @@
  * is read as its code, and when neither the job nor its text names one, the company's default
  * country (the `defaultCountry` option) is used. A name that is no country (`Europe`) gives none.
  */
-import { COUNTRY_CODES, type JobRecord, WORKPLACE_TYPES, type WorkplaceType } from "@hireport/core";
+import type { JobRecord } from "@hireport/core";
+import { COUNTRY_CODES, WORKPLACE_TYPES, type WorkplaceType } from "@hireport/core/schemas";
 
 /** Where a job is: what the pages, the feeds and the structured data say of its place. */
 export interface JobPlace {

@@ -1,5 +1,5 @@
 /** `/jobs.json`: the public job list as JSON, with no personal data (open to any origin). */
-import { type PublicJobFieldsJson, publicJobFields } from "@hireport/core";
+import { type PublicJobFieldsJson, publicJobFields } from "@hireport/core/extend";
 import type { JobView } from "./job-view";
 
 /**

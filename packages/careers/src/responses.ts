@@ -4,7 +4,8 @@
  * `If-None-Match`).
  */
 import { hash } from "node:crypto";
-import { type ApiRequest, type ApiResponse, frameOptionsHeader, getHeader } from "@hireport/core";
+import { type ApiRequest, type ApiResponse, getHeader } from "@hireport/core";
+import { frameOptionsHeader } from "@hireport/core/http";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { ResolvedCareersOptions, ResolvedTheme } from "./options";

@@ -3,7 +3,7 @@
  * names the job and the time the form was shown, and the candidate's human-review link, which names
  * the application.
  */
-import { hs256Key } from "@hireport/core";
+import { hs256Key } from "@hireport/core/extend";
 import { jwtVerify, SignJWT } from "jose";
 
 const ALGORITHM = "HS256";

@@ -4,8 +4,9 @@
  * tags of answers.
  */
 import { createHash } from "node:crypto";
-import { createPublicApi, type JobRecord, jobFieldDefaults } from "@hireport/core";
+import { createPublicApi, type JobRecord } from "@hireport/core";
 import { memoryFileStore, memoryStorage } from "@hireport/core/memory";
+import { jobFieldDefaults } from "@hireport/core/storage";
 import { XMLParser } from "fast-xml-parser";
 import { describe, expect, it } from "vitest";
 import { cvFilename } from "../src/apply/cv-type";

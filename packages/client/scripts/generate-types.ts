@@ -7,7 +7,7 @@
  * `test/generated-types.test.ts` compares the committed file with a fresh generation and fails
  * on any drift; `pnpm --filter @hireport/client generate` rewrites it.
  */
-import { buildOpenApiDocument } from "@hireport/core";
+import { buildOpenApiDocument } from "@hireport/core/http";
 import openapiTS, { astToString } from "openapi-typescript";
 
 /** Where the generated file lives, relative to this script. */

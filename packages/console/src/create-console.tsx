@@ -1,15 +1,12 @@
+import { type ApiRequest, type ApiResponse, type HireportHandler, isHireportError } from "@hireport/core";
 import {
-  type ApiRequest,
-  type ApiResponse,
   createFetchHandler,
   type FetchContext,
-  type HireportHandler,
-  isHireportError,
-  newId,
   type SpanNotes,
   toSearchParams,
   traceRequest,
-} from "@hireport/core";
+} from "@hireport/core/http";
+import { newId } from "@hireport/core/storage";
 import { createCall } from "./call";
 import { checkCsrfToken, sameOrigin } from "./csrf";
 import { createOnceGuard } from "./once";

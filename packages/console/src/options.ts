@@ -1,5 +1,7 @@
-import type { Actor, ApiRequest, Clock, IndexingService, JobIndexNotice, Logger, PublicApi } from "@hireport/core";
+import type { Actor, ApiRequest, Clock, Logger, PublicApi } from "@hireport/core";
 import { systemClock } from "@hireport/core";
+import type { IndexingService } from "@hireport/core/extend";
+import type { JobIndexNotice } from "@hireport/core/storage";
 import type { WebhookDispatcher } from "@hireport/webhooks";
 
 /**

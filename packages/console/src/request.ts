@@ -1,5 +1,6 @@
 /** Reading the parts of an `ApiRequest` the console needs beyond core's readers: cookies and form bodies. */
-import { type ApiRequest, getHeader, mediaTypeOf } from "@hireport/core";
+import { type ApiRequest, getHeader } from "@hireport/core";
+import { mediaTypeOf } from "@hireport/core/http";
 
 /** A cookie of the request, or undefined. */
 export function cookie(request: ApiRequest, name: string): string | undefined {

@@ -1,6 +1,7 @@
 /** The console's answers: HTML pages with their security headers, redirects after a change, files. */
 import { randomBytes } from "node:crypto";
-import { type ApiResponse, frameOptionsHeader } from "@hireport/core";
+import type { ApiResponse } from "@hireport/core";
+import { frameOptionsHeader } from "@hireport/core/http";
 import type { VNode } from "preact";
 import { renderToString } from "preact-render-to-string";
 import type { ResolvedConsoleOptions } from "./options";

@@ -4,7 +4,8 @@
  * jose) naming the principal; opening it sets a session cookie scoped to the console's path and
  * redirects to a URL without the token.
  */
-import { type ApiRequest, hs256Key } from "@hireport/core";
+import type { ApiRequest } from "@hireport/core";
+import { hs256Key } from "@hireport/core/extend";
 import { jwtVerify, SignJWT } from "jose";
 import { setCookie } from "./cookie-attributes";
 import type { ConsolePrincipal, ResolvedConsoleOptions } from "./options";

@@ -4,7 +4,7 @@
  * the fields and escapes formulas (a cell starting with `=`, `+`, `-`, `@`, a tab or a carriage
  * return gets a leading `'`), so that a spreadsheet never runs a route or an IP as a formula.
  */
-import type { UsageRecord } from "@hireport/core";
+import type { UsageRecord } from "@hireport/core/storage";
 import { stringify } from "csv-stringify/sync";
 
 const HEADER = ["time", "key_id", "key_name", "method", "route", "status", "duration_ms", "request_id", "ip"];

@@ -3,7 +3,9 @@
  * Schema of its envelope (from core's `eventCatalog`), each example valid against its schema as a
  * JSON Schema validator (Ajv, draft 2020-12, formats checked) reads it; linked from the webhooks page.
  */
-import { EVENT_TYPES, eventCatalog } from "@hireport/core";
+
+import { eventCatalog } from "@hireport/core/extend";
+import { EVENT_TYPES } from "@hireport/core/schemas";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

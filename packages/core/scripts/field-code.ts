@@ -12,16 +12,8 @@
  */
 import { fileURLToPath } from "node:url";
 import type * as z from "zod";
-import {
-  APPLICATION_FIELDS,
-  answerSchema,
-  applicationSchema,
-  CANDIDATE_FIELDS,
-  type FieldSpec,
-  JOB_FIELDS,
-  jobSchema,
-  scoresSchema,
-} from "../src/index";
+import { answerSchema, applicationSchema, jobSchema, scoresSchema } from "../src/entries/schemas";
+import { APPLICATION_FIELDS, CANDIDATE_FIELDS, type FieldSpec, JOB_FIELDS } from "../src/entries/storage";
 
 /** Where each generated file lives, relative to this file. */
 export const GENERATED_FILES = {
@@ -163,7 +155,8 @@ function renderJobRows(): string {
   const toRecord = FIELDS.map(([name, spec]) => `    ${name}: ${fromColumn(name, spec)},`);
   const toRow = FIELDS.map(([name, spec]) => `    ${spec.column}: ${toColumn(spec, `record.${name}`)},`);
   const patch = FIELDS.filter(([, spec]) => spec.patch).map(([name, spec]) => patchLine(name, spec));
-  return `${HEADER("Job rows to records and back, and the columns a job patch writes.")}import type { JobPatch, JobRecord, JobStatus } from "@hireport/core";
+  return `${HEADER("Job rows to records and back, and the columns a job patch writes.")}import type { JobRecord, JobStatus } from "@hireport/core";
+import type { JobPatch } from "@hireport/core/storage";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../../context";
 import type { JobTable } from "../../schema";
@@ -346,7 +339,8 @@ function renderApplicationRows(): string {
     ...CANDIDATE.map(([, spec]) => `    ${spec.column}: ${columnDefault(spec)},`),
     ...APPLICATION.filter(([, spec]) => spec.personal).map(([, spec]) => `    ${spec.column}: ${columnDefault(spec)},`),
   ];
-  return `${HEADER("Application rows to records and back, and the columns a patch and erasure write.", APPLICATION_FROM)}import type { ApplicationPatch, ApplicationRecord, NewApplication } from "@hireport/core";
+  return `${HEADER("Application rows to records and back, and the columns a patch and erasure write.", APPLICATION_FROM)}import type { ApplicationRecord } from "@hireport/core";
+import type { ApplicationPatch, NewApplication } from "@hireport/core/storage";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../../context";
 import type { ApplicationTable } from "../../schema";

@@ -15,8 +15,8 @@ const SRC = resolve(dirname(fileURLToPath(import.meta.url)), "../src");
 
 /**
  * Bottom first. Folders on one floor import nothing from each other's floor-mates but may share
- * the floors below. The entry points (`index.ts`, `memory/`, `testing/`, `node/`, `telemetry/`)
- * stand on top.
+ * the floors below. The entry points (`index.ts`, `entries/`, `memory/`, `testing/`, `node/`,
+ * `telemetry/`) stand on top.
  */
 const FLOORS: readonly (readonly string[])[] = [
   ["base"], // clock, logger, errors, the adapters' request and response contract, telemetry's types
@@ -34,7 +34,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ["setup"], // createPublicApi, the host API, options
   ["memory"],
   ["testing"],
-  ["node", "telemetry", "."],
+  ["node", "telemetry", "entries", "."],
 ];
 
 function sourceFiles(folder: string): string[] {

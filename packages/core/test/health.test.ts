@@ -3,15 +3,9 @@
  * the storage, the open check follows `close()`, extra checks run with a time limit, and a failed
  * check's message never carries a connection string or a credential.
  */
-import {
-  answerHealth,
-  createPublicApi,
-  HealthCheckFailure,
-  type HealthReport,
-  healthResponse,
-  type Storage,
-  sanitizeHealthError,
-} from "@hireport/core";
+import { createPublicApi, type HealthReport, type Storage } from "@hireport/core";
+import { healthResponse } from "@hireport/core/extend";
+import { answerHealth, HealthCheckFailure, sanitizeHealthError } from "@hireport/core/http";
 import { memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
 import { memoryLogger } from "./support/memory-logger";

@@ -7,7 +7,8 @@
  * documented ones: nothing answered is undocumented, nothing documented is unreachable (except
  * the documented statuses hireport cannot answer, named below).
  */
-import { type ApiRequest, createPublicApi, type PublicApi, ROUTES, type RouteSpec, type Storage } from "@hireport/core";
+import { type ApiRequest, createPublicApi, type PublicApi, type Storage } from "@hireport/core";
+import { ROUTES, type RouteSpec } from "@hireport/core/http";
 import { memoryStorage } from "@hireport/core/memory";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../src/docs/openapi";

@@ -4,15 +4,10 @@
  * state, an application with a CV file (kept in the file store, deleted when refused), the CV route
  * streaming it, the human-review request, and the throttle.
  */
-import {
-  type ApplicationWire,
-  createPublicApi,
-  type EventRecord,
-  type FileStore,
-  HUMAN_REVIEW_NOTE,
-  type PublicApi,
-} from "@hireport/core";
+import { type ApplicationWire, createPublicApi, type FileStore, type PublicApi } from "@hireport/core";
+import { HUMAN_REVIEW_NOTE } from "@hireport/core/extend";
 import { memoryFileStore, memoryStorage } from "@hireport/core/memory";
+import type { EventRecord } from "@hireport/core/storage";
 import { describe, expect, it } from "vitest";
 
 const SECRET = "public-side-secret-0123456789-abcdefghij";

@@ -1,4 +1,5 @@
-import { createPublicApi, ROUTES } from "@hireport/core";
+import { createPublicApi } from "@hireport/core";
+import { ROUTES } from "@hireport/core/http";
 import { memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../src/docs/openapi";

@@ -4,7 +4,8 @@
  * 25-hour days of daylight saving and where the clock jumps at midnight, and `retryAfterSeconds`
  * counts to that midnight. A zone the runtime does not know is refused before anything is counted.
  */
-import { createPublicApi, type PublicApi, type ThrottleLimits } from "@hireport/core";
+import { createPublicApi, type PublicApi } from "@hireport/core";
+import type { ThrottleLimits } from "@hireport/core/extend";
 import { memoryStorage } from "@hireport/core/memory";
 import { describe, expect, it, vi } from "vitest";
 

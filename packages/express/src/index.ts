@@ -13,16 +13,8 @@
  */
 import { pipeline, Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import {
-  type ApiRequest,
-  type ApiResponse,
-  answerHealth,
-  type HealthSource,
-  type HireportHandler,
-  isEmptyBody,
-  type Logger,
-  type PublicApi,
-} from "@hireport/core";
+import type { ApiRequest, ApiResponse, HireportHandler, Logger, PublicApi } from "@hireport/core";
+import { answerHealth, type HealthSource, isEmptyBody } from "@hireport/core/http";
 import { NodeApiRequest, type NodeBody, readNodeBody } from "@hireport/core/node";
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from "express";
 

@@ -4,7 +4,8 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { createPublicApi, type HealthSource, type Storage } from "@hireport/core";
+import { createPublicApi, type Storage } from "@hireport/core";
+import type { HealthSource } from "@hireport/core/http";
 import { memoryStorage } from "@hireport/core/memory";
 import express from "express";
 import express4 from "express4";

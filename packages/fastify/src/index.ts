@@ -14,15 +14,8 @@
 import type { IncomingMessage } from "node:http";
 import { Readable } from "node:stream";
 import type { ReadableStream as NodeWebStream } from "node:stream/web";
-import {
-  type ApiRequest,
-  type ApiResponse,
-  answerHealth,
-  type HealthSource,
-  type HireportHandler,
-  isEmptyBody,
-  type PublicApi,
-} from "@hireport/core";
+import type { ApiRequest, ApiResponse, HireportHandler, PublicApi } from "@hireport/core";
+import { answerHealth, type HealthSource, isEmptyBody } from "@hireport/core/http";
 import { NodeApiRequest, type NodeBody, readNodeBody } from "@hireport/core/node";
 import type { FastifyInstance, FastifyPluginAsync, FastifyReply, FastifyRequest, RouteHandlerMethod } from "fastify";
 import { addMount, originalUrl } from "./bad-urls";

@@ -1,4 +1,4 @@
-import type { DomainStores } from "@hireport/core";
+import type { DomainStores } from "@hireport/core/storage";
 import type { Kysely } from "kysely";
 import type { CompiledShapes } from "./compiled-queries";
 import type { DialectStrategy, Selection } from "./dialects/types";

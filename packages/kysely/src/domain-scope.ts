@@ -2,7 +2,7 @@
  * The `domain` option of `kyselyStorage`: the host's own stores for jobs, applications and
  * candidates, and what they get from hireport to keep the contract's rules on its tables.
  */
-import type { DomainStores, ErasureRedactionInput, EventRecord } from "@hireport/core";
+import type { DomainStores, ErasureRedactionInput, EventRecord } from "@hireport/core/storage";
 import type { Kysely, SelectQueryBuilder } from "kysely";
 import type { StoreContext } from "./context";
 import type { DialectKind } from "./dialects/types";

@@ -2,7 +2,7 @@
  * The readiness checks a Kysely database adds to `api.health()`: hireport's migrations are all
  * applied. Plugged in through the `health.checks` option of `createPublicApi`.
  */
-import type { HealthCheck } from "@hireport/core";
+import type { HealthCheck } from "@hireport/core/storage";
 import type { Kysely } from "kysely";
 import { hireportMigrations, hireportMigrationTables } from "./migrations/migrator";
 import type { MigrationOptions } from "./migrations/options";

@@ -1,4 +1,5 @@
-import { type Clock, type FileStore, idFloor, newId, type StoredFileInfo, type StoredFileQuery } from "@hireport/core";
+import type { Clock, FileStore } from "@hireport/core";
+import { idFloor, newId, type StoredFileInfo, type StoredFileQuery } from "@hireport/core/storage";
 import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
 import { strategyFor } from "./dialects/detect";

@@ -1,4 +1,5 @@
-import type { Storage, StorageStores } from "@hireport/core";
+import type { Storage } from "@hireport/core";
+import type { StorageStores } from "@hireport/core/storage";
 import type { Kysely } from "kysely";
 import { createContext, type Db, type StoreContext } from "./context";
 import { detectDialect, strategyFor } from "./dialects/detect";

@@ -15,7 +15,7 @@ import {
   type CandidateFieldColumns,
   JOB_FIELDS,
   type JobFieldColumns,
-} from "@hireport/core";
+} from "@hireport/core/storage";
 import type { Generated } from "kysely";
 
 /** A stored date as the drivers return it. */

@@ -3,7 +3,7 @@
  * Postgres and MariaDB, each with its own random table prefix; plus what is particular to rows of
  * chunks: 256 KiB rows, checked through raw reads, and the purges of chunks a killed upload left.
  */
-import { newId } from "@hireport/core";
+import { newId } from "@hireport/core/storage";
 import { runFileStoreConformance } from "@hireport/core/testing";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";

@@ -2,7 +2,8 @@
  * `api.health()` over real databases: a migrated database is healthy, a closed one is not (503),
  * and one missing hireport's latest migration is reported as such by `kyselyHealthChecks`.
  */
-import { createPublicApi, healthResponse, type PublicApi } from "@hireport/core";
+import { createPublicApi, type PublicApi } from "@hireport/core";
+import { healthResponse } from "@hireport/core/extend";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";

@@ -5,7 +5,8 @@
  * answers from the primary all along; the migrations cannot run on the replica; the lag is seen
  * where the README says to watch it.
  */
-import { type ApiResponse, createPublicApi, type PublicApi, SCOPES } from "@hireport/core";
+import { type ApiResponse, createPublicApi, type PublicApi } from "@hireport/core";
+import { SCOPES } from "@hireport/core/schemas";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

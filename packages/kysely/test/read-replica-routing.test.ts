@@ -7,7 +7,8 @@
  * them and reads in a transaction stay on the primary. On SQLite and Postgres the conformance suite of core also runs on a storage with a
  * `readDb` (a second instance on the same database, so without lag).
  */
-import { type ApiResponse, createPublicApi, type PublicApi, SCOPES } from "@hireport/core";
+import { type ApiResponse, createPublicApi, type PublicApi } from "@hireport/core";
+import { SCOPES } from "@hireport/core/schemas";
 import { runStorageConformance } from "@hireport/core/testing";
 import SQLite from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";

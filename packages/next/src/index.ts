@@ -15,15 +15,8 @@
  *
  * The handlers take a Web `Request` (a `NextRequest` is one) and need nothing from Next at runtime.
  */
-import {
-  answerHealth,
-  clientIp,
-  type FetchContext,
-  type HealthSource,
-  type HireportHandler,
-  type PublicApi,
-  toWebResponse,
-} from "@hireport/core";
+import type { HireportHandler, PublicApi } from "@hireport/core";
+import { answerHealth, clientIp, type FetchContext, type HealthSource, toWebResponse } from "@hireport/core/http";
 
 /** An App Router route handler. */
 export type RouteHandler = (request: Request) => Promise<Response>;

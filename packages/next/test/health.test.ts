@@ -2,7 +2,8 @@
  * `toNextHealthHandler` behind the small Next-like server: 200 when healthy, 503 when not (HEAD
  * too, without a body), `cache-control: no-store`, and no connection string in the body.
  */
-import { createPublicApi, type HealthSource, type Storage } from "@hireport/core";
+import { createPublicApi, type Storage } from "@hireport/core";
+import type { HealthSource } from "@hireport/core/http";
 import { memoryStorage } from "@hireport/core/memory";
 import { afterEach, describe, expect, it } from "vitest";
 import { toNextHealthHandler } from "../src/index";

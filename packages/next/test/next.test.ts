@@ -1,4 +1,5 @@
-import { type ApiRequest, type ApiResponse, createFetchHandler, createPublicApi } from "@hireport/core";
+import { type ApiRequest, type ApiResponse, createPublicApi } from "@hireport/core";
+import { createFetchHandler } from "@hireport/core/http";
 import { memoryStorage } from "@hireport/core/memory";
 import { runHandlerSuite, runHttpSuite } from "@hireport/core/testing";
 import { describe, expect, it, vi } from "vitest";

@@ -6,7 +6,7 @@
  * request started is seen by it; the script is atomic and admits as many as every window has room
  * for, so N parallel requests against a limit L still admit exactly min(N, L).
  */
-import type { ApiKeyWithCompany, KeyRateWindow, RateLimitResult } from "@hireport/core";
+import type { ApiKeyWithCompany, KeyRateWindow, RateLimitResult } from "@hireport/core/storage";
 import { type CircuitBreaker, RedisUnavailable } from "./circuit-breaker";
 import type { ParsedRecord, ParsedRecords } from "./parsed-records";
 import type { RedisKeys } from "./redis-keys";

@@ -1,5 +1,5 @@
 /** A key and its company as cached in Redis: JSON of every field, times as epoch milliseconds. */
-import type { ApiKeyWithCompany } from "@hireport/core";
+import type { ApiKeyWithCompany } from "@hireport/core/storage";
 
 /** What the fill script stores: the record's JSON and the fields the scripts read. */
 export interface CachedFields {

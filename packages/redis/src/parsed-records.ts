@@ -5,7 +5,7 @@
  * A fill with other content is another version, and a revocation or last use comes with every
  * answer, so a parsed record is never reused across a change.
  */
-import type { ApiKeyWithCompany } from "@hireport/core";
+import type { ApiKeyWithCompany } from "@hireport/core/storage";
 import { parseCached, withReported } from "./cached-record";
 
 /** Parsed records remembered by one process (bounded; the oldest is dropped first). */

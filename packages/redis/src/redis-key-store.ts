@@ -3,15 +3,9 @@
  * every call of the key that arrived while the previous one was under way),
  * `revoke` and `touch` on the wrapped storage and then on Redis, everything else unchanged.
  */
-import type {
-  ApiKeyRecord,
-  ApiKeyWithCompany,
-  KeyAdmission,
-  KeyRateWindow,
-  KeyStore,
-  RateLimitStore,
-} from "@hireport/core";
+import type { ApiKeyRecord } from "@hireport/core";
 import { isKeyUsable } from "@hireport/core";
+import type { ApiKeyWithCompany, KeyAdmission, KeyRateWindow, KeyStore, RateLimitStore } from "@hireport/core/storage";
 import type { AdmitAnswer, AdmitBatches } from "./admit-batches";
 import { toCached } from "./cached-record";
 import { type CircuitBreaker, RedisUnavailable } from "./circuit-breaker";

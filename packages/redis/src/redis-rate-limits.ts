@@ -5,7 +5,7 @@
  * the buckets `key.id + window.suffix` holds. A call whose buckets have different tags cannot be one
  * script in a Cluster: it counts in the wrapped storage, as does every call while Redis is away.
  */
-import type { RateLimitBucket, RateLimitResult, RateLimitStore } from "@hireport/core";
+import type { RateLimitBucket, RateLimitResult, RateLimitStore } from "@hireport/core/storage";
 import type { Cluster, Redis } from "ioredis";
 import { type CircuitBreaker, RedisUnavailable } from "./circuit-breaker";
 import type { RedisKeys } from "./redis-keys";

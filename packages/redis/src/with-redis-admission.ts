@@ -1,5 +1,6 @@
 /** `withRedisAdmission(storage, { redis })`: the storage, with key admission on Redis. */
-import type { ApiKeyRecord, Storage, StorageStores } from "@hireport/core";
+import type { ApiKeyRecord, Storage } from "@hireport/core";
+import type { StorageStores } from "@hireport/core/storage";
 import { AdmitBatches } from "./admit-batches";
 import { CircuitBreaker } from "./circuit-breaker";
 import { type RedisAdmissionOptions, resolveOptions } from "./options";

@@ -5,7 +5,8 @@
  * instance (also against a fill that read the key just before it was revoked), new keys, expiry on
  * the caller's clock, and the cached last use.
  */
-import type { ApiKeyRecord, KeyRateWindow, Storage } from "@hireport/core";
+import type { ApiKeyRecord, Storage } from "@hireport/core";
+import type { KeyRateWindow } from "@hireport/core/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RedisKeys } from "../src/redis-keys";
 import { errorCode, START, testApi } from "./support/api";

@@ -1,6 +1,6 @@
 /** The `api_version` of every envelope: core's, re-exported. */
 
-export { API_VERSION } from "@hireport/core";
+export { API_VERSION } from "@hireport/core/extend";
 export type {
   DeliveryListOptions,
   DeliveryLog,

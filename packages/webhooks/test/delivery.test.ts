@@ -1,4 +1,4 @@
-import { deliveryId } from "@hireport/core";
+import { deliveryId } from "@hireport/core/extend";
 import { describe, expect, it } from "vitest";
 import { type ClaimOptions, createWebhookDispatcher, endpointUpdate } from "../src/index";
 import type { WebhookStorage } from "../src/store/webhook-storage";

@@ -1,4 +1,6 @@
-import { HireportError, isHireportError, newId, unknownCompany } from "@hireport/core";
+import { HireportError, isHireportError } from "@hireport/core";
+import { unknownCompany } from "@hireport/core/extend";
+import { newId } from "@hireport/core/storage";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcherOptions } from "../src/index";
 import { memoryWebhookStorage } from "../src/memory/index";

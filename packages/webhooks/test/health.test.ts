@@ -2,7 +2,9 @@
  * `dispatcher.health()` on every storage: the storage check, and the lag and backlog of the due
  * deliveries against the `health` limits; a failing storage makes the report unhealthy (503).
  */
-import { answerHealth, type HealthReport, healthResponse } from "@hireport/core";
+import type { HealthReport } from "@hireport/core";
+import { healthResponse } from "@hireport/core/extend";
+import { answerHealth } from "@hireport/core/http";
 import { describe, expect, it } from "vitest";
 import { createWebhookDispatcher } from "../src/index";
 import { memoryWebhookStorage } from "../src/memory/index";

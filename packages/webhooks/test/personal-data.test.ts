@@ -4,7 +4,8 @@
  * leaves no attempt holding their data, even though the receiver echoes the payload it got; and
  * the dispatcher's loop runs the host's retention.
  */
-import { createPublicApi, type PublicApi, REDACTED_RESPONSE_BODY } from "@hireport/core";
+import { createPublicApi, type PublicApi } from "@hireport/core";
+import { REDACTED_RESPONSE_BODY } from "@hireport/core/storage";
 import { afterEach, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
 import { memoryWebhookStorage } from "../src/memory/index";

@@ -22,12 +22,12 @@ import {
   type ApiRequest,
   type ApplicationWire,
   createPublicApi,
-  type EventRecord,
   type JobWire,
   type Logger,
   type PublicApi,
-  SCOPES,
 } from "@hireport/core";
+import { SCOPES } from "@hireport/core/schemas";
+import type { EventRecord } from "@hireport/core/storage";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createWebhookDispatcher, type WebhookDispatcher } from "../src/index";
 import type { DeliveryRecord } from "../src/store/webhook-records";

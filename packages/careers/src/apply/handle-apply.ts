@@ -13,11 +13,11 @@ import {
   type ApiResponse,
   type ApplicationCreateInput,
   type ApplicationRecord,
-  applicationCreateBodySchema,
   isHireportError,
-  mediaTypeOf,
-  newId,
 } from "@hireport/core";
+import { mediaTypeOf } from "@hireport/core/http";
+import { applicationCreateBodySchema } from "@hireport/core/schemas";
+import { newId } from "@hireport/core/storage";
 import type { JobView } from "../job-view";
 import type { ResolvedCareersOptions } from "../options";
 import { APPLICATION_FORM_FIELDS, CANDIDATE_FORM_FIELDS, STANDARD_FIELDS, sentValue } from "../pages/apply-fields";

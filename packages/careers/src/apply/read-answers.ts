@@ -3,7 +3,8 @@
  * as a form sends everything), turned into the values core's `checkAnswers` takes (a yes or no, a
  * number, a list of choices), then checked by it: one rule set for the form and the API alike.
  */
-import { type AnswerInput, checkAnswers, type Question } from "@hireport/core";
+import type { Question } from "@hireport/core";
+import { type AnswerInput, checkAnswers } from "@hireport/core/schemas";
 import { questionFieldName } from "../pages/question-fields";
 
 /** What the form's fields come to: the answers for core, and a message per question to fix. */

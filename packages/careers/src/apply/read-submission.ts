@@ -11,7 +11,8 @@ import { createWriteStream } from "node:fs";
 import { rm, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { pipeline } from "node:stream/promises";
-import { type ApiRequest, getHeader, mediaTypeOf, readBytes } from "@hireport/core";
+import { type ApiRequest, getHeader } from "@hireport/core";
+import { mediaTypeOf, readBytes } from "@hireport/core/http";
 import busboy from "busboy";
 
 /** A CV as received, in a temporary file. */

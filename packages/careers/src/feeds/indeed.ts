@@ -5,7 +5,7 @@
  * gives them, remotetype for fully remote and hybrid work, description, salary, jobtype,
  * expirationdate). Text goes in CDATA sections, as Indeed asks.
  */
-import type { WorkplaceType } from "@hireport/core";
+import type { WorkplaceType } from "@hireport/core/schemas";
 import { create } from "xmlbuilder2";
 import type { JobView } from "../job-view";
 import { paragraphsHtml } from "../pages/text-blocks";

@@ -7,16 +7,9 @@
  * the daily quota and recorded by its own answer. Each service's last notice of each job is
  * recorded, for `notices()` and the console.
  */
-import {
-  createPollLoop,
-  type IndexingAction,
-  type IndexingService,
-  isHireportError,
-  type JobIndexNotice,
-  type JobIndexPending,
-  type JobRecord,
-  publicJobUrl,
-} from "@hireport/core";
+import { isHireportError, type JobRecord } from "@hireport/core";
+import { createPollLoop, type IndexingService, publicJobUrl } from "@hireport/core/extend";
+import type { IndexingAction, JobIndexNotice, JobIndexPending } from "@hireport/core/storage";
 import { type BatchAnswer, BatchFormatError, batchBody, batchBoundary, parseBatchAnswer } from "./google-batch";
 import { googleTokenSource, TokenError, type TokenSource } from "./google-token";
 import { type JobIndexingOptions, type ResolvedGoogle, resolveJobIndexingOptions } from "./options";

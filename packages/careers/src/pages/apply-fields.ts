@@ -5,15 +5,15 @@
  * and hints are declared there, their messages are their input checks'; the CV and the consent
  * checkbox are the form's own.
  */
+
+import type { FieldForm, FormFieldOf } from "@hireport/core/extend";
 import {
   APPLICATION_FIELDS,
   type ApplicationFieldSet,
   CANDIDATE_FIELDS,
   type CandidateFieldSet,
-  type FieldForm,
   type FieldSpec,
-  type FormFieldOf,
-} from "@hireport/core";
+} from "@hireport/core/storage";
 import type { ApplyValues } from "./renderers";
 
 /** The names of the standard fields: their wire names, as the form and the create body name them. */

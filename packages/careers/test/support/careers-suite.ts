@@ -4,7 +4,7 @@
  * CORS, several companies, and the apply form with its every refusal.
  */
 import { request as httpRequest } from "node:http";
-import { HUMAN_REVIEW_NOTE } from "@hireport/core";
+import { HUMAN_REVIEW_NOTE } from "@hireport/core/extend";
 import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Adapter, COMPANIES, startHost, type TestHost } from "./host";

@@ -15,9 +15,9 @@ import {
   type Clock,
   type CreatePublicApiOptions,
   createPublicApi,
-  type EventRecord,
   type PublicApi,
 } from "@hireport/core";
+import type { EventRecord } from "@hireport/core/storage";
 import { hireportExpress } from "@hireport/express";
 import { hireportFastify } from "@hireport/fastify";
 import { kyselyFileStore, migrateToLatest } from "@hireport/kysely";

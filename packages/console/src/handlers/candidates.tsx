@@ -3,7 +3,7 @@
  * erase (after a review step that shows what will go). Addresses travel in POST bodies only, never
  * in a URL; core records both in the audit list with the principal as the actor.
  */
-import type { CandidateTarget } from "@hireport/core";
+import type { CandidateTarget } from "@hireport/core/extend";
 import type { Call } from "../call";
 import { canChange } from "../options";
 import { CandidatesPage, type CandidateTargetValues, ErasedPage, EraseReviewPage } from "../pages/candidates-page";

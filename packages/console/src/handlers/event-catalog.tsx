@@ -1,4 +1,4 @@
-import { eventCatalog } from "@hireport/core";
+import { eventCatalog } from "@hireport/core/extend";
 import type { Call } from "../call";
 import { EventCatalogPage } from "../pages/event-catalog-page";
 

@@ -1,4 +1,5 @@
-import { SCOPES, type Scope } from "@hireport/core";
+import type { Scope } from "@hireport/core";
+import { SCOPES } from "@hireport/core/schemas";
 import type { Call } from "../call";
 import { KeysPage, RevokeKeyPage } from "../pages/keys-page";
 import { refusalMessages } from "./errors";

@@ -1,4 +1,4 @@
-import type { UsageFilters } from "@hireport/core";
+import type { UsageFilters } from "@hireport/core/extend";
 import type { Call } from "../call";
 import { type UsageFilterValues, UsagePageView } from "../pages/usage-page";
 import { newNonce, securityHeaders } from "../responses";

@@ -1,4 +1,6 @@
-import { DELIVERY_STATUSES, type DeliveryStatus, type EventType, notFound } from "@hireport/core";
+import type { EventType } from "@hireport/core";
+import { notFound } from "@hireport/core/extend";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "@hireport/core/schemas";
 import type { WebhookSignatureScheme } from "@hireport/webhooks";
 import type { Call } from "../call";
 import { canSeeSecrets } from "../options";

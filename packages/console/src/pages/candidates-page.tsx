@@ -1,4 +1,5 @@
-import type { ApplicationRecord, CandidateErasure } from "@hireport/core";
+import type { ApplicationRecord } from "@hireport/core";
+import type { CandidateErasure } from "@hireport/core/extend";
 import { formatCount, formatDay, formatTime } from "./format";
 import { Csrf, href, Layout, type PageContext } from "./layout";
 import { FormErrors } from "./webhooks-page";

@@ -1,4 +1,4 @@
-import type { DeliveryStatus } from "@hireport/core";
+import type { DeliveryStatus } from "@hireport/core/schemas";
 import type { DeliveryPage, EndpointStats, WebhookEndpoint } from "@hireport/webhooks";
 import { canChange, canSeeSecrets } from "../options";
 import { EndpointHealth } from "./endpoint-health";

@@ -1,4 +1,4 @@
-import type { EventCatalogEntry } from "@hireport/core";
+import type { EventCatalogEntry } from "@hireport/core/extend";
 import { href, Layout, type PageContext } from "./layout";
 
 /** The id of an event type's heading: `event-job-created`. */

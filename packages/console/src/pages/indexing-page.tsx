@@ -1,4 +1,6 @@
-import type { IndexingService, JobIndexNotice, JobRecord } from "@hireport/core";
+import type { JobRecord } from "@hireport/core";
+import type { IndexingService } from "@hireport/core/extend";
+import type { JobIndexNotice } from "@hireport/core/storage";
 import { formatTime } from "./format";
 import { href, Layout, type PageContext } from "./layout";
 

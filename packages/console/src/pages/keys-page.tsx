@@ -1,4 +1,5 @@
-import { type ApiKeyRecord, isKeyUsable, SCOPES } from "@hireport/core";
+import { type ApiKeyRecord, isKeyUsable } from "@hireport/core";
+import { SCOPES } from "@hireport/core/schemas";
 import { canChange } from "../options";
 import { formatTime } from "./format";
 import { CopyableText, Csrf, href, Layout, type PageContext } from "./layout";

@@ -1,4 +1,4 @@
-import type { UsageDay } from "@hireport/core";
+import type { UsageDay } from "@hireport/core/extend";
 import { formatCount } from "./format";
 
 const CLASSES = ["2xx", "3xx", "4xx", "5xx", "1xx"] as const;

@@ -1,4 +1,6 @@
-import { type ApiKeyRecord, ROUTES, type UsageDay, type UsagePage } from "@hireport/core";
+import type { ApiKeyRecord } from "@hireport/core";
+import type { UsageDay, UsagePage } from "@hireport/core/extend";
+import { ROUTES } from "@hireport/core/http";
 import { formatTime } from "./format";
 import { href, Layout, type PageContext } from "./layout";
 import { UsageChart } from "./usage-chart";

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from "@hireport/core";
+import { EVENT_TYPES } from "@hireport/core/schemas";
 import type { WebhookEndpoint } from "@hireport/webhooks";
 import { WEBHOOK_SIGNATURE_SCHEMES, type WebhookSignatureScheme } from "@hireport/webhooks";
 import { canChange } from "../options";

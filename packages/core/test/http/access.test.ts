@@ -1,4 +1,5 @@
-import { SCOPES, type Scope } from "@hireport/core";
+import type { Scope } from "@hireport/core";
+import { SCOPES } from "@hireport/core/schemas";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   type Answer,

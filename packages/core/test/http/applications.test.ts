@@ -1,4 +1,5 @@
-import { APPLICATION_STAGES, type JobRecord } from "@hireport/core";
+import type { JobRecord } from "@hireport/core";
+import { APPLICATION_STAGES } from "@hireport/core/schemas";
 import { beforeEach, describe, expect, it } from "vitest";
 import {
   type Answer,

@@ -2,7 +2,8 @@
  * A small `FileStore` for the privacy tests: files in a map, every delete recorded, and a switch that
  * makes the next deletes fail. The real stores (a folder, the database) are tested where they live.
  */
-import type { FileStore, StoredFileInfo } from "@hireport/core";
+import type { FileStore } from "@hireport/core";
+import type { StoredFileInfo } from "@hireport/core/storage";
 
 export interface TestFileStore extends FileStore {
   /** The stored files, by id. */

@@ -17,16 +17,16 @@ import {
   type Clock,
   type CreatePublicApiOptions,
   createPublicApi,
-  type EventRecord,
   type FieldError,
   type JobRecord,
   type JobWire,
   type LimitsOptions,
   type PublicApi,
-  SCOPES,
   type Scope,
   type Storage,
 } from "@hireport/core";
+import { SCOPES } from "@hireport/core/schemas";
+import type { EventRecord } from "@hireport/core/storage";
 import type { WebhookStore } from "@hireport/webhooks";
 import { afterAll, afterEach, beforeAll, beforeEach } from "vitest";
 import { type MemoryLogger, memoryLogger } from "../support/memory-logger";

@@ -1,4 +1,5 @@
-import { admitInSteps, HireportError, type KeyStore, type Storage } from "@hireport/core";
+import { HireportError, type Storage } from "@hireport/core";
+import { admitInSteps, type KeyStore } from "@hireport/core/storage";
 import { describe, expect, it } from "vitest";
 import {
   type Answer,

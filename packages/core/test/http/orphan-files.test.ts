@@ -6,7 +6,8 @@
  * bounded. Each file store the storage module offers runs it: memory and a folder on disk here, the
  * database's own store through the `core-http:*` projects of @hireport/kysely.
  */
-import { type FileStore, RetentionError, type Storage } from "@hireport/core";
+import type { FileStore, Storage } from "@hireport/core";
+import { RetentionError } from "@hireport/core/extend";
 import { afterEach, describe, expect, it } from "vitest";
 import { createTestApi, START, type TestApi, testClock } from "./harness";
 import { type FileStoreUnderTest, testFileStores } from "./storage";

@@ -6,7 +6,8 @@
  * every table finds neither their e-mail address nor their name, and the file store holds no file
  * of theirs.
  */
-import { type CandidateExport, type JobRecord, newEvent } from "@hireport/core";
+import type { CandidateExport, JobRecord } from "@hireport/core";
+import { newEvent } from "@hireport/core/extend";
 import { makeEndpoint } from "@hireport/webhooks/testing";
 import { beforeEach, describe, expect, it } from "vitest";
 import { makeApplicationWrite } from "../../src/testing/fixtures";

@@ -1,5 +1,6 @@
-import { type ApiRequest, createPublicApi, SCOPES, type Storage } from "@hireport/core";
+import { type ApiRequest, createPublicApi, type Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
+import { SCOPES } from "@hireport/core/schemas";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import {
   applicationBody,

@@ -3,7 +3,8 @@
  * `core-http:*` projects): each kind goes exactly when it is older than its period (a row at the
  * limit stays), in batches of `batchSize`, with the counts returned.
  */
-import { RetentionError, type Storage } from "@hireport/core";
+import type { Storage } from "@hireport/core";
+import { RetentionError } from "@hireport/core/extend";
 import { beforeEach, describe, expect, it } from "vitest";
 import { createClient, createTestApi, DAY_MS, START, type TestApi } from "./harness";
 

@@ -12,9 +12,10 @@
 import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type Clock, type FileStore, newId } from "@hireport/core";
+import type { Clock, FileStore } from "@hireport/core";
 import { memoryFileStore } from "@hireport/core/memory";
 import { diskFileStore } from "@hireport/core/node";
+import { newId } from "@hireport/core/storage";
 import type { WebhookStorage } from "@hireport/webhooks";
 import { memoryWebhookStorage } from "@hireport/webhooks/memory";
 

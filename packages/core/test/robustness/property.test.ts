@@ -15,18 +15,15 @@
  * Each property is bounded (numRuns) so the file runs in seconds; on failure fast-check prints the
  * seed and the shrunk counterexample (rerun with `{ seed, path }` in the property's parameters).
  */
+import type { ApiRequest, ApplicationWire, JobWire } from "@hireport/core";
+import { ROUTES, type RouteSpec } from "@hireport/core/http";
 import {
-  type ApiRequest,
-  type ApplicationWire,
   applicationCreateBodySchema,
   applicationPatchBodySchema,
   candidateInputSchema,
   isStorableText,
-  type JobWire,
   jobPatchBodySchema,
-  ROUTES,
-  type RouteSpec,
-} from "@hireport/core";
+} from "@hireport/core/schemas";
 import * as fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {

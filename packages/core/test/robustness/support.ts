@@ -8,15 +8,12 @@ import {
   type ApiRequest,
   type Clock,
   createPublicApi,
-  ERROR_STATUS,
   type ErrorCode,
-  errorBodySchema,
   type PublicApi,
-  SCOPES,
   type Storage,
-  validationErrorBodySchema,
 } from "@hireport/core";
 import { type MemoryStorage, memoryStorage } from "@hireport/core/memory";
+import { ERROR_STATUS, errorBodySchema, SCOPES, validationErrorBodySchema } from "@hireport/core/schemas";
 import { type MemoryLogger, memoryLogger } from "../support/memory-logger";
 
 export const BASE_URL = "https://careers.example.com";

@@ -10,7 +10,8 @@
  *   exactly the company's own matching records; a cursor of one company is refused for the other;
  * - events and usage-log entries land only in the company that made the request.
  */
-import { APPLICATION_STAGES, type ApplicationStage, type ApplicationWire, type JobWire } from "@hireport/core";
+import type { ApplicationStage, ApplicationWire, JobWire } from "@hireport/core";
+import { APPLICATION_STAGES } from "@hireport/core/schemas";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Answer, answerProblems, createSetup, type Setup, send, snapshot, type Tenant } from "./support";
 

@@ -4,7 +4,8 @@
  * child of the sender's span, an untrusted one starts its own trace linked to it, invalid headers
  * are ignored, a span already active wins, and a propagator the host registered is the one used.
  */
-import { createPublicApi, eventTraceparent, type PublicApi } from "@hireport/core";
+import { createPublicApi, type PublicApi } from "@hireport/core";
+import { eventTraceparent } from "@hireport/core/extend";
 import { memoryStorage } from "@hireport/core/memory";
 import { type OpenTelemetryOptions, openTelemetry } from "@hireport/core/telemetry";
 import {

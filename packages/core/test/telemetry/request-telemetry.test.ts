@@ -3,7 +3,8 @@
  * and a metric reader: a server span per request named after its route, the request metrics, the
  * refusal counter, the usage gauge, and the trace context stored with the events a request emits.
  */
-import { createPublicApi, eventTraceparent, type PublicApi, sentPayload } from "@hireport/core";
+import { createPublicApi, type PublicApi } from "@hireport/core";
+import { eventTraceparent, sentPayload } from "@hireport/core/extend";
 import { memoryStorage } from "@hireport/core/memory";
 import { openTelemetry } from "@hireport/core/telemetry";
 import { SpanKind, SpanStatusCode } from "@opentelemetry/api";

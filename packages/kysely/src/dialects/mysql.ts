@@ -3,7 +3,7 @@
  * and `ON DUPLICATE KEY UPDATE`, no `RETURNING`, index hints where MariaDB's plans need them. The
  * business writes are the portable transactions of plain statements.
  */
-import { admitInSteps } from "@hireport/core";
+import { admitInSteps } from "@hireport/core/storage";
 import { DummyDriver, MysqlAdapter, MysqlIntrospector, MysqlQueryCompiler, type SqlBool, sql } from "kysely";
 import { createApplicationInSteps } from "../stores/application-create";
 import { appendEventInSteps } from "../stores/outbox";

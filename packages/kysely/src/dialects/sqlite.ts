@@ -3,7 +3,7 @@
  * database's write lock at once, so there are no row locks to take; `ON CONFLICT` and `RETURNING`
  * as on Postgres. The business writes are the portable transactions of plain statements.
  */
-import { admitInSteps } from "@hireport/core";
+import { admitInSteps } from "@hireport/core/storage";
 import { DummyDriver, type SqlBool, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from "kysely";
 import type { Db } from "../context";
 import { createApplicationInSteps } from "../stores/application-create";

@@ -13,7 +13,7 @@ import type {
   RateLimitResult,
   StorageStores,
   UsageRecord,
-} from "@hireport/core";
+} from "@hireport/core/storage";
 import type { AttemptToRecord, ClaimedDelivery, ClaimOptions, RecordAttemptResult } from "@hireport/webhooks";
 import type {
   AliasedRawBuilder,

@@ -1,4 +1,4 @@
-import type { FieldSpec } from "@hireport/core";
+import type { FieldSpec } from "@hireport/core/storage";
 import type { Kysely } from "kysely";
 import { strategyFor } from "../dialects/detect";
 import type { ColumnTypes, DialectKind } from "../dialects/types";

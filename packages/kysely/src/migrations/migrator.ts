@@ -4,7 +4,7 @@
  * the routines the storage calls on Postgres are installed after them (`installRoutines`). They run
  * on hireport's own runner (`migration-runner.ts`), which loads nothing at run time either.
  */
-import { JOB_FIELDS } from "@hireport/core";
+import { JOB_FIELDS } from "@hireport/core/storage";
 import type { Kysely } from "kysely";
 import { addFieldColumnMigration } from "./add-field-column";
 import { applicationAnswersMigration } from "./application-answers";

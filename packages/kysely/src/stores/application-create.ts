@@ -3,7 +3,7 @@ import {
   type CreateApplicationResult,
   createApplicationInSteps as createInSteps,
   type NewApplicationWrite,
-} from "@hireport/core";
+} from "@hireport/core/storage";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import { fromDb } from "../values";

@@ -1,4 +1,5 @@
-import type { ApplicationListQuery, ApplicationPatch, ApplicationRecord, ApplicationStore } from "@hireport/core";
+import type { ApplicationRecord } from "@hireport/core";
+import type { ApplicationListQuery, ApplicationPatch, ApplicationStore } from "@hireport/core/storage";
 import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import type { NoteTable, StageChangeTable } from "../schema";

@@ -1,4 +1,5 @@
-import type { AuditRecord, AuditStore } from "@hireport/core";
+import type { AuditRecord } from "@hireport/core";
+import type { AuditStore } from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 import type { AuditTable } from "../schema";
 import { fromDb, readJson } from "../values";

@@ -1,4 +1,4 @@
-import { type CandidateErasureSteps, type CandidateStore, eraseInSteps } from "@hireport/core";
+import { type CandidateErasureSteps, type CandidateStore, eraseInSteps } from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 import { type ApplicationRow, selectApplications } from "./application-rows";
 import { chunks, IN_LIST_SIZE, redactErasedApplications } from "./erasure-redactions";

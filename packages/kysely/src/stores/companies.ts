@@ -1,4 +1,5 @@
-import type { CompanyRecord, CompanyStore } from "@hireport/core";
+import type { CompanyRecord } from "@hireport/core";
+import type { CompanyStore } from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 import type { CompanyTable } from "../schema";
 import { fromDb } from "../values";

@@ -2,7 +2,7 @@
  * Whether applications are erased, asked of the host's domain stores (the storage's `domain`
  * option) by the stores that store an answer or an attempt after an erasure may have run.
  */
-import type { DomainStores } from "@hireport/core";
+import type { DomainStores } from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 import { chunks } from "./erasure-redactions";
 

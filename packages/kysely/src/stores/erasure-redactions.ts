@@ -11,7 +11,7 @@ import {
   type RedactableRow,
   type RedactedText,
   redactInSteps,
-} from "@hireport/core";
+} from "@hireport/core/storage";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
 

@@ -1,4 +1,4 @@
-import { type EventDeliveryStore, subscribesTo } from "@hireport/core";
+import { type EventDeliveryStore, subscribesTo } from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 import type { WebhookEndpointTable } from "../schema";
 import { newestFirst } from "./newest-first";

@@ -1,4 +1,5 @@
-import type { AnyEventType, EventRecord, EventStore } from "@hireport/core";
+import type { AnyEventType } from "@hireport/core/schemas";
+import type { EventRecord, EventStore } from "@hireport/core/storage";
 import type { ExpressionBuilder } from "kysely";
 import type { StoreContext } from "../context";
 import type { EventTable, HireportDatabase } from "../schema";

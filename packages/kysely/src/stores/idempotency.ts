@@ -1,4 +1,9 @@
-import { type IdempotencyClaim, type IdempotencyStore, redactApplications, type StoredResponse } from "@hireport/core";
+import {
+  type IdempotencyClaim,
+  type IdempotencyStore,
+  redactApplications,
+  type StoredResponse,
+} from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 import { fromDb, readJson } from "../values";
 import { lockedErasedAt } from "./domain-erasures";

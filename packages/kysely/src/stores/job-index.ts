@@ -1,4 +1,5 @@
-import type { IndexingAction, IndexingService, JobIndexNotice, JobIndexStore } from "@hireport/core";
+import type { IndexingService } from "@hireport/core/extend";
+import type { IndexingAction, JobIndexNotice, JobIndexStore } from "@hireport/core/storage";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import type { JobIndexMarkTable, JobIndexNoticeTable } from "../schema";

@@ -1,4 +1,5 @@
-import type { GetOptions, JobListQuery, JobRecord, JobStore } from "@hireport/core";
+import type { JobRecord } from "@hireport/core";
+import type { GetOptions, JobListQuery, JobStore } from "@hireport/core/storage";
 import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import type { JobTable } from "../schema";

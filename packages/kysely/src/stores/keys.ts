@@ -1,4 +1,5 @@
-import type { ApiKeyRecord, ApiKeyWithCompany, KeyStore, RateLimitStore, Scope } from "@hireport/core";
+import type { ApiKeyRecord, Scope } from "@hireport/core";
+import type { ApiKeyWithCompany, KeyStore, RateLimitStore } from "@hireport/core/storage";
 import { runCompiled } from "../compiled-queries";
 import type { StoreContext } from "../context";
 import { type ApiKeyTable, COLUMNS, type CompanyTable, DATE_COLUMNS } from "../schema";

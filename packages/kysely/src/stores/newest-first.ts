@@ -1,4 +1,4 @@
-import type { KeysetPosition } from "@hireport/core";
+import type { KeysetPosition } from "@hireport/core/storage";
 import { type RawBuilder, type SelectQueryBuilder, sql } from "kysely";
 import type { StoreContext } from "../context";
 import { afterValues } from "./keyset";

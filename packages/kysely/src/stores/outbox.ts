@@ -1,5 +1,5 @@
 /** `events.append` as one transaction of plain statements: the portable way (MySQL/MariaDB, SQLite). */
-import { appendInSteps, type EventRecord } from "@hireport/core";
+import { appendInSteps, type EventRecord } from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 import { createEventDeliveryStore } from "./event-deliveries";
 import { eventRow } from "./events";

@@ -3,7 +3,7 @@
  * and `rateLimits.consume` as one transaction: the portable way, used by MySQL/MariaDB and SQLite,
  * and by Postgres when its one-statement count stays undecided.
  */
-import type { RateLimitBucket, RateLimitResult } from "@hireport/core";
+import type { RateLimitBucket, RateLimitResult } from "@hireport/core/storage";
 import { type RawBuilder, sql } from "kysely";
 import type { StoreContext } from "../context";
 import { readNumber } from "../values";

@@ -1,4 +1,4 @@
-import type { RateLimitStore } from "@hireport/core";
+import type { RateLimitStore } from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 import { readCounts, refusal } from "./rate-limit-counters";
 

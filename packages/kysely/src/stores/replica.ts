@@ -1,4 +1,4 @@
-import type { GetOptions } from "@hireport/core";
+import type { GetOptions } from "@hireport/core/storage";
 import type { StoreContext } from "../context";
 
 /**

@@ -1,4 +1,4 @@
-import { statusClassOf, type UsageRecord, type UsageStore, utcDay } from "@hireport/core";
+import { statusClassOf, type UsageRecord, type UsageStore, utcDay } from "@hireport/core/storage";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import type { UsageTable } from "../schema";

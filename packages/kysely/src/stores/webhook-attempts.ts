@@ -2,7 +2,7 @@
  * The attempt state machine, stated once: `recordAttempts` records a batch of attempts, and
  * `recordAttempt` is `recordAttempts` of one item.
  */
-import { REDACTED_RESPONSE_BODY } from "@hireport/core";
+import { REDACTED_RESPONSE_BODY } from "@hireport/core/storage";
 import type { AttemptToRecord, RecordAttemptResult, WebhookEndpointRecord, WebhookStore } from "@hireport/webhooks";
 import { type RawBuilder, sql, type Updateable } from "kysely";
 import { PRIMARY_KEY, type StoreContext } from "../context";

@@ -1,5 +1,7 @@
 /** Webhook endpoints, deliveries and attempts: rows to records, records to rows, and endpoint reads by id. */
-import type { AnyEventType, DeliveryStatus, EventDelivery, EventType } from "@hireport/core";
+import type { EventType } from "@hireport/core";
+import type { AnyEventType, DeliveryStatus } from "@hireport/core/schemas";
+import type { EventDelivery } from "@hireport/core/storage";
 import type { DeliveryAttemptRecord, DeliveryRecord, WebhookEndpointRecord, WebhookSecret } from "@hireport/webhooks";
 import type { StoreContext } from "../context";
 import type { WebhookAttemptTable, WebhookDeliveryTable, WebhookEndpointTable } from "../schema";

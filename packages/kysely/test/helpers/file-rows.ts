@@ -2,7 +2,7 @@
  * Raw reads and writes of `kyselyFileStore`'s tables under a prefix, past the store's own methods:
  * what the file-store tests count, and what a process killed in the middle of a `put` leaves.
  */
-import { newId } from "@hireport/core";
+import { newId } from "@hireport/core/storage";
 import { sql } from "kysely";
 import type { AnyDb } from "./databases";
 

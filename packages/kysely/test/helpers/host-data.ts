@@ -3,7 +3,8 @@
  * that is not empty: one company with a bit of everything, written through the storage at times
  * around now (as a live host's rows are), and a snapshot of every row of every table under a prefix.
  */
-import type { FileStore, StoredFileInfo } from "@hireport/core";
+import type { FileStore } from "@hireport/core";
+import type { StoredFileInfo } from "@hireport/core/storage";
 import type { WebhookStorage } from "@hireport/webhooks";
 import { sql } from "kysely";
 import { TABLE_NAMES } from "../../src/index";

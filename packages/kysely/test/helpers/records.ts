@@ -1,15 +1,13 @@
 import { randomBytes, randomUUID } from "node:crypto";
+import type { ApiKeyRecord, CompanyRecord, JobRecord } from "@hireport/core";
 import type {
-  ApiKeyRecord,
-  CompanyRecord,
   CreateApplicationResult,
   EventRecord,
-  JobRecord,
   NewApplication,
   NewApplicationWrite,
   StorageStores,
-} from "@hireport/core";
-import { jobFieldDefaults } from "@hireport/core";
+} from "@hireport/core/storage";
+import { jobFieldDefaults } from "@hireport/core/storage";
 import type { AttemptOutcome, DeliveryRecord, WebhookEndpointRecord } from "@hireport/webhooks";
 
 /**

@@ -3,7 +3,8 @@
  * host runs (auth, rate limit, service transaction with its outbox event, usage log), on a real
  * database, with two app instances (two Kysely pools) where races matter.
  */
-import { type ApiResponse, createPublicApi, type PublicApi, SCOPES, type Storage } from "@hireport/core";
+import { type ApiResponse, createPublicApi, type PublicApi, type Storage } from "@hireport/core";
+import { SCOPES } from "@hireport/core/schemas";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kyselyStorage } from "../../src/index";

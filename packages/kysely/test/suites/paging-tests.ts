@@ -1,5 +1,5 @@
 /** Keyset paging (one query a page, no OFFSET) and the statement counts of the hot writes. */
-import { deliveryId } from "@hireport/core";
+import { deliveryId } from "@hireport/core/extend";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { routinesOf } from "../../src/dialects/postgres/routines";

@@ -3,7 +3,8 @@
  * so a page a million rows deep costs what the first page costs. Checked with the database's own
  * EXPLAIN on the exact SQL the stores run.
  */
-import { ERASED_CANDIDATE, type NewApplication, type Storage } from "@hireport/core";
+import type { Storage } from "@hireport/core";
+import { ERASED_CANDIDATE, type NewApplication } from "@hireport/core/storage";
 import { CompiledQuery, Kysely, type LogEvent, PostgresDialect } from "kysely";
 import pg from "pg";
 import { describe, expect, it } from "vitest";

@@ -1,7 +1,8 @@
 /** Races of the storage contract with several connections, and two OS processes, at once. */
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { createPublicApi, type RateLimitBucket, REDACTED_RESPONSE_BODY } from "@hireport/core";
+import { createPublicApi } from "@hireport/core";
+import { type RateLimitBucket, REDACTED_RESPONSE_BODY } from "@hireport/core/storage";
 import type { WebhookStorage } from "@hireport/webhooks";
 import { type CompiledQuery, sql } from "kysely";
 import { describe, expect, it } from "vitest";

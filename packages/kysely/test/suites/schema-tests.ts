@@ -3,7 +3,9 @@
  * routines beside the migration (their names, their installation, and tests that fail when their
  * SQL drifts from core or from the tables).
  */
-import { deliveryId, field } from "@hireport/core";
+
+import { deliveryId } from "@hireport/core/extend";
+import { field } from "@hireport/core/storage";
 import { CompiledQuery, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { deliveryIdSql, fanOutValues, insertedColumns } from "../../src/dialects/postgres/routine-sql";

@@ -1,5 +1,5 @@
 /** Webhook claims beside outbox writes (no deadlock, no delivery given twice), attempts, resends and purges. */
-import { deliveryId } from "@hireport/core";
+import { deliveryId } from "@hireport/core/extend";
 import { endpointUpdate } from "@hireport/webhooks";
 import type { CompiledQuery } from "kysely";
 import { describe, expect, it } from "vitest";

@@ -1,4 +1,5 @@
-import { eventTraceparent, type Telemetry, type WebhookAttemptTelemetry } from "@hireport/core";
+import type { Telemetry } from "@hireport/core";
+import { eventTraceparent, type WebhookAttemptTelemetry } from "@hireport/core/extend";
 import type { ClaimedDelivery } from "../store/webhook-records";
 
 /**

@@ -1,19 +1,16 @@
+import { type ChangeOptions, HireportError, type Page } from "@hireport/core";
 import {
-  type ChangeOptions,
   CursorCodec,
   cursorScope,
-  DELIVERY_STATUSES,
-  type DeliveryStatus,
-  HireportError,
   hostActor,
-  type KeysetPosition,
   notFound,
-  type Page,
   pageRequest,
   recordAudit,
   sentPayload,
   toPage,
-} from "@hireport/core";
+} from "@hireport/core/extend";
+import { DELIVERY_STATUSES, type DeliveryStatus } from "@hireport/core/schemas";
+import type { KeysetPosition } from "@hireport/core/storage";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 import type { DeliveryAttemptRecord, DeliveryRecord } from "../store/webhook-records";
 

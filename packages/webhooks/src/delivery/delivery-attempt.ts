@@ -1,4 +1,4 @@
-import { newId } from "@hireport/core";
+import { newId } from "@hireport/core/storage";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 import { toEndpointView } from "../endpoints/endpoint-view";
 import type { OutgoingRequest, Sender, SendResult } from "../network/sender";

@@ -1,4 +1,4 @@
-import { sentPayload } from "@hireport/core";
+import { sentPayload } from "@hireport/core/extend";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 import type { OutgoingRequest } from "../network/sender";
 import { createSecretBox } from "../signing/secret-encryption";

@@ -1,14 +1,5 @@
-import {
-  type ChangeOptions,
-  createPollLoop,
-  deliveryId,
-  type HealthReport,
-  hostActor,
-  newEvent,
-  notFound,
-  recordAudit,
-  systemClock,
-} from "@hireport/core";
+import { type ChangeOptions, type HealthReport, systemClock } from "@hireport/core";
+import { createPollLoop, deliveryId, hostActor, newEvent, notFound, recordAudit } from "@hireport/core/extend";
 import { createDeliveryLog, type DeliveryLog, toDeliveryView, type WebhookDelivery } from "../delivery/deliveries";
 import { createDeliveryRunner, type DeliveryResult, type RunResult } from "../delivery/delivery-runner";
 import { newLeaseToken } from "../delivery/random-tokens";

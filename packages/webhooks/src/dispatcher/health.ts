@@ -2,13 +2,9 @@
  * `dispatcher.health()`: the storage answers, and the deliveries are not falling behind (how long
  * the oldest due delivery has waited, how many are due), against limits the host sets.
  */
-import {
-  DEFAULT_HEALTH_TIMEOUT_MS,
-  type HealthCheck,
-  HealthCheckFailure,
-  type HealthReport,
-  runHealthChecks,
-} from "@hireport/core";
+import type { HealthReport } from "@hireport/core";
+import { DEFAULT_HEALTH_TIMEOUT_MS, HealthCheckFailure, runHealthChecks } from "@hireport/core/http";
+import type { HealthCheck } from "@hireport/core/storage";
 import type { ResolvedDispatcherOptions } from "./options";
 
 /** The `health` option of `createWebhookDispatcher`: when `dispatcher.health()` reports unhealthy. */

@@ -1,17 +1,7 @@
-import {
-  type AuditInput,
-  type ChangeOptions,
-  EVENT_TYPES,
-  type EventType,
-  HireportError,
-  hostActor,
-  isStorableText,
-  newId,
-  notFound,
-  recordAudit,
-  type StorageStores,
-  unknownCompany,
-} from "@hireport/core";
+import { type ChangeOptions, type EventType, HireportError } from "@hireport/core";
+import { type AuditInput, hostActor, notFound, recordAudit, unknownCompany } from "@hireport/core/extend";
+import { EVENT_TYPES, isStorableText } from "@hireport/core/schemas";
+import { newId, type StorageStores } from "@hireport/core/storage";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 import type { AddressPolicy } from "../network/address-policy";
 import { createSecretBox } from "../signing/secret-encryption";

@@ -1,4 +1,3 @@
-import { REDACTED_RESPONSE_BODY } from "@hireport/core";
 import {
   copy,
   createdList,
@@ -14,6 +13,7 @@ import {
   type StateAccess,
   toStored,
 } from "@hireport/core/memory";
+import { REDACTED_RESPONSE_BODY } from "@hireport/core/storage";
 import type { AttemptStatsBucket } from "../store/attempt-stats";
 import { THROTTLE_WINDOW_MS, type ThrottleCount, throttleAfter, throttleAllowance } from "../store/endpoint-throttle";
 import { applyEndpointUpdate } from "../store/endpoint-update";

@@ -6,11 +6,11 @@
 import {
   type ApiRequest,
   type ApiResponse,
-  createFetchHandler,
   HireportError,
   type HireportHandler,
   isHireportError,
 } from "@hireport/core";
+import { createFetchHandler } from "@hireport/core/http";
 import { liveSecrets } from "../delivery/delivery-request";
 import type { WebhookEndpointRecord } from "../store/webhook-records";
 import type { SecretBox } from "./secret-encryption";

@@ -1,4 +1,4 @@
-import type { WebhookEndpointStatus } from "@hireport/core";
+import type { WebhookEndpointStatus } from "@hireport/core/schemas";
 import type { WebhookStopReason } from "./webhook-records";
 import type { EndpointUpdate } from "./webhook-store";
 

@@ -3,7 +3,7 @@
  * outbox reads and writes of them: `WebhookSubscription` (an endpoint as the fan-out sees it) and
  * `EventDelivery` (the row the fan-out writes), which the records here extend.
  */
-import type { EventDelivery, WebhookSubscription } from "@hireport/core";
+import type { EventDelivery, WebhookSubscription } from "@hireport/core/storage";
 
 /** Why an endpoint is paused or disabled. */
 export type WebhookStopReason = "failures" | "manual" | "gone";

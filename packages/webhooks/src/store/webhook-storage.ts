@@ -1,4 +1,5 @@
-import type { Storage, StorageStores } from "@hireport/core";
+import type { Storage } from "@hireport/core";
+import type { StorageStores } from "@hireport/core/storage";
 import type { WebhookStore } from "./webhook-store";
 
 /** Core's stores with the webhook store, as seen outside and inside a transaction. */

@@ -8,13 +8,9 @@
  * contract (`Storage` of `@hireport/core`: company scoping, binary id order, times as instants,
  * `Date` round trips) hold here too.
  */
-import type {
-  DeliveryStatus,
-  EventDeliveryStore,
-  EventType,
-  KeysetPosition,
-  WebhookEndpointStatus,
-} from "@hireport/core";
+import type { EventType } from "@hireport/core";
+import type { DeliveryStatus, WebhookEndpointStatus } from "@hireport/core/schemas";
+import type { EventDeliveryStore, KeysetPosition } from "@hireport/core/storage";
 import type { AttemptStatsBucket, AttemptStatsQuery } from "./attempt-stats";
 import type {
   ClaimedDelivery,

@@ -1,5 +1,5 @@
 /** The webhook records the conformance suites store: an endpoint, a delivery, an attempt, each with random ids. */
-import type { EventRecord } from "@hireport/core";
+import type { EventRecord } from "@hireport/core/storage";
 import { newId, now, randomHex } from "@hireport/core/testing";
 import type { DeliveryAttemptRecord, DeliveryRecord, WebhookEndpointRecord } from "../store/webhook-records";
 

@@ -1,4 +1,6 @@
-import { deliveryId, type EventRecord, type EventType, newEvent, newId } from "@hireport/core";
+import type { EventType } from "@hireport/core";
+import { deliveryId, newEvent } from "@hireport/core/extend";
+import { type EventRecord, newId } from "@hireport/core/storage";
 import type { DeliveryRecord, WebhookEndpointRecord } from "../../src/store/webhook-records";
 import type { WebhookStorage } from "../../src/store/webhook-storage";
 

@@ -1,5 +1,5 @@
 /** The rate-limit count on Postgres: calls of the `count_requests` routine. */
-import type { KeyRateWindow, RateLimitBucket, RateLimitResult } from "@hireport/core";
+import type { KeyRateWindow, RateLimitBucket, RateLimitResult } from "@hireport/core/storage";
 import { type Expression, type RawBuilder, sql } from "kysely";
 import { runCompiled } from "../../compiled-queries";
 import type { StoreContext } from "../../context";

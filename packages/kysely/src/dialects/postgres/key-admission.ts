@@ -1,13 +1,13 @@
 /** `keys.admit` on Postgres: the key lookup and the request's count in one statement per batch. */
+import { isKeyUsable } from "@hireport/core";
 import {
   type ApiKeyWithCompany,
   admitInSteps,
-  isKeyUsable,
   type KeyAdmission,
   type KeyRateWindow,
   type KeyStore,
   type RateLimitResult,
-} from "@hireport/core";
+} from "@hireport/core/storage";
 import { sql } from "kysely";
 import { runCompiled } from "../../compiled-queries";
 import type { StoreContext } from "../../context";

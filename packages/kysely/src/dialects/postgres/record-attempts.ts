@@ -23,7 +23,7 @@
  * A batch with a failure, or a status change, takes the portable path: those lock the endpoints
  * and decide each attempt's effect in order.
  */
-import { REDACTED_RESPONSE_BODY } from "@hireport/core";
+import { REDACTED_RESPONSE_BODY } from "@hireport/core/storage";
 import type { AttemptToRecord, RecordAttemptResult } from "@hireport/webhooks";
 import { sql } from "kysely";
 import { runCompiled } from "../../compiled-queries";

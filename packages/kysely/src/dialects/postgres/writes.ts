@@ -1,5 +1,5 @@
 /** The business writes and hot-path inserts of Postgres, each in one statement. */
-import type { CreateApplicationResult, EventRecord, NewApplicationWrite, UsageRecord } from "@hireport/core";
+import type { CreateApplicationResult, EventRecord, NewApplicationWrite, UsageRecord } from "@hireport/core/storage";
 import { sql } from "kysely";
 import { runCompiled } from "../../compiled-queries";
 import type { StoreContext } from "../../context";

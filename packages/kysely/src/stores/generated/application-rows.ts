@@ -3,7 +3,8 @@
  * Generated from APPLICATION_FIELDS and CANDIDATE_FIELDS (packages/core/src/fields/application.ts, candidate.ts) by packages/core/scripts/generate-fields.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
-import type { ApplicationPatch, ApplicationRecord, NewApplication } from "@hireport/core";
+import type { ApplicationRecord } from "@hireport/core";
+import type { ApplicationPatch, NewApplication } from "@hireport/core/storage";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../../context";
 import type { ApplicationTable } from "../../schema";

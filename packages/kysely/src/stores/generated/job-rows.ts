@@ -3,7 +3,8 @@
  * Generated from JOB_FIELDS (packages/core/src/fields/job.ts) by packages/core/scripts/generate-fields.ts.
  * Do not edit: run `pnpm --filter @hireport/core generate`.
  */
-import type { JobPatch, JobRecord, JobStatus } from "@hireport/core";
+import type { JobRecord, JobStatus } from "@hireport/core";
+import type { JobPatch } from "@hireport/core/storage";
 import type { Updateable } from "kysely";
 import type { StoreContext } from "../../context";
 import type { JobTable } from "../../schema";

@@ -1,4 +1,4 @@
-import type { EventRecord } from "@hireport/core";
+import type { EventRecord } from "@hireport/core/storage";
 import { HOUR, MINUTE, makeEvent, newId, now, SECOND, shift } from "@hireport/core/testing";
 import { endpointUpdate } from "../../endpoints/endpoint-stops";
 import type { DeliveryAttemptRecord, DeliveryRecord, WebhookEndpointRecord } from "../../store/webhook-records";

@@ -1,4 +1,4 @@
-import { deliveryId } from "@hireport/core";
+import { deliveryId } from "@hireport/core/extend";
 import { makeEvent, newId, now, orderedIds, shift } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import type { WebhookEndpointRecord } from "../../store/webhook-records";

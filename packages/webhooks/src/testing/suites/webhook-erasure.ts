@@ -1,4 +1,4 @@
-import { type EventRecord, REDACTED_RESPONSE_BODY, redactApplications } from "@hireport/core";
+import { type EventRecord, REDACTED_RESPONSE_BODY, redactApplications } from "@hireport/core/storage";
 import { applicationEvent, makeApplication, newId, now, randomHex } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 import type { WebhookConformanceContext } from "../context";

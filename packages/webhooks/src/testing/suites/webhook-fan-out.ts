@@ -1,4 +1,4 @@
-import { deliveryId } from "@hireport/core";
+import { deliveryId } from "@hireport/core/extend";
 import {
   ancientPast,
   DAY,
