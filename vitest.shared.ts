@@ -18,6 +18,7 @@ export const hireportAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@hireport\/core\/testing$/, replacement: src("core/src/testing/index.ts") },
   { find: /^@hireport\/core$/, replacement: src("core/src/index.ts") },
   { find: /^@hireport\/kysely\/webhooks$/, replacement: src("kysely/src/webhooks.ts") },
+  { find: /^@hireport\/kysely\/testing$/, replacement: src("kysely/src/testing/index.ts") },
   { find: /^@hireport\/kysely$/, replacement: src("kysely/src/index.ts") },
   { find: /^@hireport\/webhooks\/verify$/, replacement: src("webhooks/src/verify/index.ts") },
   { find: /^@hireport\/webhooks\/memory$/, replacement: src("webhooks/src/memory/index.ts") },

@@ -321,6 +321,11 @@ export function resolveOptions(options: CareersOptions): ResolvedCareersOptions 
       "api has no fileStore: the careers site keeps each applicant's CV there. Pass createPublicApi a fileStore (kyselyFileStore({ db }) from @hireport/kysely, memoryFileStore() from @hireport/core/memory for tests, or your own FileStore).",
     );
   }
+  if (options.api.settings?.publicJobPages === false) {
+    fail(
+      "api was created with publicJobPages: false, so its jobs have no public_url: the careers site is those pages. Leave publicJobPages out (or true) to serve the site.",
+    );
+  }
   if (typeof options.resolveCompany !== "function") {
     fail('resolveCompany is required: (request) => the company id, such as () => "co_acme"');
   }

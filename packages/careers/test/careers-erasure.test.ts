@@ -14,10 +14,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { CandidateExport } from "@hireport/core";
 import { HUMAN_REVIEW_NOTE } from "@hireport/core/extend";
+import { kyselyConformanceInspector } from "@hireport/kysely/testing";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openTestDatabase, type TestDialect } from "../../kysely/test/helpers/databases";
-import { findText } from "../../kysely/test/helpers/text-scan";
 import { pdfBytes } from "./support/careers-suite";
 import { type Adapter, COMPANIES, startHost, type TestHost } from "./support/host";
 
@@ -159,7 +159,8 @@ for (const { dialect, adapter } of PLAN) {
     const traces = async () => {
       const found: string[] = [];
       for (const text of TRACES)
-        for (const place of await findText(db, prefix, text)) found.push(`${text} in ${place}`);
+        for (const place of await kyselyConformanceInspector({ db, tablePrefix: prefix }).findText(text))
+          found.push(`${text} in ${place}`);
       return found;
     };
 
@@ -489,14 +490,18 @@ for (const { dialect, adapter } of PLAN) {
       const file = await download(kept?.resume_url as string);
       expect(file.status).toBe(200);
       expect(new Uint8Array(await file.arrayBuffer())).toEqual(bystanderCv);
-      expect(await findText(db, prefix, BYSTANDER.email)).toContain("application.candidate_email");
+      expect(await kyselyConformanceInspector({ db, tablePrefix: prefix }).findText(BYSTANDER.email)).toContain(
+        "application.candidate_email",
+      );
 
       // What the site keeps of an applicant besides the application: the client's address, in the
       // per-address apply limit's counters only, which the purge removes once their window ended.
-      expect(await findText(db, prefix, APPLICANT_ADDRESS)).toEqual(["rate_limit.bucket_key"]);
+      expect(await kyselyConformanceInspector({ db, tablePrefix: prefix }).findText(APPLICANT_ADDRESS)).toEqual([
+        "rate_limit.bucket_key",
+      ]);
       host.clock.advance(86_400_000);
       expect((await host.api.retention.purge()).rateLimitCounters).toBeGreaterThan(0);
-      expect(await findText(db, prefix, APPLICANT_ADDRESS)).toEqual([]);
+      expect(await kyselyConformanceInspector({ db, tablePrefix: prefix }).findText(APPLICANT_ADDRESS)).toEqual([]);
     });
   });
 }

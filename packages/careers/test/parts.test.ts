@@ -76,6 +76,17 @@ describe("createCareers options", () => {
       /api has no fileStore.*createPublicApi a fileStore/,
     );
   });
+
+  it("refuses an api without public job pages (publicJobPages: false): the site is those pages", () => {
+    const withoutPages = createPublicApi({
+      storage: memoryStorage(),
+      publicBaseUrl: "https://jobs.example.com",
+      fileTokenSecret: "parts-test-secret-0123456789-abcdefghijk",
+      fileStore: memoryFileStore(),
+      publicJobPages: false,
+    });
+    expect(() => createCareers({ ...valid, api: withoutPages })).toThrow(/api was created with publicJobPages: false/);
+  });
 });
 
 describe("a job's place and type", () => {

@@ -12,11 +12,11 @@ import { runFileStoreConformance, runStorageConformance } from "@hireport/core/t
 import { runWebhookStoreConformance } from "@hireport/webhooks/testing";
 import { afterAll, describe, expect, it } from "vitest";
 import { kyselyFileStore, kyselyStorage } from "../src/index";
+import { kyselyConformanceInspector } from "../src/testing";
 import { kyselyWebhookStorage } from "../src/webhooks";
 import { openTestDatabase, type TestDialect } from "./helpers/databases";
 import { countFileRows, countOrphanChunks, leaveOrphanChunk } from "./helpers/file-rows";
 import { rowCounts, seedHostData, snapshotTables } from "./helpers/host-data";
-import { rawReads } from "./helpers/inspector";
 
 const DIALECTS: TestDialect[] = ["sqlite", "postgres"];
 
@@ -36,7 +36,7 @@ for (const dialect of DIALECTS) {
       name,
       setup: async () => ({
         storage: kyselyStorage({ db, tablePrefix: prefix }),
-        inspect: rawReads(db, prefix),
+        inspect: kyselyConformanceInspector({ db: db, tablePrefix: prefix }),
         teardown: keep,
       }),
     });
@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
       name,
       setup: async () => ({
         storage: kyselyWebhookStorage({ db, tablePrefix: prefix }),
-        inspect: rawReads(db, prefix),
+        inspect: kyselyConformanceInspector({ db: db, tablePrefix: prefix }),
         teardown: keep,
       }),
     });

@@ -15,6 +15,7 @@ import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { kyselyStorage, migrateToLatest } from "../src/index";
+import { kyselyConformanceInspector } from "../src/testing";
 import {
   type AnyDb,
   createDb,
@@ -24,7 +25,6 @@ import {
   type TestDatabase,
   type TestDialect,
 } from "./helpers/databases";
-import { rawReads } from "./helpers/inspector";
 import * as make from "./helpers/records";
 
 const SECRET = "kysely-replica-secret-0123456789-abcdefghij";
@@ -61,7 +61,7 @@ async function defineRoutingTests(dialect: TestDialect, options: { conformance: 
           const readDb = await createDb(dialect, { sqliteFile });
           return {
             storage: kyselyStorage({ db, readDb, tablePrefix: prefix }),
-            inspect: rawReads(db, prefix),
+            inspect: kyselyConformanceInspector({ db: db, tablePrefix: prefix }),
             async teardown() {
               await readDb.destroy();
               await dropTables(db, prefix);

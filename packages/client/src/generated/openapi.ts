@@ -327,7 +327,7 @@ export interface components {
             required_skills: string[];
             closing_date: string | null;
             applications_count: number;
-            /** @description Address of the public job page while the job is public (active, not hidden, closing date not passed; the closing day itself included); otherwise null. */
+            /** @description Address of the public job page while the job is public (active, not hidden, closing date not passed; the closing day itself included); otherwise null, and always null where the service has no public job pages. */
             public_url: string | null;
             /**
              * Format: date-time

@@ -88,6 +88,7 @@ export type { AuditStore } from "../storage/audit";
 export type { CandidateErasureInput, CandidateStore, RetentionQuery } from "../storage/candidates";
 export type { GetOptions } from "../storage/common";
 export type { CompanyStore } from "../storage/companies";
+export type { ConformanceInspector, ConformanceRows } from "../storage/conformance";
 export type { DomainStores } from "../storage/domain-stores";
 export type { EventDeliveryStore } from "../storage/event-deliveries";
 export type { EventStore } from "../storage/events";

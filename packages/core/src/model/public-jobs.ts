@@ -36,6 +36,8 @@ export interface PublicJobSettings {
   siteUrl(company: { id: string }): string;
   /** The company's IANA time zone, in which closing dates are read. */
   timeZone(company: { id: string }): string;
+  /** Whether public jobs have pages: when false, no job has a `public_url`. @default true */
+  pages?: boolean;
 }
 
 /**
@@ -45,10 +47,13 @@ export interface PublicJobSettings {
 export class PublicJobRules {
   readonly #settings: PublicJobSettings;
   readonly #now: () => Date;
+  /** Whether public jobs have pages (the `publicJobPages` option of `createPublicApi`). */
+  readonly pages: boolean;
 
   constructor(settings: PublicJobSettings, now: () => Date) {
     this.#settings = settings;
     this.#now = now;
+    this.pages = settings.pages ?? true;
   }
 
   /** The root of the company's careers site (`publicBaseUrl` unless the host maps companies to sites). */
@@ -68,9 +73,12 @@ export class PublicJobRules {
     return job.closingDate === null || isPublicJob(job, this.today(job.companyId));
   }
 
-  /** The job's `public_url`: its page on the company's careers site while it is public, else null. */
+  /**
+   * The job's `public_url`: its page on the company's careers site while it is public, else null
+   * (always null for a host without job pages).
+   */
   url(job: JobRecord): string | null {
-    return this.isPublic(job) ? publicJobUrl(job, this.siteUrl(job.companyId)) : null;
+    return this.pages && this.isPublic(job) ? publicJobUrl(job, this.siteUrl(job.companyId)) : null;
   }
 
   /** The instant a job with a closing date stops being public (the end of that day in the company's zone), or null. */

@@ -87,7 +87,7 @@ export const jobSchema = z
     applications_count: z.int().min(0),
     public_url: z.url().nullable().meta({
       description:
-        "Address of the public job page while the job is public (active, not hidden, closing date not passed; the closing day itself included); otherwise null.",
+        "Address of the public job page while the job is public (active, not hidden, closing date not passed; the closing day itself included); otherwise null, and always null where the service has no public job pages.",
     }),
     created_at: utcDateTime(),
     updated_at: utcDateTime(),

@@ -73,6 +73,8 @@ export interface PublicApi extends HireportHandler {
     maxBodyBytes: number;
     streamBody: false;
     hasFileStore: boolean;
+    /** The `publicJobPages` option: whether public jobs have pages (`public_url`). */
+    publicJobPages: boolean;
   }>;
   companies: CompanyService;
   keys: KeyService;
@@ -131,8 +133,9 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const clock = options.clock ?? systemClock;
   const logger: Logger = options.logger ?? console;
   const fileTokens = new FileTokens(options.fileTokenSecret, resolved.fileTokenTtlSeconds, clock);
-  const publicJobs = new PublicJobRules({ siteUrl: resolved.publicSiteUrl, timeZone: resolved.closingTimeZone }, () =>
-    clock.now(),
+  const publicJobs = new PublicJobRules(
+    { siteUrl: resolved.publicSiteUrl, timeZone: resolved.closingTimeZone, pages: resolved.publicJobPages },
+    () => clock.now(),
   );
   const runtime: Runtime = Object.freeze({
     storage: options.storage,
@@ -234,6 +237,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
       maxBodyBytes: resolved.limits.maxBodyBytes,
       streamBody: false,
       hasFileStore: options.fileStore !== undefined,
+      publicJobPages: resolved.publicJobPages,
     }),
     companies: new CompanyService(runtime),
     keys: new KeyService(runtime),

@@ -47,6 +47,14 @@ export interface CreatePublicApiOptions {
    */
   publicSiteUrl?: (company: { id: string }) => string;
   /**
+   * Whether the host serves public job pages (with `@hireport/careers`, or pages of its own at
+   * `{site}/jobs/{id}`). `false` for a host without them: every job's `public_url` is then null, in
+   * answers, events and `api.publicJobs.url()`, and `@hireport/careers` refuses this API. The
+   * public-job rule still holds for the rest (`api.publicJobs.list()`, `isPublic()`).
+   * @default true
+   */
+  publicJobPages?: boolean;
+  /**
    * The IANA time zone in which a company's closing dates are read (the public-job rule): a job
    * closing on `2026-03-31` is public through the whole of that day there and leaves at the next
    * midnight. One zone for every company, or a function of the company.

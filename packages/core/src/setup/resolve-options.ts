@@ -18,6 +18,8 @@ export interface ResolvedOptions {
   publicSiteUrl: (company: { id: string }) => string;
   /** The time zone of a company's closing dates. */
   closingTimeZone: (company: { id: string }) => string;
+  /** Whether public jobs have pages (`public_url`). */
+  publicJobPages: boolean;
 }
 
 function positiveInteger(name: string, value: number | undefined, fallback: number, max?: number): number {
@@ -64,6 +66,10 @@ export function resolveOptions(options: CreatePublicApiOptions): Readonly<Resolv
   if (siteUrl !== undefined && typeof siteUrl !== "function") {
     throw new TypeError("hireport: option publicSiteUrl must be a function (company) => the root of its careers site.");
   }
+  const publicJobPages = options.publicJobPages ?? true;
+  if (typeof publicJobPages !== "boolean") {
+    throw new TypeError(`hireport: option publicJobPages must be true or false, got '${String(publicJobPages)}'.`);
+  }
   const zone = options.closingTimeZone ?? "UTC";
   let closingTimeZone: (company: { id: string }) => string;
   if (typeof zone === "function") closingTimeZone = zone;
@@ -74,6 +80,7 @@ export function resolveOptions(options: CreatePublicApiOptions): Readonly<Resolv
   return Object.freeze({
     publicSiteUrl: siteUrl ? (company: { id: string }) => siteUrl(company).replace(/\/+$/, "") : () => publicBaseUrl,
     closingTimeZone,
+    publicJobPages,
     publicBaseUrl,
     basePath: pathOption("basePath", options.basePath, "/api/public/v1"),
     filesPath: pathOption("filesPath", options.filesPath, "/files/cv"),

@@ -14,10 +14,10 @@
 import type * as CoreTestStorage from "../../../core/test/http/storage";
 import type { StoredCounts } from "../../../core/test/http/storage";
 import { kyselyFileStore, TABLE_NAMES } from "../../src/index";
+import { kyselyConformanceInspector } from "../../src/testing";
 import { kyselyWebhookStorage } from "../../src/webhooks";
 import { type AnyDb, openTestDatabase, type TestDatabase, type TestDialect } from "../helpers/databases";
 import { countFileRows, countOrphanChunks, leaveOrphanChunk } from "../helpers/file-rows";
-import { rawReads } from "../helpers/inspector";
 
 /** The process time zone of the dialect runs: far from UTC, with daylight saving time. */
 const TEST_TIME_ZONE = "America/New_York";
@@ -26,13 +26,13 @@ const TEST_TIME_ZONE = "America/New_York";
 export type TestStorageModule = typeof CoreTestStorage;
 
 function required<T>(value: T | undefined, name: string): T {
-  if (value === undefined) throw new Error(`rawReads() has no ${name}`);
+  if (value === undefined) throw new Error(`kyselyConformanceInspector() has no ${name}`);
   return value;
 }
 
 /** The counts the HTTP tests read, as raw SQL on the tables of `prefix`. */
 function storedCounts(db: AnyDb, prefix: string): StoredCounts {
-  const raw = rawReads(db, prefix);
+  const raw = kyselyConformanceInspector({ db, tablePrefix: prefix });
   return {
     jobApplicationsCount: required(raw.jobApplicationsCount, "jobApplicationsCount"),
     countApplications: required(raw.countApplications, "countApplications"),

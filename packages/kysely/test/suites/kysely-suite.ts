@@ -12,6 +12,7 @@ import { runWebhookStoreConformance } from "@hireport/webhooks/testing";
 import type { CompiledQuery } from "kysely";
 import { afterAll, beforeAll, describe, expect } from "vitest";
 import { kyselyStorage, migrateToLatest } from "../../src/index";
+import { kyselyConformanceInspector } from "../../src/testing";
 import { kyselyWebhookStorage } from "../../src/webhooks";
 import {
   type AnyDb,
@@ -21,7 +22,6 @@ import {
   randomPrefix,
   type TestDialect,
 } from "../helpers/databases";
-import { rawReads } from "../helpers/inspector";
 import { defineHttpTests } from "./http-suite";
 import { definePagingTests } from "./paging-tests";
 import { definePlanTests } from "./plan-tests";
@@ -55,7 +55,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         if (result.error) throw result.error;
         return {
           storage: kyselyStorage({ db: conformanceDb, tablePrefix: conformancePrefix }),
-          inspect: rawReads(conformanceDb, conformancePrefix),
+          inspect: kyselyConformanceInspector({ db: conformanceDb, tablePrefix: conformancePrefix }),
           teardown: () => dropTables(conformanceDb, conformancePrefix),
         };
       },
@@ -69,7 +69,7 @@ export async function defineKyselySuite(dialect: TestDialect): Promise<void> {
         if (result.error) throw result.error;
         return {
           storage: kyselyWebhookStorage({ db: conformanceDb, tablePrefix: webhookPrefix }),
-          inspect: rawReads(conformanceDb, webhookPrefix),
+          inspect: kyselyConformanceInspector({ db: conformanceDb, tablePrefix: webhookPrefix }),
           teardown: () => dropTables(conformanceDb, webhookPrefix),
         };
       },

@@ -6,9 +6,9 @@ import type { Logger, Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
 import type { ConformanceInspector } from "@hireport/core/testing";
 import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { kyselyConformanceInspector } from "@hireport/kysely/testing";
 import type { Cluster, Redis } from "ioredis";
 import { type AnyDb, createDb, dropTables, randomPrefix } from "../../../kysely/test/helpers/databases";
-import { rawReads } from "../../../kysely/test/helpers/inspector";
 import type { RedisAdmissionOptions } from "../../src/options";
 import { RedisKeys } from "../../src/redis-keys";
 import { decorate, type RedisAdmissionInternals } from "../../src/with-redis-admission";
@@ -40,7 +40,7 @@ export async function openDatabase(kind: DatabaseKind): Promise<Database> {
     return {
       tablePrefix,
       storage: kyselyStorage({ db, tablePrefix }),
-      inspect: rawReads(db, tablePrefix),
+      inspect: kyselyConformanceInspector({ db, tablePrefix }),
       async close() {
         await dropTables(db, tablePrefix);
         await db.destroy();
