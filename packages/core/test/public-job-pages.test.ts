@@ -22,8 +22,13 @@ async function setup(publicJobPages?: boolean) {
   await api.companies.upsert({ id: "co_a", name: "Acme" });
   const { key } = await api.keys.create({ companyId: "co_a", name: "Careers", scopes: ["jobs:write"] });
   const call = async (method: string, path: string, body?: unknown) => {
-    const answer = await api.handle({ method, path, headers: { authorization: `Bearer ${key}` }, body });
-    return { status: answer.status, json: JSON.parse(String(answer.body)) as Record<string, unknown> };
+    const headers = {
+      authorization: `Bearer ${key}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    };
+    const answer = await api.handle({ method, path, headers, body });
+    const json = JSON.parse(String(answer.body)) as { data: Record<string, unknown> & Record<string, unknown>[] };
+    return { status: answer.status, json: json.data };
   };
   const payloads = async () =>
     ((await storage.events.list("co_a", { take: 100 })) as EventRecord[]).map(
@@ -52,7 +57,7 @@ describe("publicJobPages", () => {
     expect((await call("GET", `/jobs/${id}`)).json.public_url).toBeNull();
     const changed = await call("PATCH", `/jobs/${id}`, { title: "Senior welder" });
     expect(changed.json.public_url).toBeNull();
-    const listed = (await call("GET", "/jobs")).json.data as { id: string; public_url: string | null }[];
+    const listed = (await call("GET", "/jobs")).json as unknown as { id: string; public_url: string | null }[];
     expect(listed.map((job) => [job.id, job.public_url])).toEqual([[id, null]]);
     const events = await payloads();
     expect(events.map((event) => event.type).sort()).toEqual(["job.created", "job.updated"]);

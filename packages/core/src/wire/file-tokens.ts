@@ -1,8 +1,17 @@
-import { jwtVerify, SignJWT } from "jose";
 import type { Clock } from "../base/clock";
 import { hs256Key } from "../model/crypto";
 
 const AUDIENCE = "hireport:cv";
+
+/**
+ * jose, loaded at the first CV link signed or checked rather than at import: most requests sign
+ * none, and a cold start (a serverless function's first request) need not pay for loading it.
+ */
+let jose: Promise<typeof import("jose")> | undefined;
+const loadJose = () => {
+  jose ??= import("jose");
+  return jose;
+};
 const ALGORITHM = "HS256";
 
 export interface FileTokenClaims {
@@ -23,6 +32,7 @@ export class FileTokens {
   }
 
   async sign(claims: FileTokenClaims): Promise<string> {
+    const { SignJWT } = await loadJose();
     const now = Math.floor(this.#clock.now().getTime() / 1000);
     return new SignJWT({ cid: claims.companyId })
       .setProtectedHeader({ alg: ALGORITHM })
@@ -35,6 +45,7 @@ export class FileTokens {
 
   /** The claims of a valid, unexpired token; null for anything else. */
   async verify(token: string): Promise<FileTokenClaims | null> {
+    const { jwtVerify } = await loadJose();
     try {
       const { payload } = await jwtVerify(token, await this.#key, {
         algorithms: [ALGORITHM],
