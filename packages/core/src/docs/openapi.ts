@@ -3,6 +3,7 @@
  * `z.toJSONSchema`: the limits a client reads in the document are the limits the API enforces.
  */
 import * as z from "zod";
+import { formatNumber } from "../base/format-number";
 import { LIMITS } from "../fields/value-schemas";
 import { OPENAPI_PATH, REFERENCE_PATH, ROUTES, type RouteSpec } from "../http/routes";
 import { EVENT_TYPES } from "../model/domain";
@@ -89,7 +90,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   404: "No such record in the key's company (a record of another company answers 404 too).",
   405: "The path exists, but not with this method; the Allow header lists the methods it takes.",
   409: "duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After.",
-  413: `The request body is larger than ${MAX_BODY_BYTES.toLocaleString("en-US")} bytes (1 MiB).`,
+  413: `The request body is larger than ${formatNumber(MAX_BODY_BYTES)} bytes (1 MiB).`,
   422: "The body is JSON but breaks the schema; error.fields lists each field to fix with a dotted path (candidate.email, tags.3). Also answered when an Idempotency-Key is reused with a different request (another body or another path).",
   429: "Too many requests: per-minute (rate_limited) or per-day (daily_limit) limit of the key. Wait the seconds in Retry-After; Retry-After and X-RateLimit-Reset describe the window that refused (for daily_limit, the UTC day). A refused request does not count.",
   500: "A fault of the service; retry later. Details are logged, never sent.",

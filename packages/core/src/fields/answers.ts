@@ -8,6 +8,7 @@
  */
 import * as z from "zod";
 import { HireportError } from "../base/errors";
+import { formatNumber } from "../base/format-number";
 import { QUESTION_TYPES, type Question, type QuestionType } from "./questions";
 import { isStorableText, LIMITS, UNSTORABLE_TEXT_MESSAGE } from "./value-schemas";
 
@@ -113,7 +114,7 @@ function checkValue(question: Question, value: AnswerValue): Checked {
       if (typeof value !== "string") return { problem: "Must be text." };
       const max = question.type === "short_text" ? LIMITS.shortAnswer : LIMITS.longAnswer;
       const text = question.type === "short_text" ? value.trim() : value;
-      if (text.length > max) return { problem: `Must be at most ${max.toLocaleString("en-US")} characters.` };
+      if (text.length > max) return { problem: `Must be at most ${formatNumber(max)} characters.` };
       if (!isStorableText(text)) return { problem: UNSTORABLE_TEXT_MESSAGE };
       return { value: text, text, knockout: false };
     }

@@ -5,6 +5,7 @@
  * OpenAPI document (generated from the same schemas) publishes it.
  */
 import * as z from "zod";
+import { formatNumber } from "../base/format-number";
 import { isCountryCode } from "./country-codes";
 
 /** Text lengths, list sizes and number ranges enforced on input (a field's own may be in its declaration). */
@@ -149,7 +150,7 @@ export function httpsUrl() {
 
 /** A web address (http or https) up to 2,048 characters, or `""` for none. */
 export function webUrlOrEmpty() {
-  const message = `Must be a web address starting with https:// (or http://) of at most ${LIMITS.url.toLocaleString("en-US")} characters, or an empty string.`;
+  const message = `Must be a web address starting with https:// (or http://) of at most ${formatNumber(LIMITS.url)} characters, or an empty string.`;
   const url = z
     .url({ protocol: /^https?$/, hostname: z.regexes.domain, error: message })
     .max(LIMITS.url)

@@ -6,6 +6,7 @@
  */
 import type * as z from "zod";
 import { type FieldError, HireportError } from "../base/errors";
+import { formatNumber } from "../base/format-number";
 import type { QueryBag } from "../base/http-types";
 
 /** Most entries one 422 answer lists; a body with more problems is reported by its first 100. */
@@ -15,12 +16,6 @@ export const MAX_FIELD_ERRORS = 100;
 export const BODY_FIELD = "body";
 
 type RawIssue = z.core.$ZodRawIssue;
-
-const numberFormat = new Intl.NumberFormat("en-US");
-
-function formatNumber(value: number | bigint): string {
-  return numberFormat.format(value);
-}
 
 /** What a JSON value is, for "Must be a string, not a number." */
 function describeValue(value: unknown): string {
