@@ -61,20 +61,18 @@ async function runOnce(stack: Stack, shape: Shape, key: string): Promise<Run> {
     stdio: ["ignore", "pipe", "inherit"],
   });
   try {
+    // The child's line: the port (server) or the status (function), then its clock's marks as JSON.
+    const line = await waitForLine(child, shape === "fastify" ? "listening " : "answered ");
+    const [head, marks] = [line.slice(0, line.indexOf(" ")), line.slice(line.indexOf(" ") + 1)];
+    let status = head;
     if (shape === "fastify") {
-      const line = await waitForLine(child, "listening ");
-      const [port, marks] = [line.slice(0, line.indexOf(" ")), line.slice(line.indexOf(" ") + 1)];
-      const response = await fetch(`http://127.0.0.1:${port}/api/public/v1/me`, {
+      const response = await fetch(`http://127.0.0.1:${head}/api/public/v1/me`, {
         headers: { authorization: `Bearer ${key}` },
       });
       await response.text();
-      const totalMs = performance.now() - started;
-      if (response.status !== 200) throw new Error(`${stack}-${shape}: GET /me answered ${response.status}`);
-      return { totalMs, importMs: (JSON.parse(marks) as { imported: number }).imported, rssMb: rssMb(child.pid ?? 0) };
+      status = String(response.status);
     }
-    const line = await waitForLine(child, "answered ");
     const totalMs = performance.now() - started;
-    const [status, marks] = [line.slice(0, line.indexOf(" ")), line.slice(line.indexOf(" ") + 1)];
     if (status !== "200") throw new Error(`${stack}-${shape}: GET /me answered ${status}`);
     return { totalMs, importMs: (JSON.parse(marks) as { imported: number }).imported, rssMb: rssMb(child.pid ?? 0) };
   } finally {

@@ -77,6 +77,9 @@ describe("the README's entry points", () => {
       .map((key) => (key === "." ? "@hireport/core" : `@hireport/core/${key.slice(2)}`));
     expect([...listed.keys()].sort()).toEqual(entries.sort());
     expect(Object.keys(SOURCES).sort()).toEqual(entries.sort());
+    // The sources are the ones the build makes the entries from.
+    const build = readFileSync(resolve(PACKAGE, "tsup.config.ts"), "utf8");
+    for (const source of Object.values(SOURCES)) expect(build, source).toContain(`"${source}"`);
   });
 
   it("lists each entry's exports, all of them and no other, with their count", () => {
