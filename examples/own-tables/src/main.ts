@@ -16,7 +16,7 @@ import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import Database from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
-import { hostDomainStores } from "./domain-stores";
+import { domain } from "./domain";
 import { type HostDatabase, migrateHostTables } from "./schema";
 import { serve } from "./server";
 
@@ -48,7 +48,7 @@ async function main(): Promise<void> {
 
   const port = Number(process.env.PORT ?? 3000);
   const api = createPublicApi({
-    storage: kyselyStorage({ db, domain: hostDomainStores }),
+    storage: kyselyStorage({ db, domain }),
     publicBaseUrl: `http://localhost:${port}`,
     // A new secret each start: CV links and cursors of an earlier run stop working, fine for a demo.
     fileTokenSecret: randomBytes(32).toString("base64url"),

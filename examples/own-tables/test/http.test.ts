@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { runHttpSuite } from "@hireport/core/testing";
 import { kyselyStorage } from "@hireport/kysely";
 import { afterAll } from "vitest";
-import { hostDomainStores } from "../src/domain-stores";
+import { domain } from "../src/domain";
 import { serve } from "../src/server";
 import { openDatabase } from "./support/databases";
 
@@ -15,7 +15,7 @@ for (const dialect of ["sqlite", "postgres"] as const) {
   afterAll(() => database.close());
   runHttpSuite({
     name: `own tables on ${dialect}, Fastify`,
-    storage: () => kyselyStorage({ db: database.db, domain: hostDomainStores }),
+    storage: () => kyselyStorage({ db: database.db, domain }),
     async start(api) {
       const app = await serve(api);
       await app.listen({ port: 0, host: "127.0.0.1" });

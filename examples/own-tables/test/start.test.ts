@@ -73,7 +73,8 @@ it("serves the API on the host's tables: a job from openings, an application int
       pipelineStage: "inbox",
       openingId: jobs.data[0]?.id,
     });
-    expect(db.prepare(`select "fullName", "emailKey" from candidates where id = ?`).get(`cnd_${data.id}`)).toEqual({
+    const person = `select "fullName", "emailKey" from candidates where id = (select "candidateId" from candidacies where id = ?)`;
+    expect(db.prepare(person).get(data.id)).toEqual({
       fullName: "Ada Lovelace",
       emailKey: "ada@example.com",
     });

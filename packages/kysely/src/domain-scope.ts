@@ -77,9 +77,23 @@ export interface DomainScope<DB> {
  */
 export type DomainFactory<DB> = (scope: DomainScope<DB>) => DomainStores;
 
+/**
+ * The storage's own context behind a scope: what `declaredDomain` uses to keep the stage history and
+ * notes in hireport's tables. Not part of the public `DomainScope`.
+ */
+export const SCOPE_CONTEXT: unique symbol = Symbol("hireport.domainScopeContext");
+
+/** The context a scope was made on (see {@link SCOPE_CONTEXT}). */
+export function contextOfScope(scope: DomainScope<unknown>): StoreContext {
+  const ctx = (scope as { [SCOPE_CONTEXT]?: StoreContext })[SCOPE_CONTEXT];
+  if (!ctx) throw new Error("@hireport/kysely: this DomainScope was not made by kyselyStorage.");
+  return ctx;
+}
+
 /** The scope of a context: its handle, and `reads` for the list reads (the `readDb`'s context, or `ctx`). */
 export function domainScope<DB>(ctx: StoreContext, reads: StoreContext = ctx): DomainScope<DB> {
-  const scope: DomainScope<DB> = {
+  const scope: DomainScope<DB> & { [SCOPE_CONTEXT]: StoreContext } = {
+    [SCOPE_CONTEXT]: ctx,
     db: ctx.db as unknown as Kysely<DB>,
     readDb: reads.db as unknown as Kysely<DB>,
     dialect: ctx.strategy.kind,

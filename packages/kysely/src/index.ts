@@ -1,3 +1,21 @@
+export type {
+  ActorColumns,
+  ApplicationColumnField,
+  ApplicationTableDeclaration,
+  CandidateColumnField,
+  CandidateTableDeclaration,
+  ColumnCodec,
+  ColumnSpec,
+  DomainDeclaration,
+  IdStyle,
+  JobColumnField,
+  JobTableDeclaration,
+  NoteTableDeclaration,
+  StageChangeTableDeclaration,
+  WordColumn,
+} from "./declared/declaration";
+export { type DeclaredDomain, declaredDomain } from "./declared/declared-domain";
+export { DeclarationError } from "./declared/errors";
 export type { DialectKind } from "./dialects/types";
 export type { DomainErasure, DomainFactory, DomainScope } from "./domain-scope";
 export { kyselyHealthChecks } from "./health-checks";

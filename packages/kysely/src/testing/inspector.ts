@@ -3,6 +3,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import { detectDialect } from "../dialects/detect";
 import type { DialectKind } from "../dialects/types";
 import { TABLE_NAMES } from "../schema";
+import { declaredTablesInspector, isDeclaredDomain } from "./declared-inspector";
 import { findText } from "./text-scan";
 
 /**
@@ -34,10 +35,11 @@ export interface KyselyConformanceInspectorOptions {
   /** The SQL dialect, as `kyselyStorage`'s option. @default detected from the adapter */
   dialect?: DialectKind;
   /**
-   * For a host with its own domain tables: how to read and clean them. Without it, jobs,
-   * applications and notes are read from hireport's own tables.
+   * For a host with its own domain tables: how to read and clean them, or the storage's
+   * `declaredDomain(…)` itself (any object with its `declaration`), whose declaration says it. Without it, jobs, applications and notes
+   * are read from hireport's own tables.
    */
-  domain?: DomainTablesInspector;
+  domain?: DomainTablesInspector | { readonly declaration: object };
 }
 
 /** hireport's tables whose rows do not name their company: found through another table, or by key. */
@@ -68,7 +70,9 @@ export function kyselyConformanceInspector(options: KyselyConformanceInspectorOp
   const db = options.db as Kysely<unknown>;
   const prefix = options.tablePrefix ?? "hireport_";
   const dialect = options.dialect ?? detectDialect(db);
-  const domain = options.domain;
+  const domain = isDeclaredDomain(options.domain)
+    ? declaredTablesInspector(db, dialect, prefix, options.domain)
+    : options.domain;
   const table = (name: string) => sql.table(`${prefix}${name}`);
   const one = async (query: RawBuilder<{ n: number | string }>) => {
     const row = (await query.execute(db)).rows[0];
