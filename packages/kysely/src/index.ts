@@ -16,6 +16,7 @@ export type {
 } from "./declared/declaration";
 export { type DeclaredDomain, declaredDomain } from "./declared/declared-domain";
 export { DeclarationError } from "./declared/errors";
+export { changeTriggerSql, installChangeTriggers } from "./declared/triggers";
 export type { DialectKind } from "./dialects/types";
 export type { DomainErasure, DomainFactory, DomainScope } from "./domain-scope";
 export { kyselyHealthChecks } from "./health-checks";

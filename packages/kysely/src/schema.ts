@@ -211,6 +211,14 @@ export interface JobIndexMarkTable {
   changed_at: DbDate;
 }
 
+/** Where the change detector is in one kind of record (`job`, `application`), and when its first pass ran. */
+export interface ChangePositionTable {
+  kind: string;
+  started_at: DbDate;
+  at: DbDate;
+  last_id: string;
+}
+
 /** A search-engine service's last notice of a job, and the change count it covers. */
 export interface JobIndexNoticeTable {
   company_id: string;
@@ -275,6 +283,7 @@ export interface HireportDatabase {
   file_chunk: FileChunkTable;
   job_index_mark: JobIndexMarkTable;
   job_index_notice: JobIndexNoticeTable;
+  change_position: ChangePositionTable;
 }
 
 export type TableName = keyof HireportDatabase;
@@ -301,6 +310,7 @@ export const TABLE_NAMES = [
   "file_chunk",
   "job_index_mark",
   "job_index_notice",
+  "change_position",
 ] as const satisfies readonly TableName[];
 
 /** Columns holding dates, per table: MySQL reads them through `CAST(… AS CHAR)`. */
@@ -324,6 +334,7 @@ export const DATE_COLUMNS: { readonly [T in TableName]: readonly (keyof Hireport
   file: ["created_at"],
   file_chunk: [],
   job_index_mark: ["changed_at"],
+  change_position: ["started_at", "at"],
   job_index_notice: ["notified_at", "closes_at"],
 };
 
@@ -458,4 +469,5 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
   file_chunk: ["file_id", "seq", "data"],
   job_index_mark: ["company_id", "job_id", "seq", "changed_at"],
   job_index_notice: ["company_id", "job_id", "service", "seq", "action", "notified_at", "status", "error", "closes_at"],
+  change_position: ["kind", "started_at", "at", "last_id"],
 };

@@ -42,6 +42,12 @@ export { isPublicJob, type PublicJobFields, publicJobUrl } from "../model/public
 export { HUMAN_REVIEW_NOTE, type HumanReviewResult } from "../services/applications";
 export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "../services/audit-log";
 export type { CandidateEraseOptions, CandidateErasure, CandidateTarget } from "../services/candidates";
+export type {
+  ChangeDetectionOptions,
+  ChangePollResult,
+  HostChanges,
+  ResolvedChangeDetection,
+} from "../services/changes";
 export type { PublicJobListOptions, PublicJobLookup } from "../services/public-listing";
 export { type ResolvedRetention, RetentionError, type RetentionFailure } from "../services/retention";
 export type { IndexingService } from "../storage/job-index";

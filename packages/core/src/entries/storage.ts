@@ -86,6 +86,14 @@ export type {
 } from "../storage/applications";
 export type { AuditStore } from "../storage/audit";
 export type { CandidateErasureInput, CandidateStore, RetentionQuery } from "../storage/candidates";
+export type {
+  ChangeCheckpoint,
+  ChangedQuery,
+  ChangeKind,
+  ChangePosition,
+  ChangeStore,
+  LatestEvent,
+} from "../storage/changes";
 export type { GetOptions } from "../storage/common";
 export type { CompanyStore } from "../storage/companies";
 export type { ConformanceInspector, ConformanceRows } from "../storage/conformance";

@@ -21,6 +21,7 @@ import type { Runtime } from "../runtime/runtime";
 import { ApplicationService } from "../services/applications";
 import { AuditLog } from "../services/audit-log";
 import { CandidateService, type HostCandidates, hostCandidates } from "../services/candidates";
+import { ChangeDetector, type HostChanges, hostChanges, resolveChangeDetection } from "../services/changes";
 import { CompanyService } from "../services/companies";
 import { JobService } from "../services/jobs";
 import { KeyService } from "../services/keys";
@@ -93,6 +94,13 @@ export interface PublicApi extends HireportHandler {
   audit: AuditLog;
   /** Candidates' personal data: export (an access request) and erase (an erasure request). */
   candidates: HostCandidates;
+  /**
+   * The change detector: finds the changes of jobs and applications that hireport did not make (the
+   * product's own screens, scripts, SQL on its declared tables) and emits their events through the
+   * outbox, as the API's own changes do. Needs a storage that can tell changes (`storage.changes`:
+   * `kyselyStorage` with a `declaredDomain`).
+   */
+  changes: HostChanges;
   /** Retention: `purge()` removes what is older than the periods of the `retention` option. */
   retention: {
     /**
@@ -167,6 +175,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const applications = new ApplicationService(runtime);
   const candidates = new CandidateService(runtime);
   const retention = new RetentionService(runtime, candidates, retentionSettings);
+  const changes = hostChanges(new ChangeDetector(runtime, resolveChangeDetection(options.changes)), logger);
   const usage = new UsageLog(runtime, resolved.usageBatchSize, resolved.usageFlushMs, resolved.usageLog);
   const pending = new Set<Promise<unknown>>();
   let openapiDocument: Record<string, unknown> | undefined;
@@ -248,11 +257,13 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     usage,
     audit: new AuditLog(runtime),
     candidates: hostCandidates(candidates),
+    changes,
     retention: Object.freeze({ purge: () => retention.purge(), settings: retentionSettings }),
     health: () => runHealthChecks(healthChecks, { timeoutMs: healthTimeoutMs, logger, now: () => clock.now() }),
     telemetry: runtime.telemetry,
     async close() {
       closed = true;
+      await changes.stop();
       stopGauge?.();
       while (pending.size > 0) await Promise.allSettled([...pending]);
       await usage.flush();

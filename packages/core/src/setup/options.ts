@@ -4,6 +4,7 @@ import type { Logger } from "../base/logger";
 import type { Telemetry } from "../base/telemetry";
 import type { HealthOptions } from "../http/health";
 import type { ResumeSource, ScoringFunction } from "../runtime/host-functions";
+import type { ChangeDetectionOptions } from "../services/changes";
 import type { RetentionOptions } from "../services/retention";
 import type { FileStore, Storage } from "../storage";
 
@@ -96,6 +97,12 @@ export interface CreatePublicApiOptions {
    * CV files no application names after an hour
    */
   retention?: RetentionOptions;
+  /**
+   * The change detector (`api.changes`): how often `api.changes.start()` looks for changes hireport
+   * did not make in a product's declared tables, and how far back. Nothing runs until the host calls
+   * `start()` or `poll()`. @default every 5 s, changes at least 2 s old, re-reading the last 60 s, 200 records a transaction
+   */
+  changes?: ChangeDetectionOptions;
   /** Where failures are logged; the detail of a 500 is logged here, never sent. @default console */
   logger?: Logger;
   /** Time source. @default the system clock */

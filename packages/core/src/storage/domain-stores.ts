@@ -1,5 +1,6 @@
 import type { ApplicationStore } from "./applications";
 import type { CandidateStore } from "./candidates";
+import type { ChangeStore } from "./changes";
 import type { JobStore } from "./jobs";
 
 /**
@@ -21,4 +22,9 @@ export interface DomainStores {
   jobs: JobStore;
   applications: ApplicationStore;
   candidates: CandidateStore;
+  /**
+   * What the change detector reads, when the domain can tell the changes made outside hireport
+   * (`declaredDomain` of `@hireport/kysely` can). @default none
+   */
+  changes?: ChangeStore;
 }

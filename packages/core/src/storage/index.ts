@@ -27,6 +27,7 @@
 import type { ApplicationStore } from "./applications";
 import type { AuditStore } from "./audit";
 import type { CandidateStore } from "./candidates";
+import type { ChangeStore } from "./changes";
 import type { CompanyStore } from "./companies";
 import type { EventDeliveryStore } from "./event-deliveries";
 import type { EventStore } from "./events";
@@ -40,6 +41,7 @@ import type { UsageStore } from "./usage";
 export type * from "./applications";
 export type * from "./audit";
 export type * from "./candidates";
+export type * from "./changes";
 export type * from "./common";
 export type * from "./companies";
 export type * from "./domain-stores";
@@ -68,6 +70,11 @@ export interface StorageStores {
   candidates: CandidateStore;
   /** The job-indexing outbox: jobs marked in their change's transaction, and each search-engine service's last notice. */
   jobIndex: JobIndexStore;
+  /**
+   * What the change detector reads, for a storage whose jobs and applications are a product's own
+   * tables (`declaredDomain` of `@hireport/kysely`). @default none: no change detection
+   */
+  changes?: ChangeStore;
 }
 
 export interface Storage extends StorageStores {

@@ -18,7 +18,19 @@ import {
 
 type Row = Record<string, unknown>;
 
-export function applicationRows(plan: DomainPlan) {
+const rowsOf = new WeakMap<DomainPlan, ReturnType<typeof makeApplicationRows>>();
+
+/** Declared applications' select and reader (made once per plan). */
+export function applicationRows(plan: DomainPlan): ReturnType<typeof makeApplicationRows> {
+  let rows = rowsOf.get(plan);
+  if (!rows) {
+    rows = makeApplicationRows(plan);
+    rowsOf.set(plan, rows);
+  }
+  return rows;
+}
+
+function makeApplicationRows(plan: DomainPlan) {
   const { applications: apps, jobs, dialect } = plan;
   const person = apps.candidate;
   const separate = person.from !== null;
@@ -117,4 +129,4 @@ export function applicationRows(plan: DomainPlan) {
   };
 }
 
-export type ApplicationRows = ReturnType<typeof applicationRows>;
+export type ApplicationRows = ReturnType<typeof makeApplicationRows>;

@@ -7,6 +7,7 @@ import type { DialectKind } from "../dialects/types";
 import type { DomainFactory, DomainScope } from "../domain-scope";
 import { declaredApplicationStore } from "./application-store";
 import { declaredCandidateStore } from "./candidate-store";
+import { declaredChangeStore } from "./change-store";
 import type { AnyDomainDeclaration, DomainDeclaration } from "./declaration";
 import { declaredJobStore } from "./job-store";
 import { type DomainPlan, domainPlan } from "./plan";
@@ -61,6 +62,7 @@ export function declaredDomain<DB>(declaration: DomainDeclaration<DB>): Declared
       jobs: declaredJobStore(any, plan),
       applications: declaredApplicationStore(any, plan),
       candidates: declaredCandidateStore(any, plan),
+      changes: declaredChangeStore(any, plan),
     };
   };
   return Object.assign(factory, { declaration });

@@ -26,8 +26,19 @@ export type AnyScope = DomainScope<unknown>;
 export const replicaFirst = (scope: AnyScope, options: GetOptions | undefined): boolean =>
   options?.replica === true && options.lock !== true && scope.readDb !== scope.db;
 
-/** The jobs of a declared table as records: the select and its reader. */
-export function jobRows(plan: DomainPlan) {
+const jobRowsOf = new WeakMap<DomainPlan, ReturnType<typeof makeJobRows>>();
+
+/** The jobs of a declared table as records: the select and its reader (made once per plan). */
+export function jobRows(plan: DomainPlan): ReturnType<typeof makeJobRows> {
+  let rows = jobRowsOf.get(plan);
+  if (!rows) {
+    rows = makeJobRows(plan);
+    jobRowsOf.set(plan, rows);
+  }
+  return rows;
+}
+
+function makeJobRows(plan: DomainPlan) {
   const { jobs, applications, dialect } = plan;
   const fields = selectFields(dialect, jobs, "j");
   const own = [jobs.idColumn, jobs.status.column];

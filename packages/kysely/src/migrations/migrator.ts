@@ -9,6 +9,7 @@ import type { Kysely } from "kysely";
 import { addFieldColumnMigration } from "./add-field-column";
 import { applicationAnswersMigration } from "./application-answers";
 import { attemptEndpointTimeIndexMigration } from "./attempt-endpoint-time-index";
+import { changePositionMigration } from "./change-position";
 import { deliveryDuePendingMigration } from "./delivery-due-pending";
 import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
@@ -51,6 +52,7 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
     "2026-11-27-0011-job-questions": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.questions),
     "2026-11-27-0012-application-answers": applicationAnswersMigration(prefix, options.dialect),
     "2026-11-28-0013-delivery-due-pending": deliveryDuePendingMigration(prefix, options.dialect),
+    "2026-12-07-0014-change-position": changePositionMigration(prefix, options.dialect),
   };
 }
 

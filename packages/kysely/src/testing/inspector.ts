@@ -43,7 +43,14 @@ export interface KyselyConformanceInspectorOptions {
 }
 
 /** hireport's tables whose rows do not name their company: found through another table, or by key. */
-const NO_COMPANY_COLUMN = new Set(["company", "rate_limit", "idempotency", "webhook_attempt", "file_chunk"]);
+const NO_COMPANY_COLUMN = new Set([
+  "company",
+  "rate_limit",
+  "idempotency",
+  "webhook_attempt",
+  "file_chunk",
+  "change_position",
+]);
 
 /** `ids` in slices small enough for one statement's parameters on every dialect. */
 function slices(ids: readonly string[]): string[][] {
