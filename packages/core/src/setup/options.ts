@@ -96,6 +96,16 @@ export interface CreatePublicApiOptions {
    * CV files no application names after an hour
    */
   retention?: RetentionOptions;
+  /**
+   * How long GET /events serves an event, in days from its creation (a whole number from 1 to
+   * 3650): the feed's window, for a company's system that cannot receive webhooks and polls
+   * instead. `api.retention.purge()` keeps every event at least this long, even when its
+   * deliveries are finished and `retention.eventDays` is shorter. A cursor from a page read longer
+   * ago than this answers 410 `cursor_expired`. A webhook dispatcher that purges on its own
+   * (without its `retention` option) must keep events as long: give it `retentionDays` of at least
+   * this, or `retention: api.retention`. @default 30
+   */
+  eventFeedDays?: number;
   /** Where failures are logged; the detail of a 500 is logged here, never sent. @default console */
   logger?: Logger;
   /** Time source. @default the system clock */
