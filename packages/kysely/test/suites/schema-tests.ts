@@ -87,6 +87,7 @@ export function defineSchemaTests(suite: SuiteContext): void {
         "2026-11-27-0011-job-questions",
         "2026-11-27-0012-application-answers",
         "2026-11-28-0013-delivery-due-pending",
+        "2026-12-08-0014-event-feed-position",
       ]);
     });
 
