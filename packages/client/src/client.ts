@@ -1,3 +1,4 @@
+import { type EventFeedOptions, EventFeedRun } from "./events-feed";
 import { allItems, type PageAnswer, type SyncOptions, SyncRun } from "./paging";
 import {
   type Call,
@@ -13,6 +14,8 @@ import type {
   ApplicationInput,
   ApplicationListParams,
   ApplicationPatchInput,
+  EventEnvelope,
+  EventListParams,
   Job,
   JobInput,
   JobListParams,
@@ -49,6 +52,7 @@ const ROUTES = {
   createApplication: { path: "/applications", method: "POST" },
   getApplication: { path: "/applications/{id}", method: "GET" },
   updateApplication: { path: "/applications/{id}", method: "PATCH" },
+  listEvents: { path: "/events", method: "GET" },
 } as const satisfies { [K in ApiOperationId]: RouteOf<K> };
 
 /** Options of `listAll`: the list's filters, plus the page size. */
@@ -99,12 +103,25 @@ export interface ApplicationsResource {
   update(id: string, input: ApplicationPatchInput, options?: PatchOptions): Promise<Application>;
 }
 
+/** The events feed: what the webhooks carry, for a system that cannot receive them (GET /events). */
+export interface EventsResource {
+  /** One page of events, oldest first; `next_cursor` is given on the last page too (GET /events). */
+  list(params?: EventListParams, options?: CallOptions): Promise<Page<EventEnvelope>>;
+  /**
+   * Every event after `cursor`, oldest first, page after page until caught up; then store the
+   * run's `cursor` and start the next run with it:
+   * `const run = client.events.read({ cursor }); for await (const event of run) …; save(run.cursor)`.
+   */
+  read(feed?: EventFeedOptions, options?: CallOptions): EventFeedRun;
+}
+
 /** What `createClient` returns. */
 export interface HireportClient {
   /** The calling key, its company, its permissions and its limits (GET /me). */
   me(options?: CallOptions): Promise<Me>;
   jobs: JobsResource;
   applications: ApplicationsResource;
+  events: EventsResource;
 }
 
 function pathFor(template: string, id?: string): string {
@@ -230,12 +247,22 @@ export function createClient(options: ClientOptions): HireportClient {
     },
   };
 
+  const events: EventsResource = {
+    async list(params, options) {
+      return (await call("listEvents", { query: params, options })).body;
+    },
+    read(feed, options) {
+      return new EventFeedRun((query) => call("listEvents", { query, options }).then(toPage), feed);
+    },
+  };
+
   return Object.freeze({
     async me(options?: CallOptions) {
       return data(await call("getMe", { options }));
     },
     jobs: Object.freeze(jobs),
     applications: Object.freeze(applications),
+    events: Object.freeze(events),
   });
 }
 

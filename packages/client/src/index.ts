@@ -5,11 +5,13 @@
 export {
   type ApplicationsResource,
   createClient,
+  type EventsResource,
   type HireportClient,
   type JobsResource,
   type ListAllParams,
 } from "./client";
 export { type CallDescription, type ClientErrorCode, HireportApiError, HireportNetworkError } from "./errors";
+export { type EventFeedOptions, EventFeedRun } from "./events-feed";
 export { type SyncOptions, SyncRun } from "./paging";
 export type {
   CallOptions,

@@ -7,7 +7,7 @@ import type { components, operations, paths } from "./generated/openapi";
 
 export type { components, operations, paths };
 
-/** The operations this client calls (the ten endpoints of docs/api-reference.md, Endpoints). */
+/** The operations this client calls (the eleven endpoints of docs/api-reference.md, Endpoints). */
 export type ApiOperationId =
   | "getMe"
   | "listJobs"
@@ -18,7 +18,8 @@ export type ApiOperationId =
   | "listApplications"
   | "createApplication"
   | "getApplication"
-  | "updateApplication";
+  | "updateApplication"
+  | "listEvents";
 
 /** The JSON body an operation takes. */
 export type RequestBody<K extends ApiOperationId> = operations[K] extends {
@@ -82,5 +83,7 @@ type WithSince<Q> = Omit<Q, "updated_since"> & { updated_since?: string | Date |
 
 /** Query of GET /jobs: `status`, `limit` (1 to 100), `cursor`, `updated_since`. */
 export type JobListParams = WithSince<QueryParams<"listJobs">>;
+/** Query of GET /events: `type` (comma-separated), `created_since`, `limit` (1 to 100), `cursor`. */
+export type EventListParams = QueryParams<"listEvents">;
 /** Query of GET /applications: `job_id`, `stage`, `limit` (1 to 100), `cursor`, `updated_since`. */
 export type ApplicationListParams = WithSince<QueryParams<"listApplications">>;

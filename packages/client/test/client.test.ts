@@ -156,6 +156,41 @@ describe.each(ADAPTERS)("@hireport/client against $name", (adapter) => {
       }
     });
 
+    it("events.read follows the feed's cursor oldest first, and a run with the kept cursor reads only what is new", async () => {
+      const own = await startWorld(adapter);
+      try {
+        const client = createClient({ baseUrl: own.baseUrl, key: own.key });
+        const made = [];
+        for (let i = 0; i < 5; i++) made.push(await client.jobs.create({ title: `Feed ${i}` }));
+        const recorder = recordingFetch();
+        const reader = createClient({ baseUrl: own.baseUrl, key: own.key, fetch: recorder.fetch });
+        const run = reader.events.read({ limit: 2, type: ["job.created"] });
+        const seen: string[] = [];
+        for await (const event of run) seen.push(`${event.type} ${(event.data as Job).title}`);
+        expect(seen).toEqual(made.map((job) => `job.created ${job.title}`));
+        expect(recorder.calls).toHaveLength(3); // 2 + 2 + 1
+        const params = recorder.calls.map((call) => new URL(call.url).searchParams);
+        expect(params.map((p) => p.get("type"))).toEqual(["job.created", "job.created", "job.created"]);
+        expect(params.map((p) => p.has("cursor"))).toEqual([false, true, true]);
+        expect(run.cursor).toEqual(expect.any(String));
+
+        // Caught up: the kept cursor reads nothing, then only the new event.
+        const idle = reader.events.read({ cursor: run.cursor, type: "job.created" });
+        for await (const _ of idle) throw new Error("nothing is new");
+        await client.jobs.create({ title: "Feed 5" });
+        const next: string[] = [];
+        for await (const event of reader.events.read({ cursor: idle.cursor, type: "job.created" }))
+          next.push((event.data as Job).title);
+        expect(next).toEqual(["Feed 5"]);
+        const page = await reader.events.list({ type: "job.created,job.updated", limit: 100 });
+        expect(page.data).toHaveLength(6);
+        expect(page.has_more).toBe(false);
+        expect(page.next_cursor).toEqual(expect.any(String));
+      } finally {
+        await own.close();
+      }
+    });
+
     it("listAll can stop early: no page is read past the break", async () => {
       const recorder = recordingFetch();
       for await (const _ of clientFor({ fetch: recorder.fetch }).jobs.listAll({ limit: 1 })) break;

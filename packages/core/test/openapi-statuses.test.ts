@@ -13,6 +13,7 @@ import { memoryStorage } from "@hireport/core/memory";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildOpenApiDocument } from "../src/docs/openapi";
 import { OPENAPI_PATH, REFERENCE_PATH } from "../src/http/routes";
+import { CursorCodec, cursorScope } from "../src/model/cursor";
 
 const SECRET = "statuses-secret-0123456789-abcdefghijk";
 const quiet = { warn: () => undefined, error: () => undefined };
@@ -170,9 +171,17 @@ describe("documented error statuses are the statuses the API answers", () => {
   const techniques: Record<string, Technique> = {
     "an unknown query parameter": async (route) => [await send(route, w, { query: { surprise: "1" } })],
     "no key": async (route) => [await send(route, w, { key: null })],
-    "a key without the permission": async (route) => [
-      await send(route, w, { key: route.path.startsWith("/jobs") ? w.applicationsOnly : w.jobsOnly }),
-    ],
+    "a key without the permission": async (route) =>
+      route.operationId === "listEvents"
+        ? // Every key reads one kind of event or the other: a type it cannot read.
+          [await send(route, w, { key: w.jobsOnly, query: { type: "application.created" } })]
+        : [await send(route, w, { key: route.path.startsWith("/jobs") ? w.applicationsOnly : w.jobsOnly })],
+    "a cursor older than the events feed's window": async (route) => {
+      if (route.operationId !== "listEvents") return [];
+      const scope = cursorScope("events", "co_statuses", { type: undefined, created_since: undefined });
+      const cursor = await new CursorCodec(SECRET).encode(scope, { at: new Date("2020-01-01T00:00:00Z"), id: "1" });
+      return [await send(route, w, { query: { cursor } })];
+    },
     "an unknown id": async (route) =>
       route.path.includes("{id}")
         ? [await send(route, w, { path: pathOf(route, w, `${route.path.split("/")[1]}_nope`) })]

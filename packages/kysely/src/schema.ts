@@ -112,6 +112,11 @@ export interface EventTable {
   created_at: DbDate;
   /** The Job or Application the event carries (erasure finds an application's events by it). */
   subject_id: string | null;
+  /**
+   * Its place in the events feed (GET /events), given after its commit (`stores/event-feed.ts`);
+   * every insert writes null (the Postgres routines too, from the event's JSON).
+   */
+  feed_position: DbNumber | null;
 }
 
 export interface RateLimitTable {
@@ -393,7 +398,7 @@ export const COLUMNS: { readonly [T in TableName]: readonly (keyof HireportDatab
     "created_at",
   ],
   note: ["seq", "id", "application_id", "company_id", "body", "actor_type", "actor_id", "actor_name", "created_at"],
-  event: ["id", "company_id", "type", "payload", "created_at", "subject_id"],
+  event: ["id", "company_id", "type", "payload", "created_at", "subject_id", "feed_position"],
   rate_limit: ["bucket_key", "hits", "reset_at"],
   usage: ["id", "company_id", "key_id", "method", "route", "status", "duration_ms", "request_id", "ip", "created_at"],
   usage_daily: ["company_id", "day", "status_class", "requests"],

@@ -159,6 +159,28 @@ export interface paths {
         patch: operations["updateApplication"];
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events
+         * @description The envelopes the webhooks carry, oldest first (in the order they were committed), for a system that cannot receive webhooks. A key sees the job events when it has jobs:read, the application events when it has applications:read; a type it cannot read answers 403. Keep next_cursor, given on the last page too, and ask again with it later: following it from the start, you get every event once, with no gaps. Events are served for the feed's window (30 days unless the service says otherwise); a cursor from a page read longer ago than the window answers 410 cursor_expired. Events of an erased candidate read as erased, as their webhooks do.
+         *
+         *     Permission: at least one of jobs:read, applications:read (or the matching write scopes).
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -540,7 +562,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see Errors in the API reference).
                  * @enum {string}
                  */
-                code: "bad_request" | "missing_key" | "invalid_key" | "expired_key" | "missing_scope" | "not_found" | "method_not_allowed" | "duplicate" | "idempotency_in_progress" | "key_limit" | "payload_too_large" | "invalid" | "rate_limited" | "daily_limit" | "server_error" | "service_unavailable";
+                code: "bad_request" | "missing_key" | "invalid_key" | "expired_key" | "missing_scope" | "not_found" | "method_not_allowed" | "duplicate" | "idempotency_in_progress" | "key_limit" | "cursor_expired" | "payload_too_large" | "invalid" | "rate_limited" | "daily_limit" | "server_error" | "service_unavailable";
                 /** @description What went wrong and what to do, in plain English. */
                 message: string;
                 /** @description 422 invalid only: one entry per field to fix (at most 100). */
@@ -647,6 +669,15 @@ export interface components {
                 endpoint_id: string;
             };
         };
+        /** @description A page of events, oldest first. */
+        ListEventsResponse: {
+            /** @description Oldest first (in the order the events were committed): the envelopes the webhooks carry. */
+            data: components["schemas"]["EventEnvelope"][];
+            /** @description True when another page follows now: ask again at once with next_cursor. */
+            has_more: boolean;
+            /** @description Opaque: pass it as `cursor` to get the events after this page. Unlike other lists it is given on the last page too: keep it and ask again later for the events that follow. Null only when the feed has had no event yet. */
+            next_cursor: string | null;
+        };
     };
     responses: {
         /** @description A query parameter is wrong or unknown (the message names it; every endpoint refuses parameters it does not take), a cursor is not valid for the list, the body is not JSON or not application/json, or the Idempotency-Key header is not 1 to 255 visible ASCII characters. Codes: bad_request. */
@@ -724,6 +755,19 @@ export interface components {
                 "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 /** @description idempotency_in_progress only: seconds to wait before sending the request again. */
                 "Retry-After"?: number;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description cursor_expired: the cursor of GET /events is from a page read longer ago than the feed's window, so events after it may be gone. The message says how to resync: read jobs and applications again with updated_since, then list events from created_since of now minus the window. Codes: cursor_expired. */
+        Gone: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -1530,6 +1574,47 @@ export interface operations {
             405: components["responses"]["MethodNotAllowed"];
             413: components["responses"]["PayloadTooLarge"];
             422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /** @description Only events of these types, comma-separated (type=job.created,job.closed): application.created, application.updated, job.created, job.updated, job.closed. Without it, every type the key may read. A type the key may not read answers 403 missing_scope. */
+                type?: string;
+                /** @description Only events created at or after this time: a date (YYYY-MM-DD, midnight UTC) or a date-time with Z or an offset. Events older than the feed's window (30 days unless the service says otherwise) are not served whatever this says. */
+                created_since?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+                /** @description The next_cursor of the previous page, unchanged. Cursors are opaque. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListEventsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            410: components["responses"]["Gone"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];

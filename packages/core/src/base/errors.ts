@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   duplicate: 409,
   idempotency_in_progress: 409,
   key_limit: 409,
+  cursor_expired: 410,
   payload_too_large: 413,
   invalid: 422,
   rate_limited: 429,

@@ -89,6 +89,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   403: "The key lacks the permission named in error.required_scope.",
   404: "No such record in the key's company (a record of another company answers 404 too).",
   405: "The path exists, but not with this method; the Allow header lists the methods it takes.",
+  410: "cursor_expired: the cursor of GET /events is from a page read longer ago than the feed's window, so events after it may be gone. The message says how to resync: read jobs and applications again with updated_since, then list events from created_since of now minus the window.",
   409: "duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After.",
   413: `The request body is larger than ${formatNumber(MAX_BODY_BYTES)} bytes (1 MiB).`,
   422: "The body is JSON but breaks the schema; error.fields lists each field to fix with a dotted path (candidate.email, tags.3). Also answered when an Idempotency-Key is reused with a different request (another body or another path).",
@@ -106,6 +107,7 @@ const ERROR_RESPONSE_NAMES: Record<number, string> = {
   403: "Forbidden",
   404: "NotFound",
   405: "MethodNotAllowed",
+  410: "Gone",
   409: "Conflict",
   413: "PayloadTooLarge",
   422: "ValidationFailed",
@@ -188,12 +190,24 @@ function operationFor(route: RouteSpec, names: Map<z.ZodType, string>): Json {
   if (route.method === "POST") parameters.push(ref("parameters", "IdempotencyKey"));
 
   const permission =
-    route.scope === null ? "Permission: any valid key." : `Permission: ${route.scope} (or the matching write scope).`;
+    route.scope !== null
+      ? `Permission: ${route.scope} (or the matching write scope).`
+      : route.anyOfScopes
+        ? `Permission: at least one of ${route.anyOfScopes.join(", ")} (or the matching write scopes).`
+        : "Permission: any valid key.";
   const operation: Json = {
     operationId: route.operationId,
     summary: route.summary,
     description: [route.description, permission].filter(Boolean).join("\n\n"),
-    tags: [route.path === "/me" ? "Key" : route.path.startsWith("/jobs") ? "Jobs" : "Applications"],
+    tags: [
+      route.path === "/me"
+        ? "Key"
+        : route.path.startsWith("/jobs")
+          ? "Jobs"
+          : route.path.startsWith("/events")
+            ? "Events"
+            : "Applications",
+    ],
     "x-required-scope": route.scope,
   };
   if (parameters.length > 0) operation.parameters = parameters;
@@ -422,6 +436,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Reco
       { name: "Key", description: "The calling key." },
       { name: "Jobs", description: "The company's jobs." },
       { name: "Applications", description: "Candidates and their applications." },
+      { name: "Events", description: "The events the webhooks carry, as a feed to poll." },
       { name: "Meta", description: "About the API itself." },
     ],
     paths,

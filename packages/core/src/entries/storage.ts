@@ -99,7 +99,7 @@ export type { CompanyStore } from "../storage/companies";
 export type { ConformanceInspector, ConformanceRows } from "../storage/conformance";
 export type { DomainStores } from "../storage/domain-stores";
 export type { EventDeliveryStore } from "../storage/event-deliveries";
-export type { EventStore } from "../storage/events";
+export type { EventFeedQuery, EventStore, FeedEvent } from "../storage/events";
 export type { NewStoredFile, StoredFile, StoredFileInfo, StoredFileQuery } from "../storage/files";
 export type { IdempotencyClaim, IdempotencyClaimInput, IdempotencyStore } from "../storage/idempotency";
 export type { IndexingAction, JobIndexNotice, JobIndexPending, JobIndexStore } from "../storage/job-index";

@@ -5,6 +5,7 @@ import type { Page } from "../model/paging";
 import { REPLICA } from "../runtime/read-options";
 import type { Runtime } from "../runtime/runtime";
 import type { ApplicationService } from "../services/applications";
+import type { EventFeedService } from "../services/events";
 import type { JobService } from "../services/jobs";
 import type { OperationId, RouteBody, RouteQuery } from "./routes";
 
@@ -26,6 +27,7 @@ export interface HandlerResult {
 export interface Services {
   jobs: JobService;
   applications: ApplicationService;
+  events: EventFeedService;
 }
 
 /** One handler per operation of the route table, typed by its route's query and body. */
@@ -101,6 +103,11 @@ export function createHandlers(runtime: Runtime, services: Services): Handlers {
         keyActor(context.auth.key),
       );
       return data(200, written.wire);
+    },
+
+    async listEvents(context) {
+      const page = await services.events.list(companyId(context), context.auth.key.scopes, context.query);
+      return wirePage(page, page.data);
     },
   };
 }

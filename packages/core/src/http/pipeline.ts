@@ -101,6 +101,14 @@ function authorize(route: RouteSpec, auth: ApiKeyWithCompany): void {
       requiredScope: route.scope,
     });
   }
+  const anyOf = route.anyOfScopes;
+  if (anyOf?.[0] !== undefined && !anyOf.some((scope) => hasScope(auth.key.scopes, scope))) {
+    throw new HireportError(
+      "missing_scope",
+      `This API key lacks the permissions ${anyOf.join(" and ")}: this endpoint needs at least one.`,
+      { requiredScope: anyOf[0] },
+    );
+  }
 }
 
 /** Builds `handle(request)`: the pipeline above, with the usage log. */

@@ -1,5 +1,5 @@
 /**
- * The ten endpoints of docs/api-reference.md (Endpoints) as data: method, path, permission, schemas and statuses. The
+ * The eleven endpoints of docs/api-reference.md (Endpoints) as data: method, path, permission, schemas and statuses. The
  * request pipeline matches requests against this table and the OpenAPI document is built from it.
  */
 import * as z from "zod";
@@ -9,6 +9,7 @@ import { applicationCreateBodySchema, applicationPatchBodySchema } from "../sche
 import {
   applicationPageSchema,
   applicationResponseSchema,
+  eventPageSchema,
   jobPageSchema,
   jobResponseSchema,
   meSchema,
@@ -16,8 +17,10 @@ import {
 import { jobCreateBodySchema, jobPatchBodySchema } from "../schemas/job";
 import {
   applicationListQuerySchema,
+  eventListQuerySchema,
   jobListQuerySchema,
   parseApplicationListQuery,
+  parseEventListQuery,
   parseJobListQuery,
 } from "../schemas/query";
 import { parseQuery } from "../schemas/validation";
@@ -48,8 +51,13 @@ export interface RouteSpec<Q = unknown, B = unknown> {
   method: "GET" | "POST" | "PATCH";
   /** Path template below the API root, `{id}` for the path parameter: `/jobs/{id}`. */
   path: string;
-  /** Permission required; null when any valid key may call it (GET /me). */
+  /** Permission required; null when any valid key may call it (GET /me), or when `anyOfScopes` says. */
   scope: Scope | null;
+  /**
+   * With `scope` null: the key needs at least one of these (GET /events: each event type needs its
+   * own read permission, which the handler checks). @default none: `scope` alone decides
+   */
+  anyOfScopes?: readonly Scope[];
   summary: string;
   description?: string;
   /** The query parameters: validated before the handler runs (400 on failure). */
@@ -79,7 +87,7 @@ function route<const Id extends string, Q, B>(
   return Object.freeze(spec);
 }
 
-/** The ten endpoints by operation id, in the order of docs/api-reference.md, Endpoints. */
+/** The eleven endpoints by operation id, in the order of docs/api-reference.md, Endpoints. */
 export const ROUTE_TABLE = Object.freeze({
   getMe: route({
     operationId: "getMe",
@@ -215,6 +223,21 @@ export const ROUTE_TABLE = Object.freeze({
     successStatus: 200,
     errorStatuses: [400, 401, 403, 404, 405, 413, 422, 429, 500, 503],
   }),
+  listEvents: route({
+    operationId: "listEvents",
+    method: "GET",
+    path: "/events",
+    scope: null,
+    anyOfScopes: ["jobs:read", "applications:read"],
+    summary: "List events",
+    description:
+      "The envelopes the webhooks carry, oldest first (in the order they were committed), for a system that cannot receive webhooks. A key sees the job events when it has jobs:read, the application events when it has applications:read; a type it cannot read answers 403. Keep next_cursor, given on the last page too, and ask again with it later: following it from the start, you get every event once, with no gaps. Events are served for the feed's window (30 days unless the service says otherwise); a cursor from a page read longer ago than the window answers 410 cursor_expired. Events of an erased candidate read as erased, as their webhooks do.",
+    query: { schema: eventListQuerySchema, parse: (query) => parseEventListQuery(query ?? {}) },
+    body: null,
+    response: eventPageSchema,
+    successStatus: 200,
+    errorStatuses: [400, 401, 403, 405, 410, 429, 500, 503],
+  }),
 });
 
 /** Operation ids of the public API, as in the OpenAPI document. */
@@ -231,5 +254,5 @@ export type RouteBody<K extends OperationId> =
       : B
     : never;
 
-/** The ten endpoints, in the order of docs/api-reference.md, Endpoints: what the router and the OpenAPI document walk. */
+/** The eleven endpoints, in the order of docs/api-reference.md, Endpoints: what the router and the OpenAPI document walk. */
 export const ROUTES: readonly RouteSpec[] = Object.freeze(Object.values(ROUTE_TABLE) as RouteSpec[]);

@@ -1,6 +1,6 @@
 import { fanOut, subscribesTo } from "../events/outbox";
 import type { EventRecord } from "../model/domain";
-import type { EventStore } from "../storage";
+import type { EventStore, FeedEvent } from "../storage";
 import type { StateAccess } from "./access";
 import { copy, toStored } from "./copy";
 import { createdPage } from "./keyset";
@@ -20,7 +20,22 @@ export function appendEvent(state: MemoryState, event: EventRecord): void {
     if (stored.has(delivery.id)) throw new Error(`The memory storage already has a delivery ${delivery.id}.`);
   }
   events.set(event.id, toStored(event));
+  numberEvent(state, event);
   for (const delivery of deliveries) stored.set(delivery.id, toStored(delivery));
+}
+
+/** The key in `sequences` of the last feed position given (one counter for every company). */
+const FEED_COUNTER = "\u0000event-feed";
+
+/**
+ * Gives the event the next feed position. The memory storage runs one transaction at a time, so
+ * the order of appends is the order of commits: the positions follow commit order (no gaps).
+ */
+function numberEvent(state: MemoryState, event: EventRecord): void {
+  const sequences = state.write("sequences");
+  const position = (sequences.get(FEED_COUNTER) ?? 0) + 1;
+  sequences.set(FEED_COUNTER, position);
+  state.write("eventPositions").set(event.id, Object.freeze({ companyId: event.companyId, position }));
 }
 
 export function createEventStore(access: StateAccess): EventStore {
@@ -37,18 +52,39 @@ export function createEventStore(access: StateAccess): EventStore {
         ),
       ),
 
+    feed: (companyId, query) =>
+      access.read((state) => {
+        const events = state.read("events");
+        const types = new Set<string>(query.types);
+        const after = query.after === undefined ? 0 : Number(query.after);
+        const since = query.createdSince.getTime();
+        const found: FeedEvent[] = [];
+        for (const [id, { companyId: owner, position }] of state.read("eventPositions")) {
+          const event = events.get(id);
+          if (owner !== companyId || position <= after || !event) continue;
+          if (!types.has(event.type) || event.createdAt.getTime() < since) continue;
+          found.push({ ...copy(event), position: String(position) });
+        }
+        return found.sort((a, b) => Number(a.position) - Number(b.position)).slice(0, Math.max(0, query.take));
+      }),
+
     purge: (before, limit) =>
       access.write((state) => {
         const needed = new Set<string>();
         for (const delivery of state.read("deliveries").values()) {
           if (delivery.status === "pending") needed.add(delivery.eventId);
         }
-        return deleteMatching(
+        const purged = deleteMatching(
           state.write("events"),
           (event) => event.createdAt,
           (event) => event.createdAt.getTime() < before.getTime() && !needed.has(event.id),
           limit,
-        ).length;
+        );
+        if (purged.length > 0) {
+          const positions = state.write("eventPositions");
+          for (const event of purged) positions.delete(event.id);
+        }
+        return purged.length;
       }),
   };
 }

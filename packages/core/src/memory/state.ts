@@ -65,6 +65,8 @@ export interface Tables {
   stageChanges: Map<string, StageChangeRecord>;
   notes: Map<string, NoteRecord>;
   events: Map<string, EventRecord>;
+  /** Each event's feed position (GET /events), by event id: numbered as appended (one transaction at a time is commit order). */
+  eventPositions: Map<string, { companyId: string; position: number }>;
   rateLimits: Map<string, RateLimitCounter>;
   usage: Map<string, UsageRecord>;
   /** The usage roll-up. Key: `${companyId}\u0000${day}\u0000${statusClass}`. */
@@ -92,6 +94,7 @@ const TABLE_NAMES = [
   "stageChanges",
   "notes",
   "events",
+  "eventPositions",
   "rateLimits",
   "usage",
   "usageDaily",

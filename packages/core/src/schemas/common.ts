@@ -156,6 +156,22 @@ export const eventEnvelopeSchema = z
       "Body of a webhook delivery. Events may arrive more than once or out of order: drop repeats by id, keep the version with the newest data.updated_at.",
   });
 
+/** A page of GET /events: envelopes oldest first, and a cursor to keep even on the last page. */
+export const eventPageSchema = z
+  .strictObject({
+    data: z.array(eventEnvelopeSchema).meta({
+      description: "Oldest first (in the order the events were committed): the envelopes the webhooks carry.",
+    }),
+    has_more: z
+      .boolean()
+      .meta({ description: "True when another page follows now: ask again at once with next_cursor." }),
+    next_cursor: z.string().nullable().meta({
+      description:
+        "Opaque: pass it as `cursor` to get the events after this page. Unlike other lists it is given on the last page too: keep it and ask again later for the events that follow. Null only when the feed has had no event yet.",
+    }),
+  })
+  .meta({ description: "A page of events, oldest first." });
+
 /** The body of the test event sent from the application (`webhook.test`). */
 export const testEventEnvelopeSchema = z.strictObject({
   ...envelopeFields,

@@ -6,7 +6,14 @@
 import * as z from "zod";
 import type { QueryBag } from "../base/http-types";
 import { idString, LIMITS } from "../fields/value-schemas";
-import { APPLICATION_STAGES, type ApplicationStage, JOB_LIST_FILTERS, type JobListFilter } from "../model/domain";
+import {
+  APPLICATION_STAGES,
+  type ApplicationStage,
+  EVENT_TYPES,
+  type EventType,
+  JOB_LIST_FILTERS,
+  type JobListFilter,
+} from "../model/domain";
 import { parseQuery } from "./validation";
 
 const limitMessage = `Must be a whole number from ${LIMITS.pageMin} to ${LIMITS.pageMax}, such as ${LIMITS.pageDefault}.`;
@@ -68,6 +75,59 @@ export const applicationListQuerySchema = z.strictObject({
   cursor: cursorParam,
   updated_since: updatedSinceParam,
 });
+
+const typeListMessage = `Must be one or more of ${EVENT_TYPES.join(", ")}, separated by commas (type=job.created,job.closed).`;
+
+/** One event type, as a pattern (the dots escaped). */
+const EVENT_TYPE_PATTERN = `(?:${EVENT_TYPES.map((type) => type.replace(".", "\\.")).join("|")})`;
+
+/** `type` of GET /events: one event type or several, comma-separated (a repeat counts once). */
+const eventTypesParam = z
+  .string()
+  .regex(new RegExp(`^${EVENT_TYPE_PATTERN}(?:,${EVENT_TYPE_PATTERN})*$`), { error: typeListMessage })
+  .optional()
+  .meta({
+    description: `Only events of these types, comma-separated (type=job.created,job.closed): ${EVENT_TYPES.join(", ")}. Without it, every type the key may read. A type the key may not read answers 403 missing_scope.`,
+  });
+
+/** `created_since` of GET /events: as `updated_since`. */
+const createdSinceParam = z
+  .union([z.iso.date(), z.iso.datetime({ offset: true })], { error: updatedSinceMessage })
+  .optional()
+  .meta({
+    description:
+      "Only events created at or after this time: a date (YYYY-MM-DD, midnight UTC) or a date-time with Z or an offset. Events older than the feed's window (30 days unless the service says otherwise) are not served whatever this says.",
+  });
+
+/** Raw query of GET /events. Unknown parameters are refused. */
+export const eventListQuerySchema = z.strictObject({
+  type: eventTypesParam,
+  created_since: createdSinceParam,
+  limit: limitParam,
+  cursor: cursorParam,
+});
+
+/** Parsed query of GET /events. */
+export interface EventListParams {
+  /** The types asked for; undefined: every type the key may read. */
+  types?: EventType[];
+  createdSince?: Date;
+  limit: number;
+  cursor?: string;
+}
+
+/**
+ * Parses the query of GET /events.
+ * @throws HireportError `bad_request` naming the parameter: unknown, repeated or invalid.
+ */
+export function parseEventListQuery(query: QueryBag | URLSearchParams): EventListParams {
+  const raw = parseQuery(eventListQuerySchema, query);
+  const result: EventListParams = { limit: raw.limit };
+  if (raw.type !== undefined) result.types = [...new Set(raw.type.split(",") as EventType[])];
+  if (raw.created_since !== undefined) result.createdSince = updatedSinceToDate(raw.created_since);
+  if (raw.cursor !== undefined) result.cursor = raw.cursor;
+  return result;
+}
 
 /** Parsed query of GET /jobs. */
 export interface JobListParams {

@@ -22,7 +22,8 @@ export interface RetentionOptions {
   usageDays?: number | null;
   /**
    * Outbox events and finished webhook deliveries with their attempts. An event is kept while one
-   * of its deliveries is pending. @default 30 (what the webhook dispatcher's own purge keeps)
+   * of its deliveries is pending, and for the events feed's window (`eventFeedDays` of
+   * `createPublicApi`) when that is longer. @default 30 (what the webhook dispatcher's own purge keeps)
    */
   eventDays?: number | null;
   /**
@@ -167,10 +168,14 @@ export class RetentionService {
   /** The periods in force. */
   readonly settings: ResolvedRetention;
 
-  constructor(runtime: Runtime, candidates: CandidateService, settings: ResolvedRetention) {
+  readonly #eventFeedDays: number;
+
+  /** `eventFeedDays`: the events feed's window, which no purge of events cuts into. */
+  constructor(runtime: Runtime, candidates: CandidateService, settings: ResolvedRetention, eventFeedDays: number) {
     this.#runtime = runtime;
     this.#candidates = candidates;
     this.settings = settings;
+    this.#eventFeedDays = eventFeedDays;
   }
 
   /**
@@ -213,7 +218,9 @@ export class RetentionService {
       await run("deliveries", () =>
         drain(batchSize, (limit) => storage.eventDeliveries.purgeDeliveries(before(eventDays), limit)),
       );
-      await run("events", () => drain(batchSize, (limit) => storage.events.purge(before(eventDays), limit)));
+      // Events stay for the feed's window (GET /events) even when every delivery is finished.
+      const eventsBefore = before(Math.max(eventDays, this.#eventFeedDays));
+      await run("events", () => drain(batchSize, (limit) => storage.events.purge(eventsBefore, limit)));
     }
     if (usageDays !== null) {
       await run("usageEntries", () => drain(batchSize, (limit) => storage.usage.purge(before(usageDays), limit)));

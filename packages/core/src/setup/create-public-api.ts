@@ -23,6 +23,7 @@ import { AuditLog } from "../services/audit-log";
 import { CandidateService, type HostCandidates, hostCandidates } from "../services/candidates";
 import { ChangeDetector, type HostChanges, hostChanges, resolveChangeDetection } from "../services/changes";
 import { CompanyService } from "../services/companies";
+import { EventFeedService, resolveEventFeedDays } from "../services/events";
 import { JobService } from "../services/jobs";
 import { KeyService } from "../services/keys";
 import { PublicListing } from "../services/public-listing";
@@ -138,6 +139,7 @@ const HEALTH_PROBE_ID = "cmp_health_probe";
 export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const resolved = resolveOptions(options);
   const retentionSettings = resolveRetention(options.retention);
+  const eventFeedDays = resolveEventFeedDays(options.eventFeedDays);
   const clock = options.clock ?? systemClock;
   const logger: Logger = options.logger ?? console;
   const fileTokens = new FileTokens(options.fileTokenSecret, resolved.fileTokenTtlSeconds, clock);
@@ -174,7 +176,8 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const jobs = new JobService(runtime);
   const applications = new ApplicationService(runtime);
   const candidates = new CandidateService(runtime);
-  const retention = new RetentionService(runtime, candidates, retentionSettings);
+  const events = new EventFeedService(runtime, eventFeedDays);
+  const retention = new RetentionService(runtime, candidates, retentionSettings, eventFeedDays);
   const changes = hostChanges(new ChangeDetector(runtime, resolveChangeDetection(options.changes)), logger);
   const usage = new UsageLog(runtime, resolved.usageBatchSize, resolved.usageFlushMs, resolved.usageLog);
   const pending = new Set<Promise<unknown>>();
@@ -217,7 +220,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const handle = createPipeline({
     runtime,
     router: new Router(),
-    handlers: createHandlers(runtime, { jobs, applications }),
+    handlers: createHandlers(runtime, { jobs, applications, events }),
     usage,
     openapi,
     reference,

@@ -98,6 +98,16 @@ export interface CreatePublicApiOptions {
    */
   retention?: RetentionOptions;
   /**
+   * How long GET /events serves an event, in days from its creation (a whole number from 1 to
+   * 3650): the feed's window, for a company's system that cannot receive webhooks and polls
+   * instead. `api.retention.purge()` keeps every event at least this long, even when its
+   * deliveries are finished and `retention.eventDays` is shorter. A cursor from a page read longer
+   * ago than this answers 410 `cursor_expired`. A webhook dispatcher that purges on its own
+   * (without its `retention` option) must keep events as long: give it `retentionDays` of at least
+   * this, or `retention: api.retention`. @default 30
+   */
+  eventFeedDays?: number;
+  /**
    * The change detector (`api.changes`): how often `api.changes.start()` looks for changes hireport
    * did not make in a product's declared tables, and how far back. Nothing runs until the host calls
    * `start()` or `poll()`. @default every 5 s, changes at least 2 s old, re-reading the last 60 s, 200 records a transaction

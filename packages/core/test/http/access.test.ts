@@ -280,6 +280,7 @@ describe.each(TRANSPORTS)("access via %s", (transport) => {
       expect(paths).toEqual([
         "/applications",
         "/applications/{id}",
+        "/events",
         "/jobs",
         "/jobs/{id}",
         "/jobs/{id}/close",

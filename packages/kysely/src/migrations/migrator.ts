@@ -13,6 +13,7 @@ import { changePositionMigration } from "./change-position";
 import { deliveryDuePendingMigration } from "./delivery-due-pending";
 import { endpointDeliveryOrderMigration } from "./endpoint-delivery-order";
 import { endpointSignatureSchemeMigration } from "./endpoint-signature-scheme";
+import { eventFeedPositionMigration } from "./event-feed-position";
 import { initialMigration } from "./initial";
 import { jobIndexMigration } from "./job-index";
 import { createMigrationRunner } from "./migration-runner";
@@ -52,7 +53,9 @@ export function hireportMigrations(options: MigrationOptions = {}): Record<strin
     "2026-11-27-0011-job-questions": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.questions),
     "2026-11-27-0012-application-answers": applicationAnswersMigration(prefix, options.dialect),
     "2026-11-28-0013-delivery-due-pending": deliveryDuePendingMigration(prefix, options.dialect),
-    "2026-12-07-0014-change-position": changePositionMigration(prefix, options.dialect),
+    // The events feed (GET /events): each event's position, given in commit order after its commit.
+    "2026-12-08-0014-event-feed-position": eventFeedPositionMigration(prefix, options.dialect),
+    "2026-12-08-0015-change-position": changePositionMigration(prefix, options.dialect),
   };
 }
 

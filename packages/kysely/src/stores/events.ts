@@ -4,6 +4,7 @@ import type { ExpressionBuilder } from "kysely";
 import type { StoreContext } from "../context";
 import type { EventTable, HireportDatabase } from "../schema";
 import { fromDb } from "../values";
+import { readFeed } from "./event-feed";
 import { newestFirstPage } from "./newest-first";
 import { findRecord, selectAll } from "./rows";
 
@@ -27,6 +28,8 @@ export function eventRow(ctx: StoreContext, event: EventRecord) {
     payload: event.payload,
     created_at: ctx.toDb(event.createdAt),
     subject_id: event.subjectId ?? null,
+    // Given after the commit, by the feed's sequencer (`event-feed.ts`).
+    feed_position: null,
   } satisfies Record<keyof EventTable, unknown>;
   return row;
 }
@@ -40,6 +43,8 @@ export function createEventStore(ctx: StoreContext): EventStore {
     append: (event) => ctx.strategy.appendEvent(ctx, event),
 
     get: (id) => findRecord(ctx, "event", { id }, toEvent),
+
+    feed: (companyId, query) => readFeed(ctx, companyId, query),
 
     async list(companyId, options) {
       const select = selectAll(ctx, "event", "e", "company_created").where("e.company_id", "=", companyId);

@@ -52,6 +52,85 @@ export function defineRaceTests(suite: SuiteContext): void {
       });
     }
 
+    it("events feed: no gaps when a transaction that started first commits last, with a reader in between", async () => {
+      // SQLite runs one writer at a time: there the second transaction cannot commit first.
+      if (dialect === "sqlite") return;
+      const co = await make.addCompany(storage);
+      const since = new Date("2026-01-01T00:00:00Z");
+      const query = { types: ["job.created" as const], createdSince: since, take: 10 };
+      const early = make.event(co.id, { type: "job.created", createdAt: new Date("2026-03-01T10:00:00.000Z") });
+      const late = make.event(co.id, { type: "job.created", createdAt: new Date("2026-03-01T10:00:05.000Z") });
+      const appended = signal();
+      const release = signal();
+      // The first transaction starts and appends its event (the earlier created_at, the smaller id)…
+      const first = racer(0).transaction(async (tx) => {
+        await tx.events.append(early);
+        appended.resolve();
+        await release.promise;
+      });
+      await appended.promise;
+      // …a second one appends and commits while the first is still open…
+      await racer(1).transaction((tx) => tx.events.append(late));
+      // …a reader following the feed gets the committed one at once (it waits for no transaction)…
+      const before = await Promise.race([
+        storage.events.feed(co.id, query),
+        new Promise<never>((_, reject) =>
+          setTimeout(() => reject(new Error("the feed waited for a transaction")), 5000),
+        ),
+      ]);
+      expect(before.map((event) => event.id)).toEqual([late.id]);
+      const cursor = before[0]?.position;
+      // …then the first commits, and following the cursor gets it: nothing was skipped.
+      release.resolve();
+      await first;
+      const after = await storage.events.feed(co.id, { ...query, after: cursor as string });
+      expect(after.map((event) => event.id)).toEqual([early.id]);
+      expect(Number(after[0]?.position)).toBeGreaterThan(Number(cursor));
+      // From the start, both, in the order they committed.
+      expect((await storage.events.feed(co.id, query)).map((event) => event.id)).toEqual([late.id, early.id]);
+    });
+
+    it("events feed: concurrent writers and readers, every committed event served once", async () => {
+      const co = await make.addCompany(storage);
+      const query = { types: ["job.created" as const], createdSince: new Date("2026-01-01T00:00:00Z"), take: 7 };
+      const written: string[] = [];
+      const seen: string[] = [];
+      let cursor: string | undefined;
+      let writing = true;
+      const readAll = async () => {
+        for (;;) {
+          const page = await storage.events.feed(co.id, { ...query, ...(cursor ? { after: cursor } : {}) });
+          for (const event of page) seen.push(event.id);
+          cursor = page.at(-1)?.position ?? cursor;
+          if (page.length < query.take) return;
+        }
+      };
+      const reader = (async () => {
+        while (writing) await readAll();
+      })();
+      await Promise.all(
+        Array.from({ length: 8 }, async (_, worker) => {
+          for (let i = 0; i < 5; i++) {
+            const event = make.event(co.id, {
+              type: "job.created",
+              createdAt: new Date(Date.UTC(2026, 2, 1, 10, 0, i)),
+            });
+            await racer(worker).transaction(async (tx) => {
+              await tx.events.append(event);
+              // Hold some transactions open a little, so that commits come out of order.
+              if ((worker + i) % 3 === 0) await new Promise((resolve) => setTimeout(resolve, 15));
+            });
+            written.push(event.id);
+          }
+        }),
+      );
+      writing = false;
+      await reader;
+      await readAll();
+      expect(seen).toHaveLength(written.length);
+      expect(new Set(seen)).toEqual(new Set(written));
+    });
+
     it("keeps applications_count exact after parallel creates", async () => {
       const co = await make.addCompany(storage);
       const jobRecord = make.job(co.id);

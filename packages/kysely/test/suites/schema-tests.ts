@@ -87,7 +87,8 @@ export function defineSchemaTests(suite: SuiteContext): void {
         "2026-11-27-0011-job-questions",
         "2026-11-27-0012-application-answers",
         "2026-11-28-0013-delivery-due-pending",
-        "2026-12-07-0014-change-position",
+        "2026-12-08-0014-event-feed-position",
+        "2026-12-08-0015-change-position",
       ]);
     });
 
