@@ -2,14 +2,15 @@
  * `pnpm bench`: the API benchmarks (src/api.ts), the scaling benchmark (src/scaling.ts, in its own
  * process), the cost of the durable usage log (src/usage-durable.ts, in its own process), the dispatcher benchmark (src/dispatcher.ts, in its
  * own process) when it is there, then the console's pages (src/console.ts), the careers site
- * (src/careers.ts) and cold start (src/coldstart.ts). `BENCH_ONLY=api`, `scaling`, `usage-durable`,
- * `dispatcher`, `console`, `careers` or `coldstart` runs one.
+ * (src/careers.ts), cold start (src/coldstart.ts) and the change detector (src/changes.ts). `BENCH_ONLY=api`,
+ * `scaling`, `usage-durable`, `dispatcher`, `console`, `careers`, `coldstart` or `changes` runs one.
  * Stops by itself: every child is stopped at the end, and a hard limit ends a run that hangs.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { runApiBench, stopAllServers } from "./api";
 import { runCareersBench, stopCareersServers } from "./careers";
+import { runChangesBench } from "./changes";
 import { runColdStartBench } from "./coldstart";
 import { log, SRC_DIR, spawnTsx } from "./common";
 import { runConsoleBench } from "./console";
@@ -59,6 +60,10 @@ async function main(): Promise<void> {
   if (!only || only === "coldstart") {
     log("cold start (src/coldstart.ts)");
     await runColdStartBench();
+  }
+  if (!only || only === "changes") {
+    log("change detector (src/changes.ts)");
+    await runChangesBench();
   }
 }
 

@@ -35,7 +35,8 @@ function productStorage() {
         .slice(0, q.take);
     },
     changedApplications: async () => [],
-    async latestEvents(_kind, ids) {
+    async latestEvents(_kind, subjects) {
+      const ids = subjects.map((subject) => subject.id);
       const all = await storage.events.list("co_a", { take: 10_000 });
       const newest = new Map<string, { subjectId: string; type: string; payload: string }>();
       for (const event of all) {

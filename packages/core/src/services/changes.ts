@@ -148,12 +148,8 @@ export class ChangeDetector {
         const records = kind === "job" ? await store.changedJobs(query) : await store.changedApplications(query);
         const last = records.at(-1);
         if (!last) return { read: 0, emitted: 0, last: null };
-        const latest = announced(
-          await store.latestEvents(
-            kind,
-            records.map((record) => record.id),
-          ),
-        );
+        const subjects = records.map((record) => ({ companyId: record.companyId, id: record.id }));
+        const latest = announced(await store.latestEvents(kind, subjects));
         let emitted = 0;
         for (const record of records) {
           if (kind === "job") {

@@ -61,8 +61,8 @@ export interface ChangeStore {
   /** The applications, as {@link changedJobs} reads jobs. */
   changedApplications(query: ChangedQuery): Promise<ApplicationRecord[]>;
   /**
-   * For each of `subjectIds` (records of `kind`), the newest event in the outbox whose subject it is
-   * (by `createdAt`, then id), if any.
+   * For each of `subjects` (records of `kind`, with their company), the newest event of that company
+   * in the outbox whose subject it is (by `createdAt`, then id), if any.
    */
-  latestEvents(kind: ChangeKind, subjectIds: readonly string[]): Promise<LatestEvent[]>;
+  latestEvents(kind: ChangeKind, subjects: readonly { companyId: string; id: string }[]): Promise<LatestEvent[]>;
 }

@@ -103,21 +103,28 @@ export function declaredChangeStore(scope: AnyScope, plan: DomainPlan): ChangeSt
       return (found as Record<string, unknown>[]).map((row) => appsRead.read(row));
     },
 
-    async latestEvents(kind: ChangeKind, subjectIds) {
+    async latestEvents(kind: ChangeKind, subjects) {
       const newest = new Map<string, LatestEvent>();
-      const ids = [...new Set(subjectIds)];
-      for (let start = 0; start < ids.length; start += CHUNK) {
-        const rows = await ctx.db
-          .selectFrom(ctx.table("event"))
-          .select(["subject_id", "type", "payload"])
-          .where("subject_id", "in", ids.slice(start, start + CHUNK))
-          .where("type", "like", `${kind}.%`)
-          .orderBy("created_at", "desc")
-          .orderBy("id", "desc")
-          .execute();
-        for (const row of rows) {
-          const subject = row.subject_id as string;
-          if (!newest.has(subject)) newest.set(subject, { subjectId: subject, type: row.type, payload: row.payload });
+      // By company, so that the `(company_id, subject_id)` index finds them.
+      const byCompany = new Map<string, Set<string>>();
+      for (const { companyId, id } of subjects)
+        byCompany.set(companyId, (byCompany.get(companyId) ?? new Set()).add(id));
+      for (const [companyId, set] of byCompany) {
+        const ids = [...set];
+        for (let start = 0; start < ids.length; start += CHUNK) {
+          const rows = await ctx.db
+            .selectFrom(ctx.table("event"))
+            .select(["subject_id", "type", "payload"])
+            .where("company_id", "=", companyId)
+            .where("subject_id", "in", ids.slice(start, start + CHUNK))
+            .where("type", "like", `${kind}.%`)
+            .orderBy("created_at", "desc")
+            .orderBy("id", "desc")
+            .execute();
+          for (const row of rows) {
+            const subject = row.subject_id as string;
+            if (!newest.has(subject)) newest.set(subject, { subjectId: subject, type: row.type, payload: row.payload });
+          }
         }
       }
       return [...newest.values()];

@@ -212,5 +212,8 @@ export interface DomainDeclaration<DB> {
   notes: OnTable<DB, "notes"> | "hireport";
 }
 
+/** Tables of any names and columns: the declaration's names are then plain strings. */
+export type UntypedTables = Record<string, Record<string, unknown>>;
+
 /** A declaration with its names as plain strings: what the stores are built from. */
-export type AnyDomainDeclaration = DomainDeclaration<Record<string, Record<string, unknown>>>;
+export type AnyDomainDeclaration = DomainDeclaration<UntypedTables>;

@@ -8,7 +8,7 @@ import type { DomainFactory, DomainScope } from "../domain-scope";
 import { declaredApplicationStore } from "./application-store";
 import { declaredCandidateStore } from "./candidate-store";
 import { declaredChangeStore } from "./change-store";
-import type { AnyDomainDeclaration, DomainDeclaration } from "./declaration";
+import type { AnyDomainDeclaration, DomainDeclaration, UntypedTables } from "./declaration";
 import { declaredJobStore } from "./job-store";
 import { type DomainPlan, domainPlan } from "./plan";
 
@@ -29,7 +29,7 @@ export type DeclaredDomain<DB> = DomainFactory<DB> & {
  * `runDomainConformance` of `@hireport/core/testing` checks them on the product's database.
  *
  * Give the product's Kysely table types (`declaredDomain<ProductDatabase>({…})`) and every table and
- * column name is checked by the compiler. A mistake it cannot see (a field with no column and no
+ * column name is checked by the compiler; without them, names are plain strings. A mistake it cannot see (a field with no column and no
  * `extras`, a word map missing a stage) throws a `DeclarationError` at the first use, naming it.
  *
  * ```ts
@@ -43,7 +43,7 @@ export type DeclaredDomain<DB> = DomainFactory<DB> & {
  * const storage = kyselyStorage({ db, domain });
  * ```
  */
-export function declaredDomain<DB>(declaration: DomainDeclaration<DB>): DeclaredDomain<DB> {
+export function declaredDomain<DB = UntypedTables>(declaration: DomainDeclaration<DB>): DeclaredDomain<DB> {
   const plans = new Map<DialectKind, DomainPlan>();
   // Checked at once for the names and words (errors before any request), planned per dialect on use.
   const planFor = (dialect: DialectKind): DomainPlan => {
