@@ -12,7 +12,7 @@ import { mkdirSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createPublicApi, type Scope } from "@hireport/core";
-import { kyselyStorage, migrateToLatest } from "@hireport/kysely";
+import { installChangeTriggers, kyselyStorage, migrateToLatest } from "@hireport/kysely";
 import Database from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect } from "kysely";
 import pg from "pg";
@@ -45,6 +45,8 @@ async function main(): Promise<void> {
   await migrateHostTables(db as Kysely<unknown>, dialect);
   const migration = await migrateToLatest(db);
   if (migration.error) throw migration.error;
+  // Updates made in the product's own screens that forget `updatedAt` still move it (and reach partners).
+  await installChangeTriggers(db, domain);
 
   const port = Number(process.env.PORT ?? 3000);
   const api = createPublicApi({
@@ -64,6 +66,8 @@ async function main(): Promise<void> {
     scopes: ALL_SCOPES,
   });
 
+  // Changes made in the product's own screens, scripts or SQL become events too.
+  api.changes.start();
   const app = await serve(api);
   await app.listen({ port, host: "127.0.0.1" });
   const log = (line: string) => process.stdout.write(`${line}\n`);
@@ -71,6 +75,7 @@ async function main(): Promise<void> {
   log(`API key: ${key}`);
   log(`  curl -H "Authorization: Bearer ${key}" http://localhost:${port}/api/public/v1/jobs`);
   log("Jobs and applications land in the tables openings, candidates, candidacies, pipeline_moves, recruiter_notes.");
+  log("Changes made to those tables by other code (plain SQL too) are announced as events within seconds.");
 
   const stop = async () => {
     await app.close();

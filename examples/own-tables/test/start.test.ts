@@ -31,7 +31,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-it("serves the API on the host's tables: a job from openings, an application into candidacies", async () => {
+it("serves the API on the host's tables (a job from openings, an application into candidacies) and announces a change made there with plain SQL", async () => {
   const port = await freePort();
   const file = join(folder, "own-tables.sqlite");
   child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
@@ -85,4 +85,31 @@ it("serves the API on the host's tables: a job from openings, an application int
   } finally {
     db.close();
   }
+
+  // The product's own screen renames the opening with plain SQL, forgetting `updatedAt`: the
+  // installed trigger moves it, and the running change detector announces the change.
+  const product = new Database(file, { timeout: 10_000 });
+  try {
+    product.prepare(`update openings set headline = 'Backend Engineer (Leeds)' where id = ?`).run(jobs.data[0]?.id);
+  } finally {
+    product.close();
+  }
+  const announced = async () => {
+    const reader = new Database(file, { readonly: true, timeout: 10_000 });
+    try {
+      return reader
+        .prepare("select type, payload from hireport_event where subject_id = ? order by created_at, id")
+        .all(jobs.data[0]?.id) as { type: string; payload: string }[];
+    } finally {
+      reader.close();
+    }
+  };
+  const deadline = Date.now() + 30_000;
+  let events = await announced();
+  while (!events.some((event) => event.type === "job.updated") && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    events = await announced();
+  }
+  const updated = events.find((event) => event.type === "job.updated");
+  expect(updated && JSON.parse(updated.payload).data.title).toBe("Backend Engineer (Leeds)");
 });

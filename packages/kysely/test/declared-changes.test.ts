@@ -173,6 +173,26 @@ for (const dialect of ["sqlite", "postgres", "mysql"] satisfies TestDialect[]) {
       expect((await events()).filter((event) => event.subject_id === id).at(-1)?.type).toBe("job.closed");
     });
 
+    it("pages through rows the product changed in one statement with the database's own clock", async () => {
+      if (!opened) return;
+      const ids: string[] = [];
+      for (let i = 0; i < 10; i++) ids.push(await productJob(`Same instant ${i}`));
+      await api.changes.poll();
+      // One statement: every row gets the same time, in Postgres with microseconds.
+      const now =
+        dialect === "postgres"
+          ? sql`now()`
+          : dialect === "mysql"
+            ? sql`utc_timestamp(3)`
+            : sql`strftime('%Y-%m-%dT%H:%M:%fZ', 'now')`;
+      await db.updateTable(t.jobs).set({ status: "paused", updated_at: now }).where("id", "in", ids).execute();
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(await api.changes.poll()).toEqual({ jobs: 10, applications: 0 });
+      const paused = (await events()).filter((event) => ids.includes(event.subject_id) && event.type === "job.updated");
+      expect(paused.map((event) => event.subject_id).sort()).toEqual([...ids].sort());
+      expect(await api.changes.poll()).toEqual({ jobs: 0, applications: 0 });
+    });
+
     it("announces applications the product added and moved", async () => {
       if (!opened) return;
       const job = await api.jobs.create(company, { title: "Applied through the product", status: "active" });

@@ -101,6 +101,11 @@ export function applicationChangeEvent(application: ApplicationRecord, last: Ann
   return "application.updated";
 }
 
+/** Whether `a` is strictly after `b` in (time, id) order. */
+function after_(a: ChangePosition, b: ChangePosition): boolean {
+  return a.at.getTime() > b.at.getTime() || (a.at.getTime() === b.at.getTime() && a.id > b.id);
+}
+
 export class ChangeDetector {
   readonly #runtime: Runtime;
   readonly settings: ResolvedChangeDetection;
@@ -128,7 +133,7 @@ export class ChangeDetector {
   async #pollKind(kind: ChangeKind): Promise<number> {
     const { settleMs, overlapMs, batchSize } = this.settings;
     let events = 0;
-    let start: ChangePosition | null | undefined;
+    let start: ChangePosition | undefined;
     for (;;) {
       const page = await runChange(this.#runtime, async (tx, emit, now) => {
         const store = tx.changes as ChangeStore;
@@ -137,7 +142,7 @@ export class ChangeDetector {
         // The first pass ever starts now: what changed before it is not announced.
         if (checkpoint === null) {
           await store.start(kind, until);
-          return { read: 0, emitted: 0, last: null };
+          return { read: 0, emitted: 0, last: null, stuck: false };
         }
         const stored = checkpoint.position;
         // A poll starts `overlapMs` before the stored position, but after the first pass (a change
@@ -147,7 +152,7 @@ export class ChangeDetector {
         const query = { after, until, take: batchSize };
         const records = kind === "job" ? await store.changedJobs(query) : await store.changedApplications(query);
         const last = records.at(-1);
-        if (!last) return { read: 0, emitted: 0, last: null };
+        if (!last) return { read: 0, emitted: 0, last: null, stuck: false };
         const subjects = records.map((record) => ({ companyId: record.companyId, id: record.id }));
         const latest = announced(await store.latestEvents(kind, subjects));
         let emitted = 0;
@@ -166,13 +171,25 @@ export class ChangeDetector {
           emitted++;
         }
         const position = { at: last.updatedAt, id: last.id };
+        if (start !== undefined && !after_(position, start)) {
+          // A page that does not move past the one before it would be read forever: a change time
+          // kept finer than the millisecond where the storage compares milliseconds.
+          return { read: records.length, emitted, last: null, stuck: true };
+        }
         // The stored position only moves forward (a poll's overlap reads behind it).
-        if (position.at > stored.at || (position.at.getTime() === stored.at.getTime() && position.id > stored.id)) {
+        if (after_(position, stored)) {
           await store.setPosition(kind, position);
         }
-        return { read: records.length, emitted, last: position };
+        return { read: records.length, emitted, last: position, stuck: false };
       });
       events += page.emitted;
+      if (page.stuck) {
+        this.#runtime.logger.error(
+          `hireport: the change detector cannot page past ${kind} changes at one time: does the change time column keep more than milliseconds?`,
+          { kind },
+        );
+        return events;
+      }
       if (page.last === null || page.read < batchSize) return events;
       start = page.last;
     }

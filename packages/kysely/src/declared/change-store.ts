@@ -3,6 +3,7 @@
  * outbox event of each, and the detector's position in hireport's `change_position` table.
  */
 import type { ChangeKind, ChangeStore, LatestEvent } from "@hireport/core/storage";
+import { sql } from "kysely";
 import { contextOfScope } from "../domain-scope";
 import { fromDb } from "../values";
 import { applicationRows } from "./application-rows";
@@ -32,15 +33,28 @@ export function declaredChangeStore(scope: AnyScope, plan: DomainPlan): ChangeSt
   ) => {
     const at = ref(alias, updated.column);
     const id = ref(alias, idColumn);
+    // Positions are to the millisecond. A Postgres `timestamptz` keeps microseconds (a product's
+    // `now()`): the rows are ordered and compared by their time truncated to the millisecond, so that
+    // a page never starts again inside a millisecond it has passed. The plain bounds on the column
+    // keep the index's range scan.
+    const truncated = dialect === "postgres" && !updated.custom;
+    const ms = truncated ? sql`date_trunc('milliseconds', ${at})` : at;
+    const write = (date: Date) => updated.codec.write(date, dialect);
     // biome-ignore lint/suspicious/noExplicitAny: the query builder of a table named at run time.
-    let out = (query as any).where(at, "<=", updated.codec.write(q.until, dialect));
+    let out = (query as any).where(
+      at,
+      truncated ? "<" : "<=",
+      write(truncated ? new Date(q.until.getTime() + 1) : q.until),
+    );
     if (q.after) {
-      const after = updated.codec.write(q.after.at, dialect);
+      const after = write(q.after.at);
       const afterId = q.after.id === "" ? "" : strip(q.after.id);
-      // biome-ignore lint/suspicious/noExplicitAny: as above.
-      out = out.where((eb: any) => eb.or([eb(at, ">", after), eb.and([eb(at, "=", after), eb(id, ">", afterId)])]));
+      out = out
+        .where(at, ">=", after)
+        // biome-ignore lint/suspicious/noExplicitAny: as above.
+        .where((eb: any) => eb.or([eb(ms, ">", after), eb.and([eb(ms, "=", after), eb(id, ">", afterId)])]));
     }
-    return out.orderBy(at, "asc").orderBy(id, "asc").limit(Math.max(0, q.take)) as Q;
+    return out.orderBy(ms, "asc").orderBy(id, "asc").limit(Math.max(0, q.take)) as Q;
   };
 
   return {

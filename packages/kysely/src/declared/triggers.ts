@@ -23,7 +23,7 @@ function quote(dialect: DialectKind, name: string): string {
 
 /** The database's current time, as the dialect's default codec stores a moment. */
 function nowSql(dialect: DialectKind): string {
-  if (dialect === "postgres") return "now()";
+  if (dialect === "postgres") return "date_trunc('milliseconds', now())";
   if (dialect === "mysql") return "utc_timestamp(3)";
   return "strftime('%Y-%m-%dT%H:%M:%fZ', 'now')";
 }
