@@ -114,6 +114,8 @@ function personDeclaration(prefix: string, options: { shared: boolean; company?:
         from: "person_id",
         shared,
         columns: { name: "full_name", email: "email", emailNormalized: "email_key" },
+        // A personal column of the product's that no candidate field is kept in.
+        erase: { private_notes: null },
         ...tenant,
       },
     },
@@ -270,16 +272,21 @@ for (const dialect of DIALECTS) {
       expect((await api.applications.get(other, a.id)).candidate.name).toBe("Grace B. Hopper");
       expect((await api.jobs.get(other, first.id)).applicationsCount).toBe(1);
 
+      await db
+        .updateTable(t.people)
+        .set({ private_notes: "Met at the fair" })
+        .where("company_id", "=", other)
+        .execute();
       await api.candidates.erase(other, { applicationId: a.id }, { actor: "test" });
       expect((await api.applications.get(other, a.id)).candidate.name).toBe("");
       expect((await api.applications.get(other, b.id)).candidate.name).toBe("Grace B. Hopper");
-      expect((await people())[0]).toMatchObject({ full_name: "Grace B. Hopper" });
+      expect((await people())[0]).toMatchObject({ full_name: "Grace B. Hopper", private_notes: "Met at the fair" });
       expect(
         (await api.candidates.find(other, { email: "grace@example.com" })).map((found: { id: string }) => found.id),
       ).toEqual([b.id]);
 
       await api.candidates.erase(other, { applicationId: b.id }, { actor: "test" });
-      expect((await people())[0]).toMatchObject({ full_name: "", email: "", email_key: "" });
+      expect((await people())[0]).toMatchObject({ full_name: "", email: "", email_key: "", private_notes: null });
     });
 
     it("a single-company product: its one company reads and writes, any other reads nothing", async () => {

@@ -51,6 +51,7 @@ export function declaredCandidateStore(scope: AnyScope, plan: DomainPlan): Candi
               for (const record of records) {
                 const id = storedId(apps, record.id) as string;
                 const { [apps.idColumn]: _, ...row } = rows.applicationRow(record);
+                if (person.from === null) Object.assign(row, person.erase);
                 let update = txDb.updateTable(apps.table).set(row).where(sql.ref(apps.idColumn), "=", id);
                 if (apps.companyColumn !== null)
                   update = update.where(sql.ref(apps.companyColumn), "=", record.companyId);
@@ -64,7 +65,7 @@ export function declaredCandidateStore(scope: AnyScope, plan: DomainPlan): Candi
                   .where(ref("e", apps.idColumn), "=", id);
                 let erase = txDb
                   .updateTable(person.table)
-                  .set(rows.personRow(record))
+                  .set({ ...rows.personRow(record), ...person.erase })
                   .where(sql.ref(person.idColumn), "=", personOf);
                 if (person.shared) {
                   const erasedAt = apps.columns.get("erasedAt")?.column as string;

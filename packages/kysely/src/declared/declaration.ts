@@ -134,6 +134,13 @@ export interface CandidateTableDeclaration<T extends string, C extends string, A
    * @default false
    */
   shared?: boolean;
+  /**
+   * The person row's other personal columns, those no candidate field is kept in (a birth date, a
+   * second address), with the value each is set to when the person is erased (`null`, `""`): erasure
+   * clears them with the declared columns, at once for a row of its own, with the last application
+   * for a shared one. @default none
+   */
+  erase?: { readonly [K in C]?: unknown };
 }
 
 /** Who made a change, in three columns. */
@@ -190,7 +197,13 @@ type ApplicationsWithCandidate<DB> = {
      * Where the candidate's details are: a table of their own (`{ table, from, columns, shared }`),
      * or `{ columns }` of the application row itself.
      */
-    candidate: CandidateOnTable<DB, AT> | { columns: { [F in CandidateColumnField]?: ColumnSpec<ColumnOf<DB, AT>> } };
+    candidate:
+      | CandidateOnTable<DB, AT>
+      | {
+          columns: { [F in CandidateColumnField]?: ColumnSpec<ColumnOf<DB, AT>> };
+          /** The application row's other personal columns, with the value erasure sets each to. @default none */
+          erase?: { readonly [K in ColumnOf<DB, AT>]?: unknown };
+        };
   };
 }[TableOf<DB>];
 

@@ -100,6 +100,8 @@ export interface CandidatePlan extends FieldsPlan {
   /** The application column naming the person row, or null when the candidate is on the application row. */
   from: string | null;
   shared: boolean;
+  /** The product's other personal columns (of the person row, or of the application row) and their erased values. */
+  erase: Readonly<Record<string, unknown>>;
 }
 
 export interface ApplicationPlan extends FieldsPlan {
@@ -248,6 +250,7 @@ export function domainPlan(declaration: AnyDomainDeclaration, dialect: DialectKi
     table?: string;
     from?: string;
     shared?: boolean;
+    erase?: Readonly<Record<string, unknown>>;
     columns: Readonly<Record<string, ColumnSpec<string> | undefined>>;
   } & Partial<Parameters<typeof tablePlan>[1]>;
   const appBase = tablePlan("applications", appsDeclared, "app", company);
@@ -290,6 +293,7 @@ export function domainPlan(declaration: AnyDomainDeclaration, dialect: DialectKi
       ...candidateFields,
       from: candidateDeclared.table === undefined ? null : (candidateDeclared.from ?? null),
       shared: candidateDeclared.shared ?? false,
+      erase: candidateDeclared.erase ?? {},
     },
     emailOn: emailOnCandidate && candidateDeclared.table !== undefined ? "candidate" : "application",
   };

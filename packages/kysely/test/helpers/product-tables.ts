@@ -54,7 +54,8 @@ export async function createProductTables(db: AnyDb, dialect: TestDialect, prefi
       .addColumn("company_id", id, (c) => c.notNull())
       .addColumn("full_name", long, (c) => c.notNull())
       .addColumn("email", long, (c) => c.notNull())
-      .addColumn("email_key", "varchar(320)", (c) => c.notNull()),
+      .addColumn("email_key", "varchar(320)", (c) => c.notNull())
+      .addColumn("private_notes", long),
   ).execute();
   await options(
     db.schema
