@@ -6,7 +6,8 @@
  */
 import { createPublicApi, type JobRecord, type Storage } from "@hireport/core";
 import { memoryStorage } from "@hireport/core/memory";
-import { type ChangeCheckpoint, type ChangedQuery, type ChangeStore, jobFieldDefaults } from "@hireport/core/storage";
+import type { ChangeCheckpoint, ChangedQuery, ChangeStore } from "@hireport/core/storage";
+import { makeJob } from "@hireport/core/testing";
 import { describe, expect, it } from "vitest";
 
 const SECRET = "changes-secret-0123456789-abcdefghij";
@@ -56,21 +57,7 @@ function productStorage() {
 }
 
 const job = (id: string, at: Date, fields: Partial<JobRecord> = {}): JobRecord =>
-  ({
-    ...jobFieldDefaults(),
-    id,
-    companyId: "co_a",
-    reference: id,
-    title: `Job ${id}`,
-    status: "active",
-    hidden: false,
-    applicationsCount: 0,
-    createdAt: at,
-    updatedAt: at,
-    closedAt: null,
-    publishedAt: null,
-    ...fields,
-  }) as JobRecord;
+  makeJob("co_a", { id, createdAt: at, updatedAt: at, ...fields });
 
 describe("api.changes", () => {
   it("starts at its first pass, then announces each change once as job.created, job.updated or job.closed", async () => {

@@ -13,46 +13,20 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DomainDeclaration, declaredDomain, installChangeTriggers, kyselyStorage } from "../src/index";
 import { toMysqlDateTime } from "../src/values";
 import { createDb, openTestDatabase, type TestDatabase, type TestDialect } from "./helpers/databases";
-import { createProductTables, dropProductTables, productTables } from "./helpers/product-tables";
+import { createProductTables, dropProductTables, inlineDeclaration, productTables } from "./helpers/product-tables";
 
 // biome-ignore lint/suspicious/noExplicitAny: the product's tables are named at run time (under the test's prefix).
 type Names = any;
 
+/** The product's tables as the declared-domain tests declare them, with ids stored whole and hireport's history. */
 function declaration(prefix: string): DomainDeclaration<Names> {
-  const t = productTables(prefix);
+  const product = inlineDeclaration(prefix);
   return {
-    jobs: {
-      table: t.jobs,
-      company: "company_id",
-      status: { column: "status", words: { open: "active", paused: "paused", closed: "closed", draft: "draft" } },
-      applicationsCount: "applications_count",
-      columns: {
-        title: "title",
-        hidden: "unlisted",
-        closingDate: "closes_on",
-        createdAt: "created_at",
-        updatedAt: "updated_at",
-      },
-      extras: "data",
-    },
-    applications: {
-      table: t.applications,
-      company: "company_id",
-      job: "job_id",
-      stage: "stage",
-      columns: {
-        tags: "tags",
-        resumeFileId: "cv_file",
-        appliedAt: "applied_at",
-        updatedAt: "updated_at",
-        erasedAt: "erased_at",
-      },
-      extras: "data",
-      candidate: { columns: { name: "name", email: "email", emailNormalized: "email_key" } },
-    },
+    jobs: { ...product.jobs, ids: "whole" },
+    applications: { ...product.applications, ids: "whole" },
     stageChanges: "hireport",
     notes: "hireport",
-  };
+  } as DomainDeclaration<Names>;
 }
 
 for (const dialect of ["sqlite", "postgres", "mysql"] satisfies TestDialect[]) {
@@ -205,7 +179,7 @@ for (const dialect of ["sqlite", "postgres", "mysql"] satisfies TestDialect[]) {
           company_id: company,
           job_id: job.id,
           person_id: null,
-          stage: "new",
+          stage: "s_new",
           name: "Ada Lovelace",
           email: "ada@example.com",
           email_key: "ada@example.com",
@@ -221,7 +195,7 @@ for (const dialect of ["sqlite", "postgres", "mysql"] satisfies TestDialect[]) {
       await new Promise((resolve) => setTimeout(resolve, 5));
       await db
         .updateTable(t.applications)
-        .set({ stage: "interview", updated_at: time(new Date()) })
+        .set({ stage: "s_interview", updated_at: time(new Date()) })
         .where("id", "=", id)
         .execute();
       expect(await api.changes.poll()).toEqual({ jobs: 0, applications: 1 });

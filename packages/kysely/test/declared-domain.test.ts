@@ -8,82 +8,23 @@
  */
 import { randomBytes } from "node:crypto";
 import { createPublicApi } from "@hireport/core";
-import { APPLICATION_STAGES } from "@hireport/core/schemas";
 import { runDomainConformance } from "@hireport/core/testing";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DeclarationError, type DomainDeclaration, declaredDomain, kyselyStorage } from "../src/index";
 import { kyselyConformanceInspector } from "../src/testing";
 import { openTestDatabase, type TestDatabase, type TestDialect } from "./helpers/databases";
-import { createProductTables, dropProductTables, productTables } from "./helpers/product-tables";
+import {
+  createProductTables,
+  dropProductTables,
+  inlineDeclaration,
+  productTables,
+  STAGE_WORDS,
+  STATUS_WORDS,
+} from "./helpers/product-tables";
 
 // biome-ignore lint/suspicious/noExplicitAny: the product's tables are named at run time (under the test's prefix).
 type Names = any;
-
-/** The product's words: several for one status, one per stage plus an old one for `rejected`. */
-const STATUS_WORDS = { open: "active", live: "active", paused: "paused", closed: "closed", draft: "draft" } as const;
-const STAGE_WORDS = {
-  ...Object.fromEntries(APPLICATION_STAGES.map((stage) => [`s_${stage}`, stage])),
-  declined_old: "rejected",
-} as Record<string, (typeof APPLICATION_STAGES)[number]>;
-const actor = { type: "by_type", id: "by_id", name: "by_name" };
-
-/** The candidate on the application row; ids without their kind prefix; the product's history tables. */
-function inlineDeclaration(prefix: string): DomainDeclaration<Names> {
-  const t = productTables(prefix);
-  return {
-    jobs: {
-      table: t.jobs,
-      ids: "unprefixed",
-      company: "company_id",
-      status: { column: "status", words: STATUS_WORDS, otherwise: "draft" },
-      applicationsCount: "applications_count",
-      columns: {
-        title: "title",
-        hidden: "unlisted",
-        closingDate: "closes_on",
-        createdAt: "created_at",
-        updatedAt: "updated_at",
-      },
-      extras: "data",
-    },
-    applications: {
-      table: t.applications,
-      ids: "unprefixed",
-      company: "company_id",
-      job: "job_id",
-      stage: { column: "stage", words: STAGE_WORDS },
-      columns: {
-        tags: "tags",
-        resumeFileId: "cv_file",
-        appliedAt: "applied_at",
-        updatedAt: "updated_at",
-        erasedAt: "erased_at",
-      },
-      extras: "data",
-      candidate: { columns: { name: "name", email: "email", emailNormalized: "email_key" } },
-    },
-    stageChanges: {
-      table: t.moves,
-      ids: "unprefixed",
-      company: "company_id",
-      application: "application_id",
-      from: "from_stage",
-      to: "to_stage",
-      at: "at",
-      actor,
-    },
-    notes: {
-      table: t.notes,
-      ids: "unprefixed",
-      company: "company_id",
-      application: "application_id",
-      body: "body",
-      at: "at",
-      actor,
-    },
-  };
-}
 
 /**
  * A person table (shared by the applications of one address, or a row for each application), the

@@ -5,7 +5,9 @@
  * application row or in a person table shared by applications, and one company for a
  * single-company product. Made per dialect with Kysely's schema builder.
  */
+import { APPLICATION_STAGES } from "@hireport/core/schemas";
 import { type ColumnDataType, type Kysely, sql } from "kysely";
+import type { DomainDeclaration } from "../../src/index";
 import type { TestDialect } from "./databases";
 
 /** The names of one product's tables under `prefix`. */
@@ -108,4 +110,78 @@ export async function dropProductTables(db: AnyDb, prefix: string): Promise<void
   const t = productTables(prefix);
   for (const table of [t.notes, t.moves, t.applications, t.people, t.jobs])
     await db.schema.dropTable(table).ifExists().execute();
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the product's tables are named at run time (under the test's prefix).
+type Names = any;
+
+/** The product's words: several for one status, one per stage plus an old one for `rejected`. */
+export const STATUS_WORDS = {
+  open: "active",
+  live: "active",
+  paused: "paused",
+  closed: "closed",
+  draft: "draft",
+} as const;
+export const STAGE_WORDS = {
+  ...Object.fromEntries(APPLICATION_STAGES.map((stage) => [`s_${stage}`, stage])),
+  declined_old: "rejected",
+} as Record<string, (typeof APPLICATION_STAGES)[number]>;
+const actor = { type: "by_type", id: "by_id", name: "by_name" };
+
+/** The candidate on the application row; ids without their kind prefix; the product's history tables. */
+export function inlineDeclaration(prefix: string): DomainDeclaration<Names> {
+  const t = productTables(prefix);
+  return {
+    jobs: {
+      table: t.jobs,
+      ids: "unprefixed",
+      company: "company_id",
+      status: { column: "status", words: STATUS_WORDS, otherwise: "draft" },
+      applicationsCount: "applications_count",
+      columns: {
+        title: "title",
+        hidden: "unlisted",
+        closingDate: "closes_on",
+        createdAt: "created_at",
+        updatedAt: "updated_at",
+      },
+      extras: "data",
+    },
+    applications: {
+      table: t.applications,
+      ids: "unprefixed",
+      company: "company_id",
+      job: "job_id",
+      stage: { column: "stage", words: STAGE_WORDS },
+      columns: {
+        tags: "tags",
+        resumeFileId: "cv_file",
+        appliedAt: "applied_at",
+        updatedAt: "updated_at",
+        erasedAt: "erased_at",
+      },
+      extras: "data",
+      candidate: { columns: { name: "name", email: "email", emailNormalized: "email_key" } },
+    },
+    stageChanges: {
+      table: t.moves,
+      ids: "unprefixed",
+      company: "company_id",
+      application: "application_id",
+      from: "from_stage",
+      to: "to_stage",
+      at: "at",
+      actor,
+    },
+    notes: {
+      table: t.notes,
+      ids: "unprefixed",
+      company: "company_id",
+      application: "application_id",
+      body: "body",
+      at: "at",
+      actor,
+    },
+  };
 }
