@@ -5,6 +5,7 @@
  * cannot tell changes is refused with a message that says why.
  */
 import { createPublicApi, type JobRecord, type Storage } from "@hireport/core";
+import type { ChangeDetectionOptions } from "@hireport/core/extend";
 import { memoryStorage } from "@hireport/core/memory";
 import type { ChangeCheckpoint, ChangedQuery, ChangeStore } from "@hireport/core/storage";
 import { makeJob } from "@hireport/core/testing";
@@ -59,16 +60,20 @@ function productStorage() {
 const job = (id: string, at: Date, fields: Partial<JobRecord> = {}): JobRecord =>
   makeJob("co_a", { id, createdAt: at, updatedAt: at, ...fields });
 
+/** An API on `storage`, with the detector's `changes` options. */
+const newApi = (storage: Storage, changes?: ChangeDetectionOptions) =>
+  createPublicApi({
+    storage,
+    publicBaseUrl: "https://jobs.example.com",
+    fileTokenSecret: SECRET,
+    logger: quiet,
+    ...(changes ? { changes } : {}),
+  });
+
 describe("api.changes", () => {
   it("starts at its first pass, then announces each change once as job.created, job.updated or job.closed", async () => {
     const { storage, jobs, events } = productStorage();
-    const api = createPublicApi({
-      storage,
-      publicBaseUrl: "https://jobs.example.com",
-      fileTokenSecret: SECRET,
-      logger: quiet,
-      changes: { settleMs: 0, batchSize: 2 },
-    });
+    const api = newApi(storage, { settleMs: 0, batchSize: 2 });
     await api.companies.upsert({ id: "co_a", name: "Acme" });
     const t0 = new Date(Date.now() - 10_000);
     jobs.set("job_old", job("job_old", t0));
@@ -104,12 +109,7 @@ describe("api.changes", () => {
   });
 
   it("a storage that cannot tell changes is refused with a message that says what it needs", async () => {
-    const api = createPublicApi({
-      storage: memoryStorage(),
-      publicBaseUrl: "https://jobs.example.com",
-      fileTokenSecret: SECRET,
-      logger: quiet,
-    });
+    const api = newApi(memoryStorage());
     expect(api.changes.available).toBe(false);
     await expect(api.changes.poll()).rejects.toThrow(/declaredDomain/);
     expect(() => api.changes.start()).toThrow(/cannot detect changes/);
@@ -117,14 +117,7 @@ describe("api.changes", () => {
   });
 
   it("refuses settings that are not whole numbers", () => {
-    const make = (changes: object) => () =>
-      createPublicApi({
-        storage: memoryStorage(),
-        publicBaseUrl: "https://jobs.example.com",
-        fileTokenSecret: SECRET,
-        logger: quiet,
-        changes,
-      });
+    const make = (changes: object) => () => newApi(memoryStorage(), changes);
     expect(make({ batchSize: 0 })).toThrow(/changes.batchSize/);
     expect(make({ settleMs: -1 })).toThrow(/changes.settleMs/);
     expect(make({ intervalMs: 1.5 })).toThrow(/changes.intervalMs/);
@@ -132,13 +125,7 @@ describe("api.changes", () => {
 
   it("start() runs passes in the background until stop(); close() stops it", async () => {
     const { storage, jobs, events } = productStorage();
-    const api = createPublicApi({
-      storage,
-      publicBaseUrl: "https://jobs.example.com",
-      fileTokenSecret: SECRET,
-      logger: quiet,
-      changes: { settleMs: 0, intervalMs: 10 },
-    });
+    const api = newApi(storage, { settleMs: 0, intervalMs: 10 });
     await api.companies.upsert({ id: "co_a", name: "Acme" });
     api.changes.start();
     expect(api.changes.running).toBe(true);

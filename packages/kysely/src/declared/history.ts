@@ -6,6 +6,7 @@ import type { Actor, NoteRecord, StageChangeRecord } from "@hireport/core";
 import { sql } from "kysely";
 import { contextOfScope } from "../domain-scope";
 import { createApplicationStore } from "../stores/applications";
+import { deleteNotes as deleteOwnNotes } from "../stores/candidates";
 import type { AnyDb, AnyScope } from "./job-store";
 import type { DomainPlan, HistoryPlan } from "./plan";
 import { apiId, hasCompany, insertExtras, storedId } from "./rows";
@@ -100,15 +101,7 @@ export function declaredHistory(scope: AnyScope, plan: DomainPlan): DeclaredHist
     async deleteNotes(companyId, applicationIds) {
       if (applicationIds.length === 0) return 0;
       const table = plan.notes;
-      if (table === null) {
-        const ctx = contextOfScope(scope);
-        const done = await ctx.db
-          .deleteFrom(ctx.table("note"))
-          .where("company_id", "=", companyId)
-          .where("application_id", "in", applicationIds)
-          .executeTakeFirst();
-        return Number(done.numDeletedRows);
-      }
+      if (table === null) return deleteOwnNotes(contextOfScope(scope), companyId, applicationIds);
       const ids = applicationIds.map((id) => storedId(apps, id) ?? id);
       let query = db.deleteFrom(table.table).where(sql.ref(table.application), "in", ids);
       if (table.companyColumn !== null) query = query.where(sql.ref(table.companyColumn), "=", companyId);

@@ -59,7 +59,11 @@ export const mysqlStrategy: DialectStrategy = {
       .values({ company_id: companyId, kind, value: sql<number>`last_insert_id(${count})` })
       .onDuplicateKeyUpdate({ value: sql<number>`last_insert_id(${sql.ref("value")} + ${count})` })
       .executeTakeFirstOrThrow();
-    if (result.insertId === undefined) throw new Error("MySQL returned no LAST_INSERT_ID for a sequence.");
+    // Kysely reports a LAST_INSERT_ID of 0 as none: a counter still at 0 (a count of 0 added to it).
+    if (result.insertId === undefined) {
+      if (count === 0) return 0;
+      throw new Error("MySQL returned no LAST_INSERT_ID for a sequence.");
+    }
     return Number(result.insertId);
   },
 

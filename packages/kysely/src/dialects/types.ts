@@ -173,7 +173,8 @@ export interface DialectStrategy {
   insertUsage(ctx: StoreContext, entries: readonly UsageRecord[]): Promise<void>;
   /**
    * Adds `count` to a per-company counter and returns its new value (the last of the numbers
-   * reserved), in one statement; inside a transaction it locks the row until the end.
+   * reserved), in one statement; inside a transaction it locks the row until the end. A `count` of
+   * 0 locks the counter (made at 0 when missing) and reads it.
    */
   nextSequence(ctx: StoreContext, companyId: string, kind: string, count: number): Promise<number>;
   /**

@@ -5,6 +5,21 @@ import { chunks, IN_LIST_SIZE, redactErasedApplications } from "./erasure-redact
 import { erasedApplicationColumns, toApplication } from "./generated/application-rows";
 import { selectAll } from "./rows";
 
+/** Deletes the notes of the company's applications `applicationIds` from hireport's note table; how many. */
+export async function deleteNotes(
+  ctx: StoreContext,
+  companyId: string,
+  applicationIds: readonly string[],
+): Promise<number> {
+  if (applicationIds.length === 0) return 0;
+  const notes = await ctx.db
+    .deleteFrom(ctx.table("note"))
+    .where("company_id", "=", companyId)
+    .where("application_id", "in", applicationIds)
+    .executeTakeFirst();
+  return Number(notes.numDeletedRows);
+}
+
 /**
  * The statements of core's `eraseInSteps` on one transaction, each for a batch of up to
  * `IN_LIST_SIZE` applications. The locked read takes the application rows alone (on MySQL/MariaDB
@@ -39,14 +54,7 @@ function erasureSteps(tx: StoreContext, erasedAt: Date): CandidateErasureSteps {
         .where("id", "in", ids)
         .execute();
     },
-    async deleteNotes(companyId, applicationIds) {
-      const notes = await tx.db
-        .deleteFrom(tx.table("note"))
-        .where("company_id", "=", companyId)
-        .where("application_id", "in", applicationIds)
-        .executeTakeFirst();
-      return Number(notes.numDeletedRows);
-    },
+    deleteNotes: (companyId, applicationIds) => deleteNotes(tx, companyId, applicationIds),
     redactErasure: ({ companyId, applicationIds, erasedAt: at }) =>
       redactErasedApplications(tx, companyId, applicationIds, at),
   };

@@ -10,9 +10,9 @@
  * The design: a position given after the commit, by one sequencer per company. An event is
  * inserted with `feed_position` null (by every insert, the Postgres routines' too).
  * Before reading, the feed numbers the company's events that are committed and still null, in a
- * transaction that first locks the company's `event_feed` row of the `sequence` table
- * (`SELECT … FOR UPDATE`; on SQLite the transaction's `BEGIN IMMEDIATE` is the lock), reads the
- * last position given there, gives the events found the next ones (oldest `created_at` first),
+ * transaction that first locks the company's `event_feed` row of the `sequence` table (adding 0
+ * to it with `nextSequence`, an upsert that holds the row until the end; on SQLite the transaction's
+ * `BEGIN IMMEDIATE` is the lock) and reads the last position given there, gives the events found the next ones (oldest `created_at` first),
  * and stores the new last position. So:
  * - only committed events get a position: the statement that picks them runs under READ COMMITTED
  *   (Postgres, MySQL/MariaDB; a serialized writer on SQLite) after the lock is taken, and sees what
@@ -29,12 +29,11 @@
  * The same code runs on every dialect (the database's own commit order is never needed); the
  * `append_event` and `create_application` routines of Postgres insert the null like any insert.
  */
-import type { AnyEventType } from "@hireport/core/schemas";
 import type { EventFeedQuery, FeedEvent } from "@hireport/core/storage";
 import { sql } from "kysely";
 import type { StoreContext } from "../context";
 import type { EventTable } from "../schema";
-import { fromDb } from "../values";
+import { toEvent } from "./event-rows";
 import { selectAll } from "./rows";
 
 /** The `kind` of the company's row in the `sequence` table that holds the last feed position given. */
@@ -58,32 +57,9 @@ export async function numberFeedEvents(ctx: StoreContext, companyId: string): Pr
     .execute();
   if (waiting.length === 0) return 0;
   return ctx.atomic(async (tx) => {
-    const sequence = tx.table("sequence");
-    const lock = () =>
-      tx.strategy
-        .forUpdate(
-          tx.db
-            .selectFrom(sequence)
-            .select("value")
-            .where("company_id", "=", companyId)
-            .where("kind", "=", FEED_SEQUENCE_KIND),
-        )
-        .executeTakeFirst();
-    // The row is made once per company. Locked first and inserted only when missing: on MySQL an
-    // `INSERT IGNORE` of a row that exists takes a shared lock, and two of them then deadlock on
-    // `FOR UPDATE`.
-    let locked = await lock();
-    if (!locked) {
-      await tx.strategy
-        .insertIgnore(
-          tx.db.insertInto(sequence).values({ company_id: companyId, kind: FEED_SEQUENCE_KIND, value: 0 }),
-          ["company_id", "kind"],
-        )
-        .execute();
-      locked = await lock();
-    }
-    if (!locked) throw new Error(`hireport: the feed's sequence row of company ${companyId} vanished under its lock.`);
-    const last = Number(locked.value);
+    // Adding 0 to the company's counter (made at 0 when missing) locks its row until the end of
+    // the transaction and gives the last position: numberings take turns, one at a time per company.
+    const last = await tx.strategy.nextSequence(tx, companyId, FEED_SEQUENCE_KIND, 0);
     // A statement of its own, after the lock: it sees every event committed by now.
     const picked = await tx.db
       .selectFrom(tx.table("event"))
@@ -108,12 +84,7 @@ export async function numberFeedEvents(ctx: StoreContext, companyId: string): Pr
         picked.map((row) => row.id),
       )
       .execute();
-    await tx.db
-      .updateTable(sequence)
-      .set({ value: last + picked.length })
-      .where("company_id", "=", companyId)
-      .where("kind", "=", FEED_SEQUENCE_KIND)
-      .execute();
+    await tx.strategy.nextSequence(tx, companyId, FEED_SEQUENCE_KIND, picked.length);
     return picked.length;
   });
 }
@@ -129,13 +100,5 @@ export async function readFeed(ctx: StoreContext, companyId: string, query: Even
     .where("e.created_at", ">=", ctx.toDb(query.createdSince));
   if (query.after !== undefined) select = select.where("e.feed_position", ">", Number(query.after));
   const rows = await select.orderBy("e.feed_position", "asc").limit(query.take).$castTo<EventTable>().execute();
-  return rows.map((row) => ({
-    id: row.id,
-    companyId: row.company_id,
-    type: row.type as AnyEventType,
-    payload: row.payload,
-    createdAt: fromDb(row.created_at),
-    subjectId: row.subject_id,
-    position: String(row.feed_position),
-  }));
+  return rows.map((row) => ({ ...toEvent(row), position: String(row.feed_position) }));
 }

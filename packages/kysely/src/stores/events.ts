@@ -1,23 +1,11 @@
-import type { AnyEventType } from "@hireport/core/schemas";
 import type { EventRecord, EventStore } from "@hireport/core/storage";
 import type { ExpressionBuilder } from "kysely";
 import type { StoreContext } from "../context";
 import type { EventTable, HireportDatabase } from "../schema";
-import { fromDb } from "../values";
 import { readFeed } from "./event-feed";
+import { toEvent } from "./event-rows";
 import { newestFirstPage } from "./newest-first";
 import { findRecord, selectAll } from "./rows";
-
-function toEvent(row: EventTable): EventRecord {
-  return {
-    id: row.id,
-    companyId: row.company_id,
-    type: row.type as AnyEventType,
-    payload: row.payload,
-    createdAt: fromDb(row.created_at),
-    subjectId: row.subject_id,
-  };
-}
 
 /** The columns of an event row (every column: the Postgres routines read them as JSON). */
 export function eventRow(ctx: StoreContext, event: EventRecord) {
