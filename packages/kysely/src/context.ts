@@ -3,6 +3,7 @@ import type { Kysely } from "kysely";
 import type { CompiledShapes } from "./compiled-queries";
 import type { DialectStrategy, Selection } from "./dialects/types";
 import { COLUMNS, DATE_COLUMNS, type DbBool, type HireportDatabase, type TableName } from "./schema";
+import { inSchema } from "./schema-plugin";
 import { runTransaction, withLockRetry } from "./transactions";
 
 export type Db = Kysely<HireportDatabase>;
@@ -12,7 +13,12 @@ export const PRIMARY_KEY = "PRIMARY";
 
 /** What every store shares: the database (or the transaction), the dialect's strategy and the table names. */
 export interface StoreContext {
+  /** hireport's handle: the host's (or its transaction), with hireport's names in `schema` when there is one. */
   readonly db: Db;
+  /** The handle as the host gave it (or its transaction), without hireport's schema: for the host's own tables. */
+  readonly hostDb: Db;
+  /** The Postgres schema of hireport's tables and routines, or null for the connection's search path. */
+  readonly schema: string | null;
   /** Everything that differs between dialects. */
   readonly strategy: DialectStrategy;
   readonly tablePrefix: string;
@@ -58,7 +64,10 @@ export interface StoreContext {
 }
 
 export interface ContextSettings {
+  /** The host's handle (or a transaction on it), without hireport's schema. */
   db: Db;
+  /** See {@link StoreContext.schema}. @default null */
+  schema?: string | null;
   strategy: DialectStrategy;
   tablePrefix: string;
   asyncRateLimitCommit: boolean;
@@ -83,8 +92,11 @@ export function createContext(
   const toDb = ((date: Date | null) => (date === null ? null : strategy.toDb(date))) as StoreContext["toDb"];
   const bool = ((value: boolean | null) => (value === null ? null : strategy.bool(value))) as StoreContext["bool"];
 
+  const schema = settings.schema ?? null;
   const context: StoreContext = {
-    db,
+    db: inSchema(db, schema, tablePrefix),
+    hostDb: db,
+    schema,
     strategy,
     tablePrefix,
     returning: db.getExecutor().adapter.supportsReturning === true,

@@ -94,8 +94,8 @@ export function contextOfScope(scope: DomainScope<unknown>): StoreContext {
 export function domainScope<DB>(ctx: StoreContext, reads: StoreContext = ctx): DomainScope<DB> {
   const scope: DomainScope<DB> & { [SCOPE_CONTEXT]: StoreContext } = {
     [SCOPE_CONTEXT]: ctx,
-    db: ctx.db as unknown as Kysely<DB>,
-    readDb: reads.db as unknown as Kysely<DB>,
+    db: ctx.hostDb as unknown as Kysely<DB>,
+    readDb: reads.hostDb as unknown as Kysely<DB>,
     dialect: ctx.strategy.kind,
     inTransaction: ctx.inTransaction,
     atomic: (fn) => (ctx.inTransaction ? fn(scope) : ctx.atomic((tx) => fn(domainScope<DB>(tx)))),

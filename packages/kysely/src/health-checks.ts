@@ -5,7 +5,8 @@
 import type { HealthCheck } from "@hireport/core/storage";
 import type { Kysely } from "kysely";
 import { hireportMigrations, hireportMigrationTables } from "./migrations/migrator";
-import type { MigrationOptions } from "./migrations/options";
+import { DEFAULT_PREFIX, type MigrationOptions } from "./migrations/options";
+import { inSchema } from "./schema-plugin";
 
 // biome-ignore lint/suspicious/noExplicitAny: the migration table is not part of the host's types.
 type AnyDb = Kysely<any>;
@@ -15,11 +16,12 @@ type AnyDb = Kysely<any>;
  * `migrations` check reads the names in hireport's migration table (`{tablePrefix}migration`, one
  * small read) and fails, naming them, while a migration of this version is not applied (or the
  * table is missing: `migrateToLatest` never ran). It passes with `latest` (the newest migration's
- * name) and `applied` (how many are) as details. Use the `tablePrefix` of `kyselyStorage`.
+ * name) and `applied` (how many are) as details. Use the `tablePrefix` and `schema` of `kyselyStorage`.
  */
 export function kyselyHealthChecks<DB>(db: Kysely<DB>, options: MigrationOptions = {}): HealthCheck[] {
   const expected = Object.keys(hireportMigrations(options));
   const { migrationTableName } = hireportMigrationTables(options);
+  const ours = inSchema(db as unknown as AnyDb, options.schema, options.tablePrefix ?? DEFAULT_PREFIX);
   const latest = expected.at(-1) ?? null;
   return [
     {
@@ -27,7 +29,7 @@ export function kyselyHealthChecks<DB>(db: Kysely<DB>, options: MigrationOptions
       async run() {
         let applied: Set<string>;
         try {
-          const rows = await (db as unknown as AnyDb).selectFrom(migrationTableName).select("name").execute();
+          const rows = await ours.selectFrom(migrationTableName).select("name").execute();
           applied = new Set(rows.map((row: { name: string }) => row.name));
         } catch (error) {
           const reason = error instanceof Error ? error.message : String(error);

@@ -5,6 +5,7 @@ import { createContext, type Db, type StoreContext } from "./context";
 import { strategyFor } from "./dialects/detect";
 import type { DialectKind } from "./dialects/types";
 import type { FileTable } from "./schema";
+import { checkSchemaOption } from "./schema-plugin";
 import { afterPosition } from "./stores/keyset";
 import { findRow, selectAll } from "./stores/rows";
 import { fromDb, readNumber } from "./values";
@@ -17,6 +18,8 @@ export interface KyselyFileStoreOptions<DB> {
   db: Kysely<DB>;
   /** Prefix of hireport's tables; the same as for the storage and the migrations. @default "hireport_" */
   tablePrefix?: string;
+  /** Postgres only: the schema of hireport's tables; the same as for the storage and the migrations. @default none */
+  schema?: string;
   /** The SQL dialect, for third-party dialects (see `kyselyStorage`). @default found from the adapter */
   dialect?: DialectKind;
   /** Time source of a file's id and `createdAt`. @default the system clock */
@@ -90,10 +93,14 @@ export function kyselyFileStore<DB>(
 ): FileStore & { purgeOrphanChunks(): Promise<number> } {
   const db = options.db as unknown as Db;
   const clock = options.clock ?? { now: () => new Date() };
+  const strategy = strategyFor(db, options.dialect);
+  const tablePrefix = options.tablePrefix ?? "hireport_";
+  checkSchemaOption(options.schema, tablePrefix, strategy.kind);
   const ctx: StoreContext = createContext({
     db,
-    strategy: strategyFor(db, options.dialect),
-    tablePrefix: options.tablePrefix ?? "hireport_",
+    schema: options.schema ?? null,
+    strategy,
+    tablePrefix,
     asyncRateLimitCommit: false,
   });
   const chunkTable = ctx.table("file_chunk");

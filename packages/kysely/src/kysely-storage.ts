@@ -5,6 +5,7 @@ import { createContext, type Db, type StoreContext } from "./context";
 import { detectDialect, strategyFor } from "./dialects/detect";
 import type { DialectKind } from "./dialects/types";
 import { type DomainFactory, domainScope } from "./domain-scope";
+import { checkSchemaOption } from "./schema-plugin";
 import { createApplicationStore } from "./stores/applications";
 import { createAuditStore } from "./stores/audit";
 import { createCandidateStore } from "./stores/candidates";
@@ -31,6 +32,15 @@ export interface KyselyStorageOptions<DB> {
    * @default "hireport_"
    */
   tablePrefix?: string;
+  /**
+   * Postgres only: the schema that holds hireport's tables and routines, so that none of them is
+   * in the schema your own migrations manage (Prisma's and Drizzle's `public`): every statement of
+   * hireport names it, whatever the connection's search path. Your own tables (a declared domain's)
+   * are read as your queries read them. Needs a `tablePrefix` that is not empty (the default is).
+   * Use the same value for the migrations.
+   * @default none: hireport's tables are found on the connection's search path
+   */
+  schema?: string;
   /**
    * Postgres only: whether the rate-limit counter statement, which runs on every request, waits for
    * its commit to reach the disk. Off, it commits with `synchronous_commit = off` for that one
@@ -143,10 +153,14 @@ export function kyselyStorageWith<DB, S extends StorageStores>(
 ): StorageOf<S> {
   const db = options.db as unknown as Db;
   const domain = options.domain;
+  const strategy = strategyFor(db, options.dialect);
+  const tablePrefix = options.tablePrefix ?? "hireport_";
+  checkSchemaOption(options.schema, tablePrefix, strategy.kind);
   const ctx = createContext({
     db,
-    strategy: strategyFor(db, options.dialect),
-    tablePrefix: options.tablePrefix ?? "hireport_",
+    schema: options.schema ?? null,
+    strategy,
+    tablePrefix,
     asyncRateLimitCommit: !(options.durableRateLimits ?? false),
     domain: domain ? (on, reads) => domain(domainScope<DB>(on, reads)) : null,
   });

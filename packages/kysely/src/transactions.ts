@@ -17,7 +17,7 @@ export function isRetryableLockError(error: unknown): boolean {
  * IMMEDIATE` on SQLite), with a context bound to it.
  */
 export function runTransaction<T>(ctx: StoreContext, fn: (ctx: StoreContext) => Promise<T>): Promise<T> {
-  return ctx.strategy.beginTransaction(ctx.db, (trx) => fn(ctx.withDb(trx, true)));
+  return ctx.strategy.beginTransaction(ctx.hostDb, (trx) => fn(ctx.withDb(trx, true)));
 }
 
 /**

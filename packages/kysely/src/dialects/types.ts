@@ -214,8 +214,8 @@ export interface DialectStrategy {
 
   // Routines (stored functions the storage calls; none outside Postgres).
 
-  /** Creates the routines of this version under `prefix` where missing. */
-  installRoutines(db: AnyKysely, prefix: string): Promise<void>;
+  /** Creates the routines of this version under `prefix` (in `schema`, when not null) where missing. */
+  installRoutines(db: AnyKysely, prefix: string, schema: string | null): Promise<void>;
   /** The statements creating (`up`) or dropping (`down`) the routines of this version, for review. */
-  routineStatements(prefix: string, direction: "up" | "down"): string[];
+  routineStatements(prefix: string, direction: "up" | "down", schema: string | null): string[];
 }

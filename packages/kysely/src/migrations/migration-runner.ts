@@ -6,7 +6,7 @@
  * `Migrator` to `kysely/migration`, a subpath 0.28 does not have; loading it from wherever the
  * installed version keeps it takes an import a bundler cannot resolve for both versions.
  */
-import type { Kysely } from "kysely";
+import { type Kysely, sql } from "kysely";
 import { strategyFor } from "../dialects/detect";
 import type { DialectKind } from "../dialects/types";
 import type {
@@ -29,6 +29,8 @@ export interface MigrationRunnerOptions {
   migrationTableName: string;
   /** Holds the lock row; the lock itself is the dialect's (an advisory lock, or none). */
   migrationLockTableName: string;
+  /** Postgres: the schema of the tables (`db` qualifies hireport's names with it), created when missing. */
+  schema?: string | undefined;
   /** The dialect, for a third-party Kysely dialect; found from the adapter when absent. */
   dialect?: DialectKind | undefined;
 }
@@ -182,6 +184,15 @@ async function ensureBookkeeping(db: AnyDb, options: MigrationRunnerOptions): Pr
       if (!(await exists())) throw error;
     }
   };
+  if (options.schema !== undefined) {
+    const schema = options.schema;
+    await ensure(
+      async () =>
+        (await sql<{ found: boolean }>`select to_regnamespace(${schema}) is not null as found`.execute(db)).rows[0]
+          ?.found === true,
+      () => db.schema.createSchema(schema).ifNotExists().execute(),
+    );
+  }
   const table = (name: string) => {
     const builder = db.schema.createTable(name);
     return ifNotExists ? builder.ifNotExists() : builder;

@@ -6,6 +6,9 @@
  */
 import { JOB_FIELDS } from "@hireport/core/storage";
 import type { Kysely } from "kysely";
+import { strategyFor } from "../dialects/detect";
+import type { DialectKind } from "../dialects/types";
+import { checkSchemaOption, inSchema } from "../schema-plugin";
 import { addFieldColumnMigration } from "./add-field-column";
 import { applicationAnswersMigration } from "./application-answers";
 import { attemptEndpointTimeIndexMigration } from "./attempt-endpoint-time-index";
@@ -32,6 +35,39 @@ type AnyDb = Kysely<any>;
 /** The migrations of hireport, by name, in order. */
 export function hireportMigrations(options: MigrationOptions = {}): Record<string, HireportMigration> {
   const prefix = options.tablePrefix ?? DEFAULT_PREFIX;
+  const migrations = allMigrations(prefix, options.dialect);
+  const { schema } = options;
+  if (schema === undefined) return migrations;
+  return Object.fromEntries(
+    Object.entries(migrations).map(([name, migration], index) => [
+      name,
+      inSchemaMigration(migration, { schema, prefix, dialect: options.dialect, createSchema: index === 0 }),
+    ]),
+  );
+}
+
+/**
+ * A migration run with hireport's names in `schema`; the first one creates the schema when it is
+ * missing (a host's own `Migrator` runs the migrations without hireport's runner).
+ */
+function inSchemaMigration(
+  migration: HireportMigration,
+  names: { schema: string; prefix: string; dialect: DialectKind | undefined; createSchema: boolean },
+): HireportMigration {
+  const on = async (db: AnyDb) => {
+    checkSchemaOption(names.schema, names.prefix, strategyFor(db, names.dialect).kind);
+    if (names.createSchema) await db.schema.createSchema(names.schema).ifNotExists().execute();
+    return inSchema(db, names.schema, names.prefix);
+  };
+  const down = migration.down;
+  return {
+    up: async (db) => migration.up(await on(db)),
+    ...(down ? { down: async (db: AnyDb) => down(await on(db)) } : {}),
+  };
+}
+
+function allMigrations(prefix: string, dialect: DialectKind | undefined): Record<string, HireportMigration> {
+  const options = { dialect };
   return {
     "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
@@ -65,13 +101,21 @@ export function hireportMigrationProvider(options: MigrationOptions = {}): Hirep
   return { getMigrations: async () => migrations };
 }
 
-/** The names of hireport's migration table and its lock table for a prefix. */
-export function hireportMigrationTables(options: Pick<MigrationOptions, "tablePrefix"> = {}): {
+/**
+ * The names of hireport's migration table and its lock table for a prefix, and their schema when
+ * there is one: the options of a Kysely `Migrator` running `hireportMigrationProvider`.
+ */
+export function hireportMigrationTables(options: Pick<MigrationOptions, "tablePrefix" | "schema"> = {}): {
   migrationTableName: string;
   migrationLockTableName: string;
+  migrationTableSchema?: string;
 } {
   const prefix = options.tablePrefix ?? DEFAULT_PREFIX;
-  return { migrationTableName: `${prefix}migration`, migrationLockTableName: `${prefix}migration_lock` };
+  return {
+    migrationTableName: `${prefix}migration`,
+    migrationLockTableName: `${prefix}migration_lock`,
+    ...(options.schema === undefined ? {} : { migrationTableSchema: options.schema }),
+  };
 }
 
 /**
@@ -85,9 +129,16 @@ export async function createHireportMigrator<DB>(
   db: Kysely<DB>,
   options: MigrationOptions = {},
 ): Promise<HireportMigrator> {
-  return createMigrationRunner(db as unknown as AnyDb, {
+  const prefix = options.tablePrefix ?? DEFAULT_PREFIX;
+  const { migrationTableName, migrationLockTableName } = hireportMigrationTables(options);
+  if (options.schema !== undefined) {
+    checkSchemaOption(options.schema, prefix, strategyFor(db, options.dialect).kind);
+  }
+  return createMigrationRunner(inSchema(db as unknown as AnyDb, options.schema, prefix), {
     provider: hireportMigrationProvider(options),
-    ...hireportMigrationTables(options),
+    migrationTableName,
+    migrationLockTableName,
+    schema: options.schema,
     dialect: options.dialect,
   });
 }

@@ -9,6 +9,15 @@ export interface MigrationOptions {
    */
   tablePrefix?: string;
   /**
+   * Postgres only: the schema of hireport's tables, indexes, routines and migration tables, created
+   * when missing (the database user needs `CREATE` on the database for that, or create it first).
+   * Keeps hireport out of the schema a Prisma or Drizzle migration manages. Needs a `tablePrefix`
+   * that is not empty. Use the same value as for `kyselyStorage`; choose it before the first
+   * migration (moving the tables of an existing install is not supported).
+   * @default none: the tables go where the connection's search path puts them (`public`)
+   */
+  schema?: string;
+  /**
    * The SQL dialect, for third-party Kysely dialects whose adapter does not extend one of Kysely's
    * own (`PostgresAdapter`, `MysqlAdapter`, `SqliteAdapter`, of any copy of Kysely: see `kyselyStorage`).
    * Use the same value as for `kyselyStorage`.
@@ -24,6 +33,8 @@ export interface MigrationSqlOptions {
    * @default "hireport_"
    */
   tablePrefix?: string;
+  /** Postgres only: the schema of hireport's tables (see `MigrationOptions.schema`). @default none */
+  schema?: string;
   /**
    * Print the SQL that sets the schema up (the migrations, then the routines), or the SQL that
    * takes it down (the routines dropped, then the migrations' `down` in reverse order).

@@ -1,6 +1,7 @@
 import type { Kysely } from "kysely";
 import { strategyFor } from "../dialects/detect";
 import type { AnyKysely } from "../dialects/types";
+import { checkSchemaOption } from "../schema-plugin";
 import { DEFAULT_PREFIX, type MigrationOptions } from "./options";
 
 /**
@@ -16,5 +17,7 @@ import { DEFAULT_PREFIX, type MigrationOptions } from "./options";
  */
 export async function installRoutines<DB>(db: Kysely<DB>, options: MigrationOptions = {}): Promise<void> {
   const strategy = strategyFor(db, options.dialect);
-  await strategy.installRoutines(db as unknown as AnyKysely, options.tablePrefix ?? DEFAULT_PREFIX);
+  const prefix = options.tablePrefix ?? DEFAULT_PREFIX;
+  if (options.schema !== undefined) checkSchemaOption(options.schema, prefix, strategy.kind);
+  await strategy.installRoutines(db as unknown as AnyKysely, prefix, options.schema ?? null);
 }

@@ -21,12 +21,18 @@ export async function migrationSql(dialect: DialectKind, options: MigrationSqlOp
     },
   });
   const routines = () => {
-    const list = strategy.routineStatements(prefix, direction);
+    const list = strategy.routineStatements(prefix, direction, options.schema ?? null);
     if (list.length === 0) return;
     statements.push(`-- routines (${direction}: ${direction === "up" ? "installRoutines" : "dropped"})`);
     statements.push(...list.map((statement) => `${statement};`));
   };
-  const migrations = Object.entries(hireportMigrations({ tablePrefix: prefix, dialect }));
+  const migrations = Object.entries(
+    hireportMigrations({
+      tablePrefix: prefix,
+      dialect,
+      ...(options.schema === undefined ? {} : { schema: options.schema }),
+    }),
+  );
   if (direction === "down") routines();
   for (const [name, migration] of direction === "up" ? migrations : migrations.reverse()) {
     statements.push(`-- ${name} (${direction})`);

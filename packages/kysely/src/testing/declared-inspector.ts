@@ -14,8 +14,13 @@ export function isDeclaredDomain(domain: unknown): domain is { readonly declarat
   return typeof domain === "function" && "declaration" in domain;
 }
 
+/**
+ * `db` reads the product's tables; `ours` (the same database, with hireport's schema when it has
+ * one) reads hireport's tables named with `prefix`.
+ */
 export function declaredTablesInspector(
   db: Kysely<unknown>,
+  ours: Kysely<unknown>,
   dialect: DialectKind,
   prefix: string,
   domain: { readonly declaration: object },
@@ -24,8 +29,8 @@ export function declaredTablesInspector(
   const { jobs, applications: apps } = plan;
   const person = apps.candidate.from === null ? null : apps.candidate;
   const history = [plan.stageChanges, plan.notes].filter((table) => table !== null);
-  const one = async (query: RawBuilder<{ n: number | string }>) => {
-    const row = (await query.execute(db)).rows[0];
+  const one = async (query: RawBuilder<{ n: number | string }>, on: Kysely<unknown> = db) => {
+    const row = (await query.execute(on)).rows[0];
     return row ? Number(row.n) : null;
   };
   /** `and company = …`, or nothing on a single-company table. */
@@ -61,8 +66,11 @@ export function declaredTablesInspector(
       const notes = plan.notes;
       if (notes === null) {
         return (
-          (await one(sql`select count(*) as n from ${sql.table(`${prefix}note`)}
-            where company_id = ${companyId} and application_id = ${applicationId}`)) ?? 0
+          (await one(
+            sql`select count(*) as n from ${sql.table(`${prefix}note`)}
+              where company_id = ${companyId} and application_id = ${applicationId}`,
+            ours,
+          )) ?? 0
         );
       }
       if (notes.companyColumn === null && notes.company !== companyId) return 0;

@@ -3,6 +3,7 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import { detectDialect } from "../dialects/detect";
 import type { DialectKind } from "../dialects/types";
 import { TABLE_NAMES } from "../schema";
+import { inSchema } from "../schema-plugin";
 import { declaredTablesInspector, isDeclaredDomain } from "./declared-inspector";
 import { findText } from "./text-scan";
 
@@ -32,6 +33,8 @@ export interface KyselyConformanceInspectorOptions {
   db: Kysely<any>;
   /** The storage's `tablePrefix`. @default "hireport_" */
   tablePrefix?: string;
+  /** The storage's `schema` (Postgres). @default none */
+  schema?: string;
   /** The SQL dialect, as `kyselyStorage`'s option. @default detected from the adapter */
   dialect?: DialectKind;
   /**
@@ -74,11 +77,13 @@ function slices(ids: readonly string[]): string[][] {
  * ```
  */
 export function kyselyConformanceInspector(options: KyselyConformanceInspectorOptions): ConformanceInspector {
-  const db = options.db as Kysely<unknown>;
+  const host = options.db as Kysely<unknown>;
   const prefix = options.tablePrefix ?? "hireport_";
-  const dialect = options.dialect ?? detectDialect(db);
+  const dialect = options.dialect ?? detectDialect(host);
+  // hireport's tables, in its schema when it has one; the domain's tables are read on `host`.
+  const db = inSchema(host, options.schema, prefix);
   const domain = isDeclaredDomain(options.domain)
-    ? declaredTablesInspector(db, dialect, prefix, options.domain)
+    ? declaredTablesInspector(host, db, dialect, prefix, options.domain)
     : options.domain;
   const table = (name: string) => sql.table(`${prefix}${name}`);
   const one = async (query: RawBuilder<{ n: number | string }>) => {
@@ -141,6 +146,6 @@ export function kyselyConformanceInspector(options: KyselyConformanceInspectorOp
       count(sql`select count(*) as n from ${table("webhook_delivery")} where endpoint_id = ${endpointId}`),
     countAttempts: (deliveryId) =>
       count(sql`select count(*) as n from ${table("webhook_attempt")} where delivery_id = ${deliveryId}`),
-    findText: (text) => findText(db, dialect, text, prefix, domain?.tables),
+    findText: (text) => findText(host, dialect, text, prefix, domain?.tables, options.schema ?? null),
   };
 }

@@ -9,6 +9,8 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DialectKind } from "../dialects/types";
 
 interface Column {
+  /** Postgres: the table's schema (to name it whatever the search path). */
+  schema?: string;
   table: string;
   column: string;
 }
@@ -17,12 +19,16 @@ interface Column {
 const POSTGRES_TEXT = ["text", "character varying", "character", "json", "jsonb"];
 const MYSQL_TEXT = ["char", "varchar", "tinytext", "text", "mediumtext", "longtext", "json"];
 
-/** Every text column of every table of the database (every column on SQLite, whose types are loose). */
-async function allTextColumns(db: Kysely<unknown>, dialect: DialectKind): Promise<Column[]> {
+/**
+ * Every text column of every table of the database (every column on SQLite, whose types are loose):
+ * on Postgres those of the current schema and of hireport's `schema` when it has one.
+ */
+async function allTextColumns(db: Kysely<unknown>, dialect: DialectKind, schema: string | null): Promise<Column[]> {
   if (dialect === "postgres") {
-    const { rows } = await sql<Column>`select table_name as "table", column_name as "column"
+    const { rows } = await sql<Column>`select table_schema as "schema", table_name as "table", column_name as "column"
       from information_schema.columns
-      where table_schema = current_schema() and data_type in (${sql.join(POSTGRES_TEXT)})`.execute(db);
+      where (table_schema = current_schema() or table_schema = ${schema ?? ""})
+      and data_type in (${sql.join(POSTGRES_TEXT)})`.execute(db);
     return rows;
   }
   if (dialect === "mysql") {
@@ -51,7 +57,8 @@ function contains(dialect: DialectKind, table: string, column: string, text: str
 /**
  * The `table.column` names of every text column that holds `text` (compared case-insensitively) in
  * the tables whose name starts with `prefix` (named without it) and in the tables of `others`
- * (named in full), sorted; empty when none does.
+ * (named in full), sorted; empty when none does. On Postgres with hireport's `schema`, its tables are
+ * those of that schema, the others those of the current schema.
  */
 export async function findText(
   db: Kysely<unknown>,
@@ -59,13 +66,15 @@ export async function findText(
   text: string,
   prefix: string,
   others: readonly string[] = [],
+  schema: string | null = null,
 ): Promise<string[]> {
   const found: string[] = [];
-  for (const { table, column } of await allTextColumns(db, dialect)) {
-    const ours = table.startsWith(prefix);
-    if (!ours && !others.includes(table)) continue;
-    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}
-      where ${contains(dialect, table, column, text)}`.execute(db);
+  for (const { schema: inSchema, table, column } of await allTextColumns(db, dialect, schema)) {
+    const ours = table.startsWith(prefix) && (schema === null || inSchema === schema);
+    if (!ours && (!others.includes(table) || (schema !== null && inSchema === schema))) continue;
+    const name = inSchema === undefined ? table : `${inSchema}.${table}`;
+    const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(name)}
+      where ${contains(dialect, name, column, text)}`.execute(db);
     if (Number(rows[0]?.n ?? 0) > 0) found.push(`${ours ? table.slice(prefix.length) : table}.${column}`);
   }
   return found.sort();

@@ -155,7 +155,7 @@ export function definePagingTests(suite: SuiteContext): void {
       const used = await countQueries(() => storage.events.append(event));
       if (dialect === "postgres") {
         expect(used.map((query) => query.sql.trim().split(/\s+/).slice(0, 2).join(" "))).toEqual([
-          `select "${routinesOf(prefix).append_event.name}"($1::jsonb)`,
+          `select "${routinesOf(prefix).append_event.name}"($1::text::jsonb)`,
         ]);
       }
       for (const endpoint of endpoints) {

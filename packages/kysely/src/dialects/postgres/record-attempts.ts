@@ -57,8 +57,9 @@ export async function recordAttemptsInOneStatement(
     durations: column((item) => item.outcome.attempt.durationMs),
     bodies: column((item) => item.outcome.attempt.responseBody),
     errors: column((item) => item.outcome.attempt.error),
-    succeeded: column((item) => item.outcome.attempt.succeeded),
-    resets: column((item) => item.outcome.endpoint.failureCount === "reset"),
+    // As text: postgres-js sends an array of booleans as one boolean (its type is read from the first item).
+    succeeded: column((item) => String(item.outcome.attempt.succeeded)),
+    resets: column((item) => String(item.outcome.endpoint.failureCount === "reset")),
     redacted: REDACTED_RESPONSE_BODY,
   };
   const delivery = sql.table(ctx.table("webhook_delivery"));
@@ -76,7 +77,7 @@ export async function recordAttemptsInOneStatement(
         ${p.deliveryIds}::text[], ${p.leaseTokens}::text[], ${p.statuses}::text[],
         ${p.nextAttempts}::timestamptz[], ${p.attemptedAts}::timestamptz[], ${p.attemptIds}::text[],
         ${p.statusCodes}::integer[], ${p.durations}::double precision[], ${p.bodies}::text[],
-        ${p.errors}::text[], ${p.succeeded}::boolean[], ${p.resets}::boolean[]
+        ${p.errors}::text[], ${p.succeeded}::text[]::boolean[], ${p.resets}::text[]::boolean[]
       ) with ordinality as i(
         delivery_id, lease_token, status, next_attempt_at, attempted_at, attempt_id,
         status_code, duration_ms, response_body, error, succeeded, reset, ord

@@ -19,6 +19,8 @@ export interface Routine {
   base: RoutineBase;
   /** The name, unquoted: `{prefix}{base}_{hash}`. */
   name: string;
+  /** The schema it lives in (the `schema` option), or null for the search path's first. */
+  schema: string | null;
   /** The statement that creates it. */
   create: string;
   /** The statement that drops it. */
@@ -45,19 +47,25 @@ export function shortHash(text: string): string {
   return hash.toString(16).padStart(8, "0");
 }
 
-function naming(prefix: string, name: string): RoutineNaming {
-  return { name: quoteIdentifier(name), table: (table) => quoteIdentifier(`${prefix}${table}`) };
+/** A name qualified with hireport's schema when there is one (the `schema` option), else bare. */
+function qualified(schema: string | null, name: string): string {
+  return schema === null ? quoteIdentifier(name) : `${quoteIdentifier(schema)}.${quoteIdentifier(name)}`;
 }
 
-const byPrefix = new Map<string, Readonly<Record<RoutineBase, Routine>>>();
+function naming(prefix: string, name: string, schema: string | null): RoutineNaming {
+  return { name: qualified(schema, name), table: (table) => qualified(schema, `${prefix}${table}`) };
+}
 
-/** The routines of this version under `prefix`, by base name. */
-export function routinesOf(prefix: string): Readonly<Record<RoutineBase, Routine>> {
-  const cached = byPrefix.get(prefix);
+const byNames = new Map<string, Readonly<Record<RoutineBase, Routine>>>();
+
+/** The routines of this version under `prefix` (in `schema`, when given), by base name. */
+export function routinesOf(prefix: string, schema: string | null = null): Readonly<Record<RoutineBase, Routine>> {
+  const key = `${schema ?? ""}\u0000${prefix}`;
+  const cached = byNames.get(key);
   if (cached) return cached;
   const entries = (Object.keys(ROUTINE_DEFINITIONS) as RoutineBase[]).map((base): [RoutineBase, Routine] => {
     const definition = ROUTINE_DEFINITIONS[base];
-    const hash = shortHash(definition.create(naming("", base)));
+    const hash = shortHash(definition.create(naming("", base, null)));
     const name = `${prefix}${base}_${hash}`;
     if (new TextEncoder().encode(name).length > MAX_IDENTIFIER_BYTES) {
       throw new Error(
@@ -69,32 +77,34 @@ export function routinesOf(prefix: string): Readonly<Record<RoutineBase, Routine
       {
         base,
         name,
-        create: definition.create(naming(prefix, name)),
-        drop: `drop function if exists ${quoteIdentifier(name)}(${definition.args})`,
+        schema,
+        create: definition.create(naming(prefix, name, schema)),
+        drop: `drop function if exists ${qualified(schema, name)}(${definition.args})`,
       },
     ];
   });
   const routines = Object.freeze(Object.fromEntries(entries) as Record<RoutineBase, Routine>);
-  byPrefix.set(prefix, routines);
+  byNames.set(key, routines);
   return routines;
 }
 
 /**
- * Creates the routines of this version under `prefix` where the database lacks them, in one
- * transaction holding an advisory lock of the prefix (inside the caller's transaction when `db`
- * is one). Routines of other versions are left alone.
+ * Creates the routines of this version under `prefix` (in `schema`, when given) where the database
+ * lacks them, in one transaction holding an advisory lock of the prefix (inside the caller's
+ * transaction when `db` is one). Routines of other versions are left alone.
  */
-export async function installPostgresRoutines(db: AnyKysely, prefix: string): Promise<void> {
-  const routines = Object.values(routinesOf(prefix));
+export async function installPostgresRoutines(db: AnyKysely, prefix: string, schema: string | null): Promise<void> {
+  const routines = Object.values(routinesOf(prefix, schema));
+  const where = schema === null ? sql`` : sql`${`${quoteIdentifier(schema)}.`}::text || `;
   const missing = async (on: AnyKysely) => {
     const { rows } = await sql<{ name: string }>`select n.name from unnest(${routines.map(
       (routine) => routine.name,
-    )}::text[]) as n (name) where to_regproc(quote_ident(n.name)) is null`.execute(on);
+    )}::text[]) as n (name) where to_regproc(${where}quote_ident(n.name)) is null`.execute(on);
     return new Set(rows.map((row) => row.name));
   };
   if ((await missing(db)).size === 0) return;
   const install = async (trx: AnyKysely) => {
-    await sql`select pg_advisory_xact_lock(hashtext(${`hireport routines ${prefix}`}))`.execute(trx);
+    await sql`select pg_advisory_xact_lock(hashtext(${`hireport routines ${schema ?? ""} ${prefix}`}))`.execute(trx);
     const absent = await missing(trx);
     for (const routine of routines) if (absent.has(routine.name)) await sql.raw(routine.create).execute(trx);
   };
@@ -103,13 +113,16 @@ export async function installPostgresRoutines(db: AnyKysely, prefix: string): Pr
 }
 
 /** The statements creating (`up`) or dropping (`down`) the routines of this version under `prefix`. */
-export function postgresRoutineStatements(prefix: string, direction: "up" | "down"): string[] {
-  return Object.values(routinesOf(prefix)).map((routine) => (direction === "up" ? routine.create : routine.drop));
+export function postgresRoutineStatements(prefix: string, direction: "up" | "down", schema: string | null): string[] {
+  return Object.values(routinesOf(prefix, schema)).map((routine) =>
+    direction === "up" ? routine.create : routine.drop,
+  );
 }
 
 /** The name of one of this version's routines for the context's prefix, as an identifier. */
 export function routineRef(ctx: StoreContext, base: RoutineBase) {
-  return sql.id(routinesOf(ctx.tablePrefix)[base].name);
+  const { name } = routinesOf(ctx.tablePrefix, ctx.schema)[base];
+  return ctx.schema === null ? sql.id(name) : sql.id(ctx.schema, name);
 }
 
 /**
@@ -121,10 +134,12 @@ export async function withRoutine<T>(ctx: StoreContext, base: RoutineBase, run: 
     return await run();
   } catch (error) {
     const code = (error as { code?: unknown } | null)?.code;
-    const { name } = routinesOf(ctx.tablePrefix)[base];
+    const { name } = routinesOf(ctx.tablePrefix, ctx.schema)[base];
     if (code === UNDEFINED_FUNCTION && String((error as Error).message).includes(name)) {
+      const schema = ctx.schema === null ? "" : `, schema: ${JSON.stringify(ctx.schema)}`;
+      const names = `{ tablePrefix: ${JSON.stringify(ctx.tablePrefix)}${schema} }`;
       throw new Error(
-        `hireport: the database has no routine ${name} (${base} of this version of @hireport/kysely): run migrateToLatest(db, { tablePrefix: ${JSON.stringify(ctx.tablePrefix)} }) when deploying this version, or installRoutines(db, { tablePrefix: ${JSON.stringify(ctx.tablePrefix)} }) if you run the migrations with your own migrator.`,
+        `hireport: the database has no routine ${name} (${base} of this version of @hireport/kysely): run migrateToLatest(db, ${names}) when deploying this version, or installRoutines(db, ${names}) if you run the migrations with your own migrator.`,
         { cause: error },
       );
     }

@@ -38,7 +38,7 @@ export async function createApplicationByRoutine(
         ctx,
         "create_application",
       )}(
-        ${p.application}::jsonb, ${p.stageChange}::jsonb, ${p.event}::jsonb, ${p.jobTitle}::text,
+        ${p.application}::text::jsonb, ${p.stageChange}::text::jsonb, ${p.event}::text::jsonb, ${p.jobTitle}::text,
         ${p.jobUpdatedAt}::timestamptz, ${p.duplicateSince}::timestamptz
       )`,
     ),
@@ -55,7 +55,9 @@ export async function createApplicationByRoutine(
 /** `events.append`: one call of the `append_event` routine (the event and its fan-out, its own transaction). */
 export async function appendEventByRoutine(ctx: StoreContext, event: EventRecord): Promise<void> {
   await withRoutine(ctx, "append_event", () =>
-    sql`select ${routineRef(ctx, "append_event")}(${JSON.stringify(eventRow(ctx, event))}::jsonb)`.execute(ctx.db),
+    sql`select ${routineRef(ctx, "append_event")}(${JSON.stringify(eventRow(ctx, event))}::text::jsonb)`.execute(
+      ctx.db,
+    ),
   );
 }
 
