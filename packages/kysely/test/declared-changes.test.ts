@@ -1,6 +1,6 @@
 /**
  * Changes made anywhere become events: the change detector (`api.changes`) over declared tables on
- * SQLite, Postgres and MySQL/MariaDB. The product writes its own rows with plain SQL, as its screens
+ * SQLite, Postgres (with `pg` and with postgres-js) and MySQL/MariaDB. The product writes its own rows with plain SQL, as its screens
  * and scripts do; the detector announces each change once, with the API's envelopes, never repeats
  * what the API announced itself, merges several edits into one event, and runs from several
  * processes at once without a double event. The generated triggers move the change time of an
@@ -29,8 +29,15 @@ function declaration(prefix: string): DomainDeclaration<Names> {
   } as DomainDeclaration<Names>;
 }
 
-for (const dialect of ["sqlite", "postgres", "mysql"] satisfies TestDialect[]) {
-  describe(`changes made anywhere on ${dialect}`, () => {
+const SETUPS: Array<{ dialect: TestDialect; name: string; postgresJs?: boolean }> = [
+  { dialect: "sqlite", name: "sqlite" },
+  { dialect: "postgres", name: "postgres" },
+  { dialect: "postgres", name: "postgres-js", postgresJs: true },
+  { dialect: "mysql", name: "mysql" },
+];
+
+for (const { dialect, name, postgresJs = false } of SETUPS) {
+  describe(`changes made anywhere on ${name}`, () => {
     let opened: TestDatabase | null = null;
     let db: Kysely<Names>;
     let api: PublicApi;
@@ -77,7 +84,7 @@ for (const dialect of ["sqlite", "postgres", "mysql"] satisfies TestDialect[]) {
     };
 
     beforeAll(async () => {
-      opened = await openTestDatabase(dialect);
+      opened = await openTestDatabase(dialect, { postgresJs });
       if (!opened) return;
       db = opened.db;
       t = productTables(opened.prefix);
@@ -216,8 +223,8 @@ for (const dialect of ["sqlite", "postgres", "mysql"] satisfies TestDialect[]) {
       async () => {
         if (!opened) return;
         const others = [
-          await createDb(dialect, { sqliteFile: opened.sqliteFile }),
-          await createDb(dialect, { sqliteFile: opened.sqliteFile }),
+          await createDb(dialect, { sqliteFile: opened.sqliteFile, postgresJs }),
+          await createDb(dialect, { sqliteFile: opened.sqliteFile, postgresJs }),
         ];
         const apis = [api, ...others.map(newApi)];
         try {

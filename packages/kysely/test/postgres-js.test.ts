@@ -7,25 +7,18 @@
 import { createPublicApi } from "@hireport/core";
 import { runDomainConformance, runStorageConformance } from "@hireport/core/testing";
 import { runWebhookStoreConformance } from "@hireport/webhooks/testing";
-import { Kysely, sql } from "kysely";
-import { PostgresJSDialect } from "kysely-postgres-js";
-import postgres from "postgres";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { declaredDomain, kyselyStorage, migrateToLatest } from "../src/index";
 import { kyselyConformanceInspector } from "../src/testing";
 import { kyselyWebhookStorage } from "../src/webhooks";
-import { type AnyDb, connectOrSkip, dropTables, PG_URL, randomPrefix, sqliteFileFor } from "./helpers/databases";
+import { type AnyDb, connectOrSkip, dropTables, randomPrefix, sqliteFileFor } from "./helpers/databases";
 import { createProductTables, dropProductTables, inlineDeclaration } from "./helpers/product-tables";
 
-/** A product's postgres-js client and the Kysely instance hireport is given on it; null when Postgres is skipped. */
+/** A Kysely instance on a postgres-js client, as a product makes it; null when Postgres is skipped (loudly; never in CI). */
 async function openPostgresJs(): Promise<{ db: AnyDb; close(): Promise<void> } | null> {
-  // The loud skip (or CI's failure) of the other Postgres tests when the server is missing.
-  const probe = await connectOrSkip("postgres", { sqliteFile: sqliteFileFor("unused") });
-  if (!probe) return null;
-  await probe.destroy();
-  const client = postgres(PG_URL, { max: 10, onnotice: () => undefined });
-  const db: AnyDb = new Kysely({ dialect: new PostgresJSDialect({ postgres: client }) });
-  return { db, close: () => db.destroy() };
+  const db = await connectOrSkip("postgres", { sqliteFile: sqliteFileFor("unused"), postgresJs: true });
+  return db && { db, close: () => db.destroy() };
 }
 
 /** Migrates a new prefix on a new postgres-js client. */

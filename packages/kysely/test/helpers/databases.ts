@@ -15,8 +15,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import SQLite from "better-sqlite3";
 import { Kysely, type LogEvent, MysqlDialect, PostgresAdapter, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { PostgresJSDialect } from "kysely-postgres-js";
 import { createPool } from "mysql2";
 import pg from "pg";
+import postgres from "postgres";
 import { migrateToLatest, TABLE_NAMES } from "../../src/index";
 import { hardenPgPool } from "../../src/pg-pool";
 
@@ -43,6 +45,8 @@ export interface DbOptions {
    * For suites of many small transactions on throw-away tables. @default false
    */
   asyncCommit?: boolean;
+  /** Postgres: connect with postgres-js (`kysely-postgres-js`) instead of a `pg` pool. @default false */
+  postgresJs?: boolean;
 }
 
 /** A new Kysely instance (a new pool, or a new SQLite connection) on the dialect's test database. */
@@ -52,6 +56,18 @@ export async function createDb(dialect: TestDialect, options: DbOptions): Promis
     const database = new SQLite(options.sqliteFile, { timeout: 10_000 });
     database.pragma("journal_mode = WAL");
     return new Kysely({ dialect: new SqliteDialect({ database }), log });
+  }
+  if (dialect === "postgres" && options.postgresJs) {
+    const client = postgres(PG_URL, {
+      max: options.poolSize ?? 10,
+      connect_timeout: 3,
+      onnotice: () => undefined,
+      connection: {
+        application_name: options.applicationName ?? "hireport-kysely-test",
+        ...(options.asyncCommit ? { synchronous_commit: "off" } : {}),
+      },
+    });
+    return new Kysely({ dialect: new PostgresJSDialect({ postgres: client }), log });
   }
   if (dialect === "postgres") {
     const pool = new pg.Pool({
