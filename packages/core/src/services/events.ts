@@ -58,7 +58,11 @@ export class EventFeedService {
    * @throws HireportError `missing_scope` (403) when the scopes read no event type, or a `type` asked for;
    * `bad_request` (400) for a cursor of another list; `cursor_expired` (410) for a cursor older than the window.
    */
-  async list(companyId: string, scopes: readonly Scope[], params: EventListParams): Promise<Page<EventEnvelope>> {
+  async list(
+    companyId: string,
+    scopes: readonly Scope[],
+    params: Omit<EventListParams, "limit"> & { limit?: number | undefined },
+  ): Promise<Page<EventEnvelope>> {
     const { storage, cursors, clock } = this.#runtime;
     const readable = readableEventTypes(scopes);
     if (readable.length === 0) {

@@ -37,9 +37,11 @@ import { FileTokens } from "../wire/file-tokens";
 import { Serializer } from "../wire/serialize";
 import {
   type HostApplications,
+  type HostEvents,
   type HostJobs,
   type HostPublicJobs,
   hostApplications,
+  hostEvents,
   hostJobs,
   hostPublicJobs,
 } from "./host-api";
@@ -95,6 +97,8 @@ export interface PublicApi extends HireportHandler {
   audit: AuditLog;
   /** Candidates' personal data: export (an access request) and erase (an erasure request). */
   candidates: HostCandidates;
+  /** The events feed of GET /events, for host code: every event type, oldest first, by position. */
+  events: HostEvents;
   /**
    * The change detector: finds the changes of jobs and applications that hireport did not make (the
    * product's own screens, scripts, SQL on its declared tables) and emits their events through the
@@ -260,6 +264,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
     usage,
     audit: new AuditLog(runtime),
     candidates: hostCandidates(candidates),
+    events: hostEvents(events),
     changes,
     retention: Object.freeze({ purge: () => retention.purge(), settings: retentionSettings }),
     health: () => runHealthChecks(healthChecks, { timeoutMs: healthTimeoutMs, logger, now: () => clock.now() }),

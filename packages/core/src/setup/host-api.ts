@@ -9,9 +9,12 @@ import { type ChangeOptions, hostActor } from "../access/actor";
 import {
   APPLICATION_STAGES,
   type ApplicationRecord,
+  EVENT_TYPES,
+  type EventType,
   JOB_LIST_FILTERS,
   type JobRecord,
   type NoteRecord,
+  SCOPES,
   type StageChangeRecord,
 } from "../model/domain";
 import type { Page } from "../model/paging";
@@ -31,6 +34,7 @@ import type {
   ApplicationService,
   HumanReviewResult,
 } from "../services/applications";
+import type { EventEnvelope, EventFeedService } from "../services/events";
 import type { JobListOptions, JobService } from "../services/jobs";
 import type { PublicJobListOptions, PublicJobLookup, PublicListing } from "../services/public-listing";
 
@@ -41,6 +45,12 @@ const pageOptions = {
 };
 const jobListOptionsSchema = z.strictObject({ status: z.enum(JOB_LIST_FILTERS).optional(), ...pageOptions });
 const hiddenSchema = z.strictObject({ hidden: z.boolean() });
+const eventListOptionsSchema = z.strictObject({
+  types: z.array(z.enum(EVENT_TYPES)).min(1).optional(),
+  createdSince: z.date().optional(),
+  limit: z.int().optional(),
+  cursor: z.string().min(1).optional(),
+});
 /** How a 422 for bad list options begins: "The list query is not valid. …". */
 const LIST_OPTIONS = "The list query";
 const applicationListOptionsSchema = z.strictObject({
@@ -217,3 +227,41 @@ export function hostPublicJobs(listing: PublicListing, rules: PublicJobRules): H
 }
 
 const publicListOptionsSchema = z.strictObject({ limit: pageOptions.limit, cursor: pageOptions.cursor });
+
+/** Options of `api.events.list`: GET /events' query, typed. */
+export interface EventListOptions {
+  /** Only events of these types. @default every type */
+  types?: EventType[];
+  /** Only events created at or after this time (never before the feed's window). @default the window's start */
+  createdSince?: Date;
+  /** Page size, 1 to 100. @default 25 */
+  limit?: number;
+  /** `nextCursor` of the previous page (valid for `eventFeedDays`). */
+  cursor?: string;
+}
+
+/** `api.events`: the events feed of GET /events for host code, every event type, oldest first. */
+export interface HostEvents {
+  /**
+   * One page of the company's events, as GET /events serves them (the webhook envelopes, by
+   * position, oldest first; erased applications' events read erased), for every event type.
+   * Follow `nextCursor` to read on; an empty page keeps a cursor to poll from.
+   * @throws `invalid` (422) for bad options, `bad_request` for a cursor of another list,
+   * `cursor_expired` (410) for a cursor older than the window
+   */
+  list(companyId: string, options?: EventListOptions): Promise<Page<EventEnvelope>>;
+}
+
+export function hostEvents(events: EventFeedService): HostEvents {
+  return Object.freeze({
+    list: async (companyId: string, options: EventListOptions = {}) => {
+      const parsed = parseBody(eventListOptionsSchema, options, LIST_OPTIONS);
+      return events.list(companyId, SCOPES, {
+        ...(parsed.types === undefined ? {} : { types: [...new Set(parsed.types)] }),
+        ...(parsed.createdSince === undefined ? {} : { createdSince: parsed.createdSince }),
+        limit: parsed.limit,
+        ...(parsed.cursor === undefined ? {} : { cursor: parsed.cursor }),
+      });
+    },
+  });
+}

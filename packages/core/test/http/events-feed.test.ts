@@ -204,4 +204,35 @@ describe("GET /events", () => {
       expect(JSON.stringify(event)).not.toContain("Lovelace");
     }
   });
+  it("api.events.list serves host code the same envelopes, every type, with the same cursors and checks", async () => {
+    const { job, application } = await someEvents();
+    const over = await follow(all, {});
+    const pages: string[] = [];
+    let cursor: string | undefined;
+    for (let i = 0; i < 10; i++) {
+      const page = await t.api.events.list("acme", { limit: 2, ...(cursor ? { cursor } : {}) });
+      pages.push(...page.data.map((event) => event.id));
+      cursor = page.nextCursor ?? cursor;
+      if (!page.hasMore) break;
+    }
+    expect(pages).toEqual(over.seen.map((event) => event.id));
+    expect(pages.length).toBe(4);
+    const typed = await t.api.events.list("acme", { types: ["application.created"] });
+    expect(typed.data.map((event) => (event.data as { id: string }).id)).toEqual([application.id]);
+    const since = await t.api.events.list("acme", { createdSince: new Date(START.getTime() + 2500) });
+    expect(since.data.map((event) => event.type)).toEqual(["job.closed"]);
+    expect((await t.api.events.list("other")).data.map((event) => event.type)).toEqual(["job.created"]);
+    // An empty page keeps the cursor to poll from; a new event reads after it.
+    const tail = await t.api.events.list("acme", { ...(cursor ? { cursor } : {}) });
+    expect(tail.data).toEqual([]);
+    await t.api.jobs.update("acme", job.id, { title: "Lead analyst" });
+    const polled = await t.api.events.list("acme", { cursor: tail.nextCursor ?? "" });
+    expect(polled.data.map((event) => event.type)).toEqual(["job.updated"]);
+    await expect(t.api.events.list("acme", { limit: 0 })).rejects.toMatchObject({ code: "invalid" });
+    await expect(t.api.events.list("acme", { types: [] })).rejects.toMatchObject({ code: "invalid" });
+    await expect(t.api.events.list("acme", { types: ["job.opened" as "job.created"] })).rejects.toMatchObject({
+      code: "invalid",
+    });
+    await expect(t.api.events.list("acme", { cursor: "nonsense" })).rejects.toMatchObject({ code: "bad_request" });
+  });
 });

@@ -44,6 +44,66 @@ export function eventTests(ctx: ConformanceContext): void {
       );
     });
 
+    it("feed reads the company's events by position, oldest first, filtered by type and time, paged after a position", async () => {
+      const companyId = await ctx.company();
+      const other = await ctx.company();
+      const t = now();
+      const created = makeEvent(companyId, { type: "job.created", createdAt: t });
+      const applied = makeEvent(companyId, { type: "application.created", createdAt: shift(t, 1) });
+      const updated = makeEvent(companyId, { type: "job.updated", createdAt: shift(t, 2) });
+      // Appended last, with an earlier time: the feed's order is its positions', not `createdAt`'s.
+      const late = makeEvent(companyId, { type: "job.updated", createdAt: shift(t, -1) });
+      const all = ["job.created", "job.updated", "application.created", "application.updated", "job.closed"] as const;
+      const since = shift(t, -HOUR);
+      const feed = (query: Partial<Parameters<typeof ctx.storage.events.feed>[1]>) =>
+        ctx.storage.events.feed(companyId, { types: all, createdSince: since, take: 100, ...query });
+      // Events visible at once may take their positions in any order (in time order, say): each
+      // is read once before the next is appended.
+      for (const event of [created, applied, updated]) {
+        await ctx.storage.events.append(event);
+        await feed({});
+      }
+      await ctx.storage.events.append(makeEvent(companyId, { type: "webhook.test", createdAt: t }));
+      await ctx.storage.events.append(makeEvent(other, { type: "job.created", createdAt: t }));
+      await ctx.storage.events.append(late);
+
+      const read = await feed({});
+      expect(read.map(({ position: _, ...event }) => event)).toEqual([created, applied, updated, late]);
+      const positions = read.map((event) => event.position);
+      for (const position of positions) expect(position).toMatch(/^[0-9]+$/);
+      for (let i = 1; i < positions.length; i += 1) {
+        expect(BigInt(positions[i] ?? "0")).toBeGreaterThan(BigInt(positions[i - 1] ?? "0"));
+      }
+      expect((await feed({ types: ["job.created", "job.updated"] })).map((event) => event.id)).toEqual([
+        created.id,
+        updated.id,
+        late.id,
+      ]);
+      expect((await feed({ createdSince: shift(t, 1) })).map((event) => event.id)).toEqual([applied.id, updated.id]);
+      expect((await feed({ take: 2 })).map((event) => event.id)).toEqual([created.id, applied.id]);
+      expect((await feed({ after: positions[1] })).map((event) => event.id)).toEqual([updated.id, late.id]);
+      expect(await feed({ after: positions[3] })).toEqual([]);
+    });
+
+    it("feed positions never change, and an event committed later reads after every one read before", async () => {
+      const companyId = await ctx.company();
+      const t = now();
+      const types = ["job.created", "job.updated"] as const;
+      const feed = () => ctx.storage.events.feed(companyId, { types, createdSince: shift(t, -HOUR), take: 100 });
+      const first = makeEvent(companyId, { type: "job.created", createdAt: t });
+      await ctx.storage.events.append(first);
+      const before = await feed();
+      expect(before.map((event) => event.id)).toEqual([first.id]);
+      const inTransaction = makeEvent(companyId, { type: "job.updated", createdAt: shift(t, -1) });
+      await ctx.storage.transaction((tx) => tx.events.append(inTransaction));
+      const after = await feed();
+      expect(after.map((event) => event.id)).toEqual([first.id, inTransaction.id]);
+      expect(after[0]?.position).toBe(before[0]?.position);
+      expect(BigInt(after[1]?.position ?? "0")).toBeGreaterThan(BigInt(before[0]?.position ?? "0"));
+      // Read again: the same positions.
+      expect(await feed()).toEqual(after);
+    });
+
     // With deliveries that hold an event: the webhook store suite (`@hireport/webhooks/testing`).
     it("purge deletes old events that no delivery needs, and keeps the newer ones", async () => {
       const companyId = await ctx.company();
