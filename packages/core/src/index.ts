@@ -40,19 +40,11 @@ export type { ApplicationCreateInput, ApplicationPatchInput, ApplicationWire } f
 export type { JobCreateInput, JobPatchInput, JobWire } from "./schemas/job";
 export type { ApplicationListOptions } from "./services/applications";
 export type { HostCandidates } from "./services/candidates";
-export type { EventEnvelope } from "./services/events";
 export type { JobListOptions } from "./services/jobs";
 export type { CreatedKey, CreateKeyInput } from "./services/keys";
 export type { RetentionOptions } from "./services/retention";
 export { createPublicApi, type PublicApi } from "./setup/create-public-api";
-export type {
-  ApplicationCreateOptions,
-  EventListOptions,
-  HostApplications,
-  HostEvents,
-  HostJobs,
-  HostPublicJobs,
-} from "./setup/host-api";
+export type { ApplicationCreateOptions, HostApplications, HostJobs, HostPublicJobs } from "./setup/host-api";
 export type { CreatePublicApiOptions, LimitsOptions } from "./setup/options";
 export type { Storage } from "./storage";
 export type { CandidateErasureResult } from "./storage/candidates";

@@ -48,8 +48,10 @@ export type {
   HostChanges,
   ResolvedChangeDetection,
 } from "../services/changes";
+export type { EventEnvelope } from "../services/events";
 export type { PublicJobListOptions, PublicJobLookup } from "../services/public-listing";
 export { type ResolvedRetention, RetentionError, type RetentionFailure } from "../services/retention";
+export type { EventListOptions, HostEvents } from "../setup/host-api";
 export type { IndexingService } from "../storage/job-index";
 export { publicJobFields } from "../wire/generated/job-wire";
 export type { PublicJobFieldsJson } from "../wire/public-job";
