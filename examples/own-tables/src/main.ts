@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   const { db, dialect, where } = openDatabase();
   // The host's migration for its own tables, then hireport's infrastructure tables beside them.
   await migrateHostTables(db as Kysely<unknown>, dialect);
-  const migration = await migrateToLatest(db);
+  // `domainTables: false`: jobs and applications are the product's tables, so hireport makes none of its own.
+  const migration = await migrateToLatest(db, { domainTables: false });
   if (migration.error) throw migration.error;
   // Updates made in the product's own screens that forget `updatedAt` still move it (and reach partners).
   await installChangeTriggers(db, domain);

@@ -11,7 +11,7 @@ import { createPublicApi } from "@hireport/core";
 import { runDomainConformance } from "@hireport/core/testing";
 import type { Kysely } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DeclarationError, type DomainDeclaration, declaredDomain, kyselyStorage } from "../src/index";
+import { DeclarationError, type DomainDeclaration, declaredDomain, kyselyStorage, migrateToLatest } from "../src/index";
 import { kyselyConformanceInspector } from "../src/testing";
 import { openTestDatabase, type TestDatabase, type TestDialect } from "./helpers/databases";
 import {
@@ -77,7 +77,8 @@ for (const dialect of DIALECTS) {
       async setup() {
         const opened = await openTestDatabase(dialect);
         if (!opened) throw new Error(`${dialect} is not reachable`);
-        await opened.migrate();
+        // Without hireport's own job and application tables: the product's hold them.
+        await opened.migrate({ domainTables: false });
         await createProductTables(opened.db, dialect, opened.prefix);
         const domain = declaredDomain(declare(opened.prefix));
         return {
@@ -108,13 +109,26 @@ for (const dialect of DIALECTS) {
       if (!found) return;
       opened = found;
       db = found.db;
-      await found.migrate();
+      await found.migrate({ domainTables: false });
       await createProductTables(db, dialect, found.prefix);
     });
     afterAll(async () => {
       if (!opened) return;
       await dropProductTables(db, opened.prefix);
       await opened.drop();
+    });
+
+    it("migrated with domainTables: false, hireport has no job or application table of its own", async (context) => {
+      if (!opened) return context.skip();
+      const names = new Set((await db.introspection.getTables()).map((table) => table.name));
+      expect(names.has(`${opened.prefix}job`)).toBe(false);
+      expect(names.has(`${opened.prefix}application`)).toBe(false);
+      expect(names.has(`${opened.prefix}event`)).toBe(true);
+      expect(names.has(`${opened.prefix}p_job`)).toBe(true);
+      // Every migration is recorded: running them again does nothing.
+      const again = await migrateToLatest(db, { tablePrefix: opened.prefix, domainTables: false });
+      expect(again.error).toBeUndefined();
+      expect(again.results).toEqual([]);
     });
 
     it("stores ids without their kind prefix and answers them with it", async () => {

@@ -11,7 +11,11 @@ type AnyDb = Kysely<any>;
  * column types per dialect are the strategy's `columnTypes` (part of the released schema: a later
  * change of the schema is a new migration, never a change of this one or of those types).
  */
-export function initialMigration(prefix: string, dialect: DialectKind | undefined): HireportMigration {
+export function initialMigration(
+  prefix: string,
+  dialect: DialectKind | undefined,
+  domainTables = true,
+): HireportMigration {
   const t = (name: string) => `${prefix}${name}`;
   const tables = [
     "file_chunk",
@@ -81,82 +85,85 @@ export function initialMigration(prefix: string, dialect: DialectKind | undefine
       await index("api_key", "hash", ["hash"], true);
       await index("api_key", "company", ["company_id", "created_at", "id"]);
 
-      await tableEnd(
-        create("job")
-          .addColumn("id", ty.id(), (c) => c.primaryKey())
-          .addColumn("company_id", ty.id(128), (c) => c.notNull())
-          .addColumn("reference", ty.text(64), (c) => c.notNull())
-          .addColumn("title", ty.long(), (c) => c.notNull())
-          .addColumn("description", ty.long(), (c) => c.notNull())
-          .addColumn("short_description", ty.long(), (c) => c.notNull())
-          .addColumn("department", ty.long(), (c) => c.notNull())
-          .addColumn("location", ty.long(), (c) => c.notNull())
-          .addColumn("employment_type", ty.long(), (c) => c.notNull())
-          .addColumn("experience_level", ty.long(), (c) => c.notNull())
-          .addColumn("salary_min", ty.double())
-          .addColumn("salary_max", ty.double())
-          .addColumn("salary_currency", ty.text(16), (c) => c.notNull())
-          .addColumn("salary_period", ty.text(32), (c) => c.notNull())
-          .addColumn("required_skills", ty.long(), (c) => c.notNull())
-          .addColumn("preferred_skills", ty.long(), (c) => c.notNull())
-          .addColumn("qualifications", ty.long(), (c) => c.notNull())
-          .addColumn("responsibilities", ty.long(), (c) => c.notNull())
-          .addColumn("benefits", ty.long(), (c) => c.notNull())
-          .addColumn("closing_date", ty.text(10))
-          .addColumn("start_date", ty.text(10))
-          .addColumn("positions", ty.int())
-          .addColumn("status", ty.id(16), (c) => c.notNull())
-          .addColumn("hidden", ty.bool(), (c) => c.notNull())
-          .addColumn("applications_count", ty.int(), (c) => c.notNull().defaultTo(0))
-          .addColumn("created_at", ty.date(), (c) => c.notNull())
-          .addColumn("updated_at", ty.date(), (c) => c.notNull())
-          .addColumn("closed_at", ty.date())
-          .addColumn("published_at", ty.date()),
-      ).execute();
-      await index("job", "company_created", ["company_id", "created_at", "id"]);
-      await index("job", "company_status_created", ["company_id", "status", "created_at", "id"]);
-      await index("job", "company_updated", ["company_id", "updated_at"]);
+      // Not with `domainTables: false`: the host's own tables hold jobs and applications.
+      if (domainTables) {
+        await tableEnd(
+          create("job")
+            .addColumn("id", ty.id(), (c) => c.primaryKey())
+            .addColumn("company_id", ty.id(128), (c) => c.notNull())
+            .addColumn("reference", ty.text(64), (c) => c.notNull())
+            .addColumn("title", ty.long(), (c) => c.notNull())
+            .addColumn("description", ty.long(), (c) => c.notNull())
+            .addColumn("short_description", ty.long(), (c) => c.notNull())
+            .addColumn("department", ty.long(), (c) => c.notNull())
+            .addColumn("location", ty.long(), (c) => c.notNull())
+            .addColumn("employment_type", ty.long(), (c) => c.notNull())
+            .addColumn("experience_level", ty.long(), (c) => c.notNull())
+            .addColumn("salary_min", ty.double())
+            .addColumn("salary_max", ty.double())
+            .addColumn("salary_currency", ty.text(16), (c) => c.notNull())
+            .addColumn("salary_period", ty.text(32), (c) => c.notNull())
+            .addColumn("required_skills", ty.long(), (c) => c.notNull())
+            .addColumn("preferred_skills", ty.long(), (c) => c.notNull())
+            .addColumn("qualifications", ty.long(), (c) => c.notNull())
+            .addColumn("responsibilities", ty.long(), (c) => c.notNull())
+            .addColumn("benefits", ty.long(), (c) => c.notNull())
+            .addColumn("closing_date", ty.text(10))
+            .addColumn("start_date", ty.text(10))
+            .addColumn("positions", ty.int())
+            .addColumn("status", ty.id(16), (c) => c.notNull())
+            .addColumn("hidden", ty.bool(), (c) => c.notNull())
+            .addColumn("applications_count", ty.int(), (c) => c.notNull().defaultTo(0))
+            .addColumn("created_at", ty.date(), (c) => c.notNull())
+            .addColumn("updated_at", ty.date(), (c) => c.notNull())
+            .addColumn("closed_at", ty.date())
+            .addColumn("published_at", ty.date()),
+        ).execute();
+        await index("job", "company_created", ["company_id", "created_at", "id"]);
+        await index("job", "company_status_created", ["company_id", "status", "created_at", "id"]);
+        await index("job", "company_updated", ["company_id", "updated_at"]);
 
-      await tableEnd(
-        create("application")
-          .addColumn("id", ty.id(), (c) => c.primaryKey())
-          .addColumn("company_id", ty.id(128), (c) => c.notNull())
-          .addColumn("job_id", ty.id(), (c) => c.notNull())
-          .addColumn("reference", ty.text(64), (c) => c.notNull())
-          .addColumn("candidate_name", ty.long(), (c) => c.notNull())
-          .addColumn("candidate_email", ty.long(), (c) => c.notNull())
-          .addColumn("candidate_phone", ty.long(), (c) => c.notNull())
-          .addColumn("candidate_location", ty.long(), (c) => c.notNull())
-          .addColumn("candidate_linkedin_url", ty.long(), (c) => c.notNull())
-          .addColumn("candidate_current_title", ty.long(), (c) => c.notNull())
-          .addColumn("candidate_skills", ty.long(), (c) => c.notNull())
-          .addColumn("email_normalized", ty.id(254), (c) => c.notNull())
-          .addColumn("cover_letter", ty.long(), (c) => c.notNull())
-          .addColumn("resume_source_url", ty.long())
-          .addColumn("resume_file_id", ty.id())
-          .addColumn("source", ty.long(), (c) => c.notNull())
-          .addColumn("consent", ty.bool())
-          .addColumn("consent_at", ty.date())
-          .addColumn("stage", ty.id(32), (c) => c.notNull())
-          .addColumn("ai_match", ty.double(), (c) => c.notNull())
-          .addColumn("overall_score", ty.double())
-          .addColumn("tags", ty.long(), (c) => c.notNull())
-          .addColumn("starred", ty.bool(), (c) => c.notNull())
-          .addColumn("human_review_requested_at", ty.date())
-          .addColumn("applied_at", ty.date(), (c) => c.notNull())
-          .addColumn("updated_at", ty.date(), (c) => c.notNull())
-          .addColumn("erased_at", ty.date()),
-      ).execute();
-      await index("application", "company_applied", ["company_id", "applied_at", "id"]);
-      await index("application", "company_job_applied", ["company_id", "job_id", "applied_at", "id"]);
-      await index("application", "company_stage_applied", ["company_id", "stage", "applied_at", "id"]);
-      await index("application", "company_updated", ["company_id", "updated_at"]);
-      await index("application", "duplicate", ["job_id", "email_normalized", "applied_at"]);
-      // Personal data: one person's applications by address (export, erasure), and retention's scan.
-      await index("application", "company_email", ["company_id", "email_normalized"]);
-      await index("application", "retention", ["erased_at", "stage", "updated_at"]);
-      // Retention's question of a page of old files: which of them applications still name.
-      await index("application", "resume_file", ["resume_file_id"]);
+        await tableEnd(
+          create("application")
+            .addColumn("id", ty.id(), (c) => c.primaryKey())
+            .addColumn("company_id", ty.id(128), (c) => c.notNull())
+            .addColumn("job_id", ty.id(), (c) => c.notNull())
+            .addColumn("reference", ty.text(64), (c) => c.notNull())
+            .addColumn("candidate_name", ty.long(), (c) => c.notNull())
+            .addColumn("candidate_email", ty.long(), (c) => c.notNull())
+            .addColumn("candidate_phone", ty.long(), (c) => c.notNull())
+            .addColumn("candidate_location", ty.long(), (c) => c.notNull())
+            .addColumn("candidate_linkedin_url", ty.long(), (c) => c.notNull())
+            .addColumn("candidate_current_title", ty.long(), (c) => c.notNull())
+            .addColumn("candidate_skills", ty.long(), (c) => c.notNull())
+            .addColumn("email_normalized", ty.id(254), (c) => c.notNull())
+            .addColumn("cover_letter", ty.long(), (c) => c.notNull())
+            .addColumn("resume_source_url", ty.long())
+            .addColumn("resume_file_id", ty.id())
+            .addColumn("source", ty.long(), (c) => c.notNull())
+            .addColumn("consent", ty.bool())
+            .addColumn("consent_at", ty.date())
+            .addColumn("stage", ty.id(32), (c) => c.notNull())
+            .addColumn("ai_match", ty.double(), (c) => c.notNull())
+            .addColumn("overall_score", ty.double())
+            .addColumn("tags", ty.long(), (c) => c.notNull())
+            .addColumn("starred", ty.bool(), (c) => c.notNull())
+            .addColumn("human_review_requested_at", ty.date())
+            .addColumn("applied_at", ty.date(), (c) => c.notNull())
+            .addColumn("updated_at", ty.date(), (c) => c.notNull())
+            .addColumn("erased_at", ty.date()),
+        ).execute();
+        await index("application", "company_applied", ["company_id", "applied_at", "id"]);
+        await index("application", "company_job_applied", ["company_id", "job_id", "applied_at", "id"]);
+        await index("application", "company_stage_applied", ["company_id", "stage", "applied_at", "id"]);
+        await index("application", "company_updated", ["company_id", "updated_at"]);
+        await index("application", "duplicate", ["job_id", "email_normalized", "applied_at"]);
+        // Personal data: one person's applications by address (export, erasure), and retention's scan.
+        await index("application", "company_email", ["company_id", "email_normalized"]);
+        await index("application", "retention", ["erased_at", "stage", "updated_at"]);
+        // Retention's question of a page of old files: which of them applications still name.
+        await index("application", "resume_file", ["resume_file_id"]);
+      }
 
       for (const name of ["stage_change", "note"]) {
         let builder = strategy

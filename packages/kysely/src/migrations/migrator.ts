@@ -35,7 +35,7 @@ type AnyDb = Kysely<any>;
 /** The migrations of hireport, by name, in order. */
 export function hireportMigrations(options: MigrationOptions = {}): Record<string, HireportMigration> {
   const prefix = options.tablePrefix ?? DEFAULT_PREFIX;
-  const migrations = allMigrations(prefix, options.dialect);
+  const migrations = allMigrations(prefix, options.dialect, options.domainTables ?? true);
   const { schema } = options;
   if (schema === undefined) return migrations;
   return Object.fromEntries(
@@ -66,28 +66,39 @@ function inSchemaMigration(
   };
 }
 
-function allMigrations(prefix: string, dialect: DialectKind | undefined): Record<string, HireportMigration> {
+/** A migration recorded as applied that does nothing (one of the domain tables', with `domainTables: false`). */
+const NOTHING: HireportMigration = { up: async () => undefined, down: async () => undefined };
+
+function allMigrations(
+  prefix: string,
+  dialect: DialectKind | undefined,
+  domainTables: boolean,
+): Record<string, HireportMigration> {
   const options = { dialect };
+  const domain = (migration: HireportMigration) => (domainTables ? migration : NOTHING);
   return {
-    "2026-11-21-0001-initial": initialMigration(prefix, options.dialect),
+    "2026-11-21-0001-initial": initialMigration(prefix, options.dialect, domainTables),
     "2026-11-27-0002-endpoint-signature-scheme": endpointSignatureSchemeMigration(prefix, options.dialect),
     "2026-11-27-0003-job-index": jobIndexMigration(prefix, options.dialect),
     "2026-11-27-0004-endpoint-delivery-order": endpointDeliveryOrderMigration(prefix, options.dialect),
     // The place of a job in parts: country, region, locality, postal code, workplace type.
-    "2026-11-27-0005-job-country": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.country),
-    "2026-11-27-0006-job-region": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.region),
-    "2026-11-27-0007-job-locality": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.locality),
-    "2026-11-27-0008-job-postal-code": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.postalCode),
-    "2026-11-27-0009-job-workplace-type": addFieldColumnMigration(
-      prefix,
-      options.dialect,
-      "job",
-      JOB_FIELDS.workplaceType,
+    "2026-11-27-0005-job-country": domain(addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.country)),
+    "2026-11-27-0006-job-region": domain(addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.region)),
+    "2026-11-27-0007-job-locality": domain(
+      addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.locality),
+    ),
+    "2026-11-27-0008-job-postal-code": domain(
+      addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.postalCode),
+    ),
+    "2026-11-27-0009-job-workplace-type": domain(
+      addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.workplaceType),
     ),
     "2026-11-27-0010-attempt-endpoint-time-index": attemptEndpointTimeIndexMigration(prefix, options.dialect),
     // Application questions: a job's questions, and the answers stored with each application.
-    "2026-11-27-0011-job-questions": addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.questions),
-    "2026-11-27-0012-application-answers": applicationAnswersMigration(prefix, options.dialect),
+    "2026-11-27-0011-job-questions": domain(
+      addFieldColumnMigration(prefix, options.dialect, "job", JOB_FIELDS.questions),
+    ),
+    "2026-11-27-0012-application-answers": domain(applicationAnswersMigration(prefix, options.dialect)),
     "2026-11-28-0013-delivery-due-pending": deliveryDuePendingMigration(prefix, options.dialect),
     // The events feed (GET /events): each event's position, given in commit order after its commit.
     "2026-12-08-0014-event-feed-position": eventFeedPositionMigration(prefix, options.dialect),

@@ -18,6 +18,15 @@ export interface MigrationOptions {
    */
   schema?: string;
   /**
+   * Whether hireport's own `job` and `application` tables are made. `false` for a host whose jobs
+   * and applications live in its own tables (`declaredDomain`, or a `domain` written by hand): the
+   * migrations that make or change those two tables are then recorded as applied and do nothing,
+   * and a storage without a `domain` cannot run on the database. Choose it before the first
+   * migration; a later `true` does not make the tables (they would need a migration of the host's).
+   * @default true
+   */
+  domainTables?: boolean;
+  /**
    * The SQL dialect, for third-party Kysely dialects whose adapter does not extend one of Kysely's
    * own (`PostgresAdapter`, `MysqlAdapter`, `SqliteAdapter`, of any copy of Kysely: see `kyselyStorage`).
    * Use the same value as for `kyselyStorage`.
@@ -35,6 +44,8 @@ export interface MigrationSqlOptions {
   tablePrefix?: string;
   /** Postgres only: the schema of hireport's tables (see `MigrationOptions.schema`). @default none */
   schema?: string;
+  /** Whether hireport's `job` and `application` tables are made (see `MigrationOptions.domainTables`). @default true */
+  domainTables?: boolean;
   /**
    * Print the SQL that sets the schema up (the migrations, then the routines), or the SQL that
    * takes it down (the routines dropped, then the migrations' `down` in reverse order).

@@ -31,6 +31,7 @@ export async function migrationSql(dialect: DialectKind, options: MigrationSqlOp
       tablePrefix: prefix,
       dialect,
       ...(options.schema === undefined ? {} : { schema: options.schema }),
+      ...(options.domainTables === undefined ? {} : { domainTables: options.domainTables }),
     }),
   );
   if (direction === "down") routines();

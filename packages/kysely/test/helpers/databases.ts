@@ -159,7 +159,7 @@ export interface TestDatabase {
   sqliteFile: string;
   db: AnyDb;
   /** Migrates the prefix's tables to the latest version; throws what the migration failed with. */
-  migrate(): Promise<void>;
+  migrate(options?: { domainTables?: boolean }): Promise<void>;
   /** Drops the prefix's tables, closes the connections and, on SQLite, removes the file. */
   drop(): Promise<void>;
 }
@@ -181,8 +181,8 @@ export async function openTestDatabase(
     prefix,
     sqliteFile,
     db,
-    async migrate() {
-      const result = await migrateToLatest(db, { tablePrefix: prefix });
+    async migrate(options = {}) {
+      const result = await migrateToLatest(db, { tablePrefix: prefix, ...options });
       if (result.error) throw result.error;
     },
     async drop() {
