@@ -174,6 +174,21 @@ describe("keys", () => {
   });
 });
 
+describe("the key form's permissions", () => {
+  it("offers webhooks:read and webhooks:write; a key made with webhooks:write holds it", async () => {
+    const form = await get("/keys");
+    for (const scope of ["webhooks:read", "webhooks:write"]) {
+      expect(form.text).toContain(`name="scopes" value="${scope}"`);
+    }
+    const sent = await post("/keys", { name: "Zapier", scopes: "webhooks:write" });
+    expect(sent.status).toBe(303);
+    const record = (await host.api.keys.list(COMPANY_A)).find((key) => key.name === "Zapier");
+    expect(record?.scopes).toEqual(["webhooks:write"]);
+    // The company's active keys are counted by the tests after this one: this key goes.
+    await host.api.keys.revoke(COMPANY_A, record?.id ?? "");
+  });
+});
+
 describe("forms that act once", () => {
   const owner = userCookie("owner");
   const countKeys = async (name: string) =>
