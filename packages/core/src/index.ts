@@ -18,7 +18,6 @@ export type { Telemetry } from "./base/telemetry";
 export type { AnswerRecord } from "./fields/answers";
 export type { ApplicationStage } from "./fields/application-stages";
 export type { Question } from "./fields/questions";
-export type { ApiExtension } from "./http/extension";
 export type { HealthOptions, HealthReport } from "./http/health";
 export type {
   Actor,

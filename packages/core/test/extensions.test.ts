@@ -3,8 +3,8 @@
  * key, permission (a write scope includes its read), query and body validation, Idempotency-Key,
  * DELETE, the OpenAPI document; without the extension their paths answer 404.
  */
-import { type ApiExtension, createPublicApi, type PublicApi } from "@hireport/core";
-import { extensionRoute, querySpec } from "@hireport/core/http";
+import { createPublicApi, type PublicApi } from "@hireport/core";
+import { type ApiExtension, extensionRoute, querySpec } from "@hireport/core/http";
 import { memoryStorage } from "@hireport/core/memory";
 import { singleSchema } from "@hireport/core/schemas";
 import { describe, expect, it } from "vitest";
