@@ -7,6 +7,7 @@
  */
 import { type ApiResponse, createPublicApi, type PublicApi, type Scope } from "@hireport/core";
 import { EVENT_TYPES } from "@hireport/core/schemas";
+import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import {
   createWebhookDispatcher,
@@ -349,7 +350,7 @@ describe("the webhook endpoints of the API (memory)", () => {
     await w.close();
   });
 
-  it("the OpenAPI document lists every route with its permission", async () => {
+  it("the OpenAPI document (valid, by @readme/openapi-parser) and the reference page list every route with its permission", async () => {
     const w = await open();
     const paths = (w.api.openapi() as { paths: Record<string, Record<string, Record<string, unknown>>> }).paths;
     const operations = Object.values(paths).flatMap((item) => Object.values(item));
@@ -371,6 +372,12 @@ describe("the webhook endpoints of the API (memory)", () => {
       getEventSample: "webhooks:read",
     });
     expect(paths["/webhook-endpoints/{id}"]).toHaveProperty("delete");
+    const checked = await validate(structuredClone(w.api.openapi()) as never);
+    expect(checked.valid ? [] : compileErrors(checked)).toEqual([]);
+    expect(checked.warnings).toEqual([]);
+    const page = await w.api.reference();
+    expect(page).toContain("/webhook-endpoints/{id}/deliveries/{delivery_id}/resend");
+    expect(page).toContain("method-delete");
     await w.close();
   });
 });
