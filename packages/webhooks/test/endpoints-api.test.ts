@@ -300,6 +300,26 @@ describe("the webhook endpoints of the API (memory)", () => {
     await w.close();
   });
 
+  it("the signature scheme: standard-v1a shows its public key as the secret, once", async () => {
+    const w = await open();
+    const writer = await w.key(["webhooks:write"]);
+    const created = await w.call("POST", "/webhook-endpoints", writer.key, {
+      url: "https://hooks.example.com/ed",
+      events: ["job.created"],
+      signature_scheme: "standard-v1a",
+    });
+    expect(created.status).toBe(201);
+    expect(created.json.data).toMatchObject({ signature_scheme: "standard-v1a" });
+    expect(created.json.data.secret).toMatch(/^whpk_/);
+    expect(created.json.data.public_key).toBe(created.json.data.secret);
+    const switched = await w.call("PATCH", `/webhook-endpoints/${created.json.data.id}`, writer.key, {
+      signature_scheme: "standard-v1",
+    });
+    expect(switched.json.data).toMatchObject({ signature_scheme: "standard-v1", public_key: null });
+    expect(switched.json.data).not.toHaveProperty("secret");
+    await w.close();
+  });
+
   it("a company at its endpoint limit gets 409 endpoint_limit", async () => {
     const w = await open({ maxEndpointsPerCompany: 2 });
     const writer = await w.key(["webhooks:write"]);

@@ -115,7 +115,12 @@ export function webhookEndpointsApi(dispatcher: WebhookDispatcher): ApiExtension
   const by = (context: HandlerContext<unknown, unknown>): ChangeOptions => ({ actor: keyActor(context.auth.key) });
   const id = (context: HandlerContext<unknown, unknown>) => context.params.id as string;
   const data = (status: number, wire: unknown) => ({ status, body: { data: wire } });
-  const samples = new Map(eventCatalog().map((entry) => [entry.type as string, entry.example]));
+  // Built on the first request of a sample (the catalog converts every envelope schema): not at start-up.
+  let samples: Map<string, Record<string, unknown>> | undefined;
+  const sampleOf = (type: string) => {
+    samples ??= new Map(eventCatalog().map((entry) => [entry.type as string, entry.example]));
+    return (EVENT_TYPES as readonly string[]).includes(type) ? samples.get(type) : undefined;
+  };
 
   const routes: ExtensionRoute[] = [
     extensionRoute({
@@ -380,7 +385,7 @@ export function webhookEndpointsApi(dispatcher: WebhookDispatcher): ApiExtension
       errorStatuses: READ,
       async handle(context) {
         const type = context.params.type as string;
-        const sample = (EVENT_TYPES as readonly string[]).includes(type) ? samples.get(type) : undefined;
+        const sample = sampleOf(type);
         if (!sample) throw notFound("event type");
         return data(200, sample);
       },
