@@ -1,9 +1,10 @@
 /**
  * The webhook endpoints of the public API (`createPublicApi({ extensions: [webhookEndpointsApi(dispatcher)] })`),
  * through core's request pipeline on every storage: CRUD with the secret shown once, REST Hooks
- * subscribe and unsubscribe, audit entries naming the key; then, on memory, the permissions, the
- * SSRF guard, the endpoint limit, sample events, a real receiver's 410 Gone disabling the
- * subscription, the OpenAPI document, and 404 where the host does not mount the routes.
+ * subscribe and unsubscribe, audit entries naming the key, test, deliveries and resend, and a real
+ * receiver's 410 Gone disabling the subscription; then, on memory, the permissions, the SSRF guard,
+ * the endpoint limit, the signature scheme, sample events, the OpenAPI document, and 404 where the
+ * host does not mount the routes.
  */
 import { type ApiResponse, createPublicApi, type PublicApi, type Scope } from "@hireport/core";
 import { EVENT_TYPES } from "@hireport/core/schemas";
@@ -97,7 +98,7 @@ async function world(
 const fieldsOf = (json: { error: { fields?: { field: string }[] } }) =>
   (json.error.fields ?? []).map((entry) => entry.field);
 
-describe.each(storageFactories())("the webhook endpoints of the API on %s", (factory) => {
+describe.each(storageFactories())("the webhook endpoints of the API on $name", (factory) => {
   const suite = storageSuite(factory);
   const open = async (options: Partial<WebhookDispatcherOptions> = {}) => {
     const handle = await factory.create();
@@ -203,6 +204,56 @@ describe.each(storageFactories())("the webhook endpoints of the API on %s", (fac
     const unsubscribed = await w.call("DELETE", `/webhook-endpoints/${id}`, writer.key);
     expect(unsubscribed.status).toBe(200);
     expect(await w.dispatcher.endpoints.list(COMPANY)).toEqual([]);
+  });
+
+  it("test, deliveries and resend; a 410 Gone disables the subscription, audited", async () => {
+    const receiver = await suite.receiver({ tls: false });
+    const w = await open({ allowPrivateAddresses: true });
+    const writer = await w.key(["webhooks:write", "jobs:write"], "n8n");
+    const subscribed = await w.call("POST", "/webhook-endpoints", writer.key, {
+      target_url: `${receiver.origin}/hooks`,
+      event: "job.created",
+    });
+    expect(subscribed.status).toBe(201);
+    const id = subscribed.json.data.id as string;
+
+    const tested = await w.call("POST", `/webhook-endpoints/${id}/test`, writer.key);
+    expect(tested.status).toBe(200);
+    expect(tested.json.data).toMatchObject({ result: "succeeded", attempt: { status_code: 200, succeeded: true } });
+    expect(receiver.requests).toHaveLength(1);
+    const testDelivery = tested.json.data.delivery.id as string;
+    const listed = await w.call("GET", `/webhook-endpoints/${id}/deliveries`, writer.key);
+    expect(listed.json.data.map((delivery: { id: string }) => delivery.id)).toEqual([testDelivery]);
+    expect(listed.json.data[0].attempt_log).toHaveLength(1);
+    const resent = await w.call("POST", `/webhook-endpoints/${id}/deliveries/${testDelivery}/resend`, writer.key);
+    expect(resent.status).toBe(200);
+    expect(resent.json.data).toMatchObject({ id: testDelivery, status: "pending" });
+    const elsewhere = await w.call("POST", `/webhook-endpoints/we_other/deliveries/${testDelivery}/resend`, writer.key);
+    expect(elsewhere.status).toBe(404);
+    await w.dispatcher.runOnce();
+
+    // The platform removed the subscription: its target answers 410 Gone.
+    receiver.setHandler((_request, response) => response.writeHead(410).end("gone"));
+    const job = await w.call("POST", "/jobs", writer.key, { title: "Engineer" });
+    expect(job.status).toBe(201);
+    await w.dispatcher.runOnce();
+    const gone = receiver.requests.at(-1);
+    expect(gone?.headers["service-event"]).toBe("job.created");
+
+    const after = await w.call("GET", `/webhook-endpoints/${id}`, writer.key);
+    expect(after.json.data).toMatchObject({ status: "disabled", paused_reason: "gone" });
+    const audit = await w.api.audit.list(COMPANY);
+    const disabled = audit.data.find((entry) => entry.action === "webhook_endpoint.disabled");
+    expect(disabled).toMatchObject({
+      target: { type: "webhook_endpoint", id },
+      details: { reason: "gone", status_code: 410 },
+    });
+
+    // Disabled: a new event is not sent to it.
+    const sent = receiver.requests.length;
+    await w.call("POST", "/jobs", writer.key, { title: "Designer" });
+    await w.dispatcher.runOnce();
+    expect(receiver.requests).toHaveLength(sent);
   });
 });
 
@@ -399,67 +450,5 @@ describe("the webhook endpoints of the API (memory)", () => {
     expect(page).toContain("/webhook-endpoints/{id}/deliveries/{delivery_id}/resend");
     expect(page).toContain("method-delete");
     await w.close();
-  });
-});
-
-describe("the webhook endpoints of the API with a real receiver", () => {
-  it("test, deliveries and resend; a 410 Gone disables the subscription, audited", async () => {
-    const { startReceiver } = await import("./support/receiver");
-    const receiver = await startReceiver();
-    const w = await world(memoryWebhookStorage(), { allowPrivateAddresses: true });
-    try {
-      const writer = await w.key(["webhooks:write", "jobs:write"], "n8n");
-      const subscribed = await w.call("POST", "/webhook-endpoints", writer.key, {
-        target_url: `${receiver.origin}/hooks`,
-        event: "job.created",
-      });
-      expect(subscribed.status).toBe(201);
-      const id = subscribed.json.data.id as string;
-
-      const tested = await w.call("POST", `/webhook-endpoints/${id}/test`, writer.key);
-      expect(tested.status).toBe(200);
-      expect(tested.json.data).toMatchObject({ result: "succeeded", attempt: { status_code: 200, succeeded: true } });
-      expect(receiver.requests).toHaveLength(1);
-      const testDelivery = tested.json.data.delivery.id as string;
-      const listed = await w.call("GET", `/webhook-endpoints/${id}/deliveries`, writer.key);
-      expect(listed.json.data.map((delivery: { id: string }) => delivery.id)).toEqual([testDelivery]);
-      expect(listed.json.data[0].attempt_log).toHaveLength(1);
-      const resent = await w.call("POST", `/webhook-endpoints/${id}/deliveries/${testDelivery}/resend`, writer.key);
-      expect(resent.status).toBe(200);
-      expect(resent.json.data).toMatchObject({ id: testDelivery, status: "pending" });
-      const elsewhere = await w.call(
-        "POST",
-        `/webhook-endpoints/we_other/deliveries/${testDelivery}/resend`,
-        writer.key,
-      );
-      expect(elsewhere.status).toBe(404);
-      await w.dispatcher.runOnce();
-
-      // The platform removed the subscription: its target answers 410 Gone.
-      receiver.setHandler((_request, response) => response.writeHead(410).end("gone"));
-      const job = await w.call("POST", "/jobs", writer.key, { title: "Engineer" });
-      expect(job.status).toBe(201);
-      await w.dispatcher.runOnce();
-      const gone = receiver.requests.at(-1);
-      expect(gone?.headers["service-event"]).toBe("job.created");
-
-      const after = await w.call("GET", `/webhook-endpoints/${id}`, writer.key);
-      expect(after.json.data).toMatchObject({ status: "disabled", paused_reason: "gone" });
-      const audit = await w.api.audit.list(COMPANY);
-      const disabled = audit.data.find((entry) => entry.action === "webhook_endpoint.disabled");
-      expect(disabled).toMatchObject({
-        target: { type: "webhook_endpoint", id },
-        details: { reason: "gone", status_code: 410 },
-      });
-
-      // Disabled: a new event is not sent to it.
-      const sent = receiver.requests.length;
-      await w.call("POST", "/jobs", writer.key, { title: "Designer" });
-      await w.dispatcher.runOnce();
-      expect(receiver.requests).toHaveLength(sent);
-    } finally {
-      await w.close();
-      await receiver.close();
-    }
   });
 });
