@@ -17,7 +17,7 @@ import { createPublicApi, type Scope } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { kyselyFileStore, migrateToLatest } from "@hireport/kysely";
 import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
-import { createWebhookDispatcher } from "@hireport/webhooks";
+import { createWebhookDispatcher, webhookEndpointsApi } from "@hireport/webhooks";
 import Database from "better-sqlite3";
 import express from "express";
 import { Kysely, SqliteDialect } from "kysely";
@@ -26,7 +26,7 @@ import { DEMO_COMPANY, seed } from "./seed";
 
 const DEMO_KEY_NAME = "Demo key";
 const RECEIVER_DESCRIPTION = "hireport demo receiver";
-const ALL_SCOPES: Scope[] = ["jobs:read", "jobs:write", "applications:read", "applications:write"];
+const ALL_SCOPES: Scope[] = ["jobs:write", "applications:write", "webhooks:write"];
 
 const log = (line: string): void => {
   process.stdout.write(`${line}\n`);
@@ -67,6 +67,8 @@ async function main(): Promise<void> {
     publicBaseUrl: origin,
     fileTokenSecret: fileSecret(dataDir),
     onEvent: () => dispatcher.notify(),
+    // The webhook endpoints in the API (/webhook-endpoints): keys with webhooks:write subscribe themselves.
+    extensions: [webhookEndpointsApi(dispatcher)],
   });
 
   const receiver = await startReceiver(log);

@@ -114,7 +114,18 @@ describe("the express-sqlite demo", () => {
       expect(me.status).toBe(200);
       const body = (await me.json()) as { data: { company: { id: string }; key: { scopes: string[] } } };
       expect(body.data.company.id).toBe("demo-company");
-      expect(body.data.key.scopes).toEqual(["jobs:read", "jobs:write", "applications:read", "applications:write"]);
+      expect(body.data.key.scopes).toEqual([
+        "jobs:read",
+        "jobs:write",
+        "applications:read",
+        "applications:write",
+        "webhooks:read",
+        "webhooks:write",
+      ]);
+      // The webhook endpoints are in the API: the demo's receiver is one of them.
+      const hooks = await fetch(`${demo.base}/webhook-endpoints`, { headers: { authorization: `Bearer ${demo.key}` } });
+      expect(hooks.status).toBe(200);
+      expect(((await hooks.json()) as { data: unknown[] }).data).toHaveLength(1);
       const jobs = await fetch(`${demo.base}/jobs?status=open`, { headers: { authorization: `Bearer ${demo.key}` } });
       const page = (await jobs.json()) as { data: { title: string; public_url: string }[] };
       expect(page.data.map((job) => job.title).sort()).toEqual(["Product Designer", "Senior Backend Engineer"]);

@@ -25,9 +25,16 @@ import type {
   Page,
   paths,
   SuccessBody,
+  WebhookDelivery,
+  WebhookDeliveryListParams,
+  WebhookEndpoint,
+  WebhookEndpointInput,
+  WebhookEndpointPatchInput,
+  WebhookEndpointWithSecret,
+  WebhookTestResult,
 } from "./types";
 
-type HttpMethod = "get" | "post" | "patch";
+type HttpMethod = "get" | "post" | "patch" | "delete";
 
 /** The path and method of `paths` whose operation is `operations[K]`: checked against the generated document. */
 type RouteOf<K extends ApiOperationId> = {
@@ -53,6 +60,18 @@ const ROUTES = {
   getApplication: { path: "/applications/{id}", method: "GET" },
   updateApplication: { path: "/applications/{id}", method: "PATCH" },
   listEvents: { path: "/events", method: "GET" },
+  listWebhookEndpoints: { path: "/webhook-endpoints", method: "GET" },
+  createWebhookEndpoint: { path: "/webhook-endpoints", method: "POST" },
+  getWebhookEndpoint: { path: "/webhook-endpoints/{id}", method: "GET" },
+  updateWebhookEndpoint: { path: "/webhook-endpoints/{id}", method: "PATCH" },
+  deleteWebhookEndpoint: { path: "/webhook-endpoints/{id}", method: "DELETE" },
+  rotateWebhookEndpointSecret: { path: "/webhook-endpoints/{id}/rotate-secret", method: "POST" },
+  pauseWebhookEndpoint: { path: "/webhook-endpoints/{id}/pause", method: "POST" },
+  resumeWebhookEndpoint: { path: "/webhook-endpoints/{id}/resume", method: "POST" },
+  testWebhookEndpoint: { path: "/webhook-endpoints/{id}/test", method: "POST" },
+  listWebhookDeliveries: { path: "/webhook-endpoints/{id}/deliveries", method: "GET" },
+  resendWebhookDelivery: { path: "/webhook-endpoints/{id}/deliveries/{delivery_id}/resend", method: "POST" },
+  getEventSample: { path: "/event-samples/{type}", method: "GET" },
 } as const satisfies { [K in ApiOperationId]: RouteOf<K> };
 
 /** Options of `listAll`: the list's filters, plus the page size. */
@@ -115,6 +134,41 @@ export interface EventsResource {
   read(feed?: EventFeedOptions, options?: CallOptions): EventFeedRun;
 }
 
+/**
+ * The company's webhook endpoints (subscriptions), where the host mounts `@hireport/webhooks`'s
+ * routes (elsewhere every call is a 404 `not_found`). Reads need `webhooks:read`, changes
+ * `webhooks:write`.
+ */
+export interface WebhookEndpointsResource {
+  /** Every endpoint of the company, without secrets (GET /webhook-endpoints). */
+  list(options?: CallOptions): Promise<WebhookEndpoint[]>;
+  /**
+   * Subscribes: `{ url, events }`, or REST Hooks `{ target_url, event }` (POST /webhook-endpoints).
+   * The answer's `secret` is shown this once.
+   */
+  create(input: WebhookEndpointInput, options?: PostOptions): Promise<WebhookEndpointWithSecret>;
+  /** One endpoint (GET /webhook-endpoints/{id}). */
+  get(id: string, options?: CallOptions): Promise<WebhookEndpoint>;
+  /** Changes the fields sent (PATCH /webhook-endpoints/{id}). */
+  update(id: string, input: WebhookEndpointPatchInput, options?: PatchOptions): Promise<WebhookEndpoint>;
+  /** Unsubscribes: deletes the endpoint and its deliveries (DELETE /webhook-endpoints/{id}). */
+  delete(id: string, options?: CallOptions): Promise<void>;
+  /** A new signing secret, shown this once; the old one signs beside it for 24 hours (POST …/rotate-secret). */
+  rotateSecret(id: string, options?: PostOptions): Promise<WebhookEndpointWithSecret>;
+  /** Stops deliveries; events still queue (POST …/pause). */
+  pause(id: string, options?: PostOptions): Promise<WebhookEndpoint>;
+  /** Starts deliveries again, paused or disabled (POST …/resume). */
+  resume(id: string, options?: PostOptions): Promise<WebhookEndpoint>;
+  /** Sends a `webhook.test` event now and answers with its attempt (POST …/test). */
+  test(id: string, options?: PostOptions): Promise<WebhookTestResult>;
+  /** One page of the endpoint's deliveries, newest first, with their attempts (GET …/deliveries). */
+  deliveries(id: string, params?: WebhookDeliveryListParams, options?: CallOptions): Promise<Page<WebhookDelivery>>;
+  /** Sends one of the endpoint's deliveries again (POST …/deliveries/{delivery_id}/resend). */
+  resend(id: string, deliveryId: string, options?: PostOptions): Promise<WebhookDelivery>;
+  /** An example envelope of an event kind (GET /event-samples/{type}). */
+  sample(type: EventEnvelope["type"], options?: CallOptions): Promise<EventEnvelope>;
+}
+
 /** What `createClient` returns. */
 export interface HireportClient {
   /** The calling key, its company, its permissions and its limits (GET /me). */
@@ -122,12 +176,16 @@ export interface HireportClient {
   jobs: JobsResource;
   applications: ApplicationsResource;
   events: EventsResource;
+  webhookEndpoints: WebhookEndpointsResource;
 }
 
-function pathFor(template: string, id?: string): string {
-  if (id === undefined) return template;
-  if (typeof id !== "string" || id.length === 0) throw new TypeError("The id must be a non-empty string.");
-  return template.replace("{id}", encodeURIComponent(id));
+function pathFor(template: string, id?: string, params: Record<string, string> = {}): string {
+  let path = template;
+  for (const [name, value] of Object.entries(id === undefined ? params : { ...params, id })) {
+    if (typeof value !== "string" || value.length === 0) throw new TypeError(`The ${name} must be a non-empty string.`);
+    path = path.replace(`{${name}}`, encodeURIComponent(value));
+  }
+  return path;
 }
 
 function idempotencyKeyFor(options: PostOptions | undefined): string | undefined {
@@ -153,18 +211,25 @@ export function createClient(options: ClientOptions): HireportClient {
 
   async function call<K extends ApiOperationId>(
     operation: K,
-    parts: { id?: string; query?: object | undefined; body?: unknown; options?: CallOptions | undefined },
+    parts: {
+      id?: string;
+      params?: Record<string, string>;
+      query?: object | undefined;
+      body?: unknown;
+      options?: CallOptions | undefined;
+    },
     extra: { idempotencyKey?: string | undefined; retryPatch?: boolean | undefined } = {},
   ): Promise<{ body: SuccessBody<K>; headers: Headers }> {
     const route = ROUTES[operation];
     const request: Call = {
       method: route.method,
-      path: pathFor(route.path, parts.id),
+      path: pathFor(route.path, parts.id, parts.params),
       query: parts.query as Record<string, unknown> | undefined,
       body: parts.body,
       idempotencyKey: extra.idempotencyKey,
       retryUnsafe:
         route.method === "GET" ||
+        route.method === "DELETE" ||
         (route.method === "POST" && extra.idempotencyKey !== undefined) ||
         (route.method === "PATCH" && (extra.retryPatch ?? transport.options.retryPatch)),
       signal: parts.options?.signal,
@@ -256,6 +321,48 @@ export function createClient(options: ClientOptions): HireportClient {
     },
   };
 
+  const post = (options: PostOptions | undefined) => ({ idempotencyKey: idempotencyKeyFor(options) });
+  const webhookEndpoints: WebhookEndpointsResource = {
+    async list(options) {
+      return data(await call("listWebhookEndpoints", { options }));
+    },
+    async create(input, options) {
+      return data(await call("createWebhookEndpoint", { body: input, options }, post(options)));
+    },
+    async get(id, options) {
+      return data(await call("getWebhookEndpoint", { id, options }));
+    },
+    async update(id, input, options) {
+      return data(await call("updateWebhookEndpoint", { id, body: input, options }, { retryPatch: options?.retry }));
+    },
+    async delete(id, options) {
+      await call("deleteWebhookEndpoint", { id, options });
+    },
+    async rotateSecret(id, options) {
+      return data(await call("rotateWebhookEndpointSecret", { id, options }, post(options)));
+    },
+    async pause(id, options) {
+      return data(await call("pauseWebhookEndpoint", { id, options }, post(options)));
+    },
+    async resume(id, options) {
+      return data(await call("resumeWebhookEndpoint", { id, options }, post(options)));
+    },
+    async test(id, options) {
+      return data(await call("testWebhookEndpoint", { id, options }, post(options)));
+    },
+    async deliveries(id, params, options) {
+      return (await call("listWebhookDeliveries", { id, query: params, options })).body;
+    },
+    async resend(id, deliveryId, options) {
+      return data(
+        await call("resendWebhookDelivery", { id, params: { delivery_id: deliveryId }, options }, post(options)),
+      );
+    },
+    async sample(type, options) {
+      return data(await call("getEventSample", { params: { type }, options }));
+    },
+  };
+
   return Object.freeze({
     async me(options?: CallOptions) {
       return data(await call("getMe", { options }));
@@ -263,6 +370,7 @@ export function createClient(options: ClientOptions): HireportClient {
     jobs: Object.freeze(jobs),
     applications: Object.freeze(applications),
     events: Object.freeze(events),
+    webhookEndpoints: Object.freeze(webhookEndpoints),
   });
 }
 

@@ -1,5 +1,6 @@
 /**
- * @hireport/client: a typed client of the hireport public Jobs and Applications API (v1), on
+ * @hireport/client: a typed client of the hireport public Jobs and Applications API (v1) and its
+ * webhook endpoints (where the host mounts them), on
  * `fetch` only (Node 20+, Deno, Bun, Workers). Types come from the API's own OpenAPI document.
  */
 export {
@@ -9,6 +10,7 @@ export {
   type HireportClient,
   type JobsResource,
   type ListAllParams,
+  type WebhookEndpointsResource,
 } from "./client";
 export { type CallDescription, type ClientErrorCode, HireportApiError, HireportNetworkError } from "./errors";
 export { type EventFeedOptions, EventFeedRun } from "./events-feed";

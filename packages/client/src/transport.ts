@@ -110,7 +110,7 @@ export interface PatchOptions extends CallOptions {
   retry?: boolean;
 }
 
-type Method = "GET" | "POST" | "PATCH";
+type Method = "GET" | "POST" | "PATCH" | "DELETE";
 
 export interface Call {
   method: Method;

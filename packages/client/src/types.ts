@@ -7,7 +7,10 @@ import type { components, operations, paths } from "./generated/openapi";
 
 export type { components, operations, paths };
 
-/** The operations this client calls (the eleven endpoints of docs/api-reference.md, Endpoints). */
+/**
+ * The operations this client calls: the eleven endpoints of docs/api-reference.md, Endpoints, and
+ * the webhook endpoints a host serves when it mounts `@hireport/webhooks`'s routes.
+ */
 export type ApiOperationId =
   | "getMe"
   | "listJobs"
@@ -19,7 +22,19 @@ export type ApiOperationId =
   | "createApplication"
   | "getApplication"
   | "updateApplication"
-  | "listEvents";
+  | "listEvents"
+  | "listWebhookEndpoints"
+  | "createWebhookEndpoint"
+  | "getWebhookEndpoint"
+  | "updateWebhookEndpoint"
+  | "deleteWebhookEndpoint"
+  | "rotateWebhookEndpointSecret"
+  | "pauseWebhookEndpoint"
+  | "resumeWebhookEndpoint"
+  | "testWebhookEndpoint"
+  | "listWebhookDeliveries"
+  | "resendWebhookDelivery"
+  | "getEventSample";
 
 /** The JSON body an operation takes. */
 export type RequestBody<K extends ApiOperationId> = operations[K] extends {
@@ -70,6 +85,23 @@ export type FieldError = components["schemas"]["FieldError"];
 export type ErrorCode = components["schemas"]["Error"]["error"]["code"];
 /** A permission a key may hold. */
 export type Scope = Me["key"]["scopes"][number];
+
+/** A webhook endpoint (a subscription) as returned: never its secret. */
+export type WebhookEndpoint = components["schemas"]["WebhookEndpoint"];
+/** A webhook endpoint with its signing secret: what create and rotateSecret return, the only time it is shown. */
+export type WebhookEndpointWithSecret = components["schemas"]["WebhookEndpointWithSecret"];
+/** The body of POST /webhook-endpoints: `{ url, events }`, or REST Hooks `{ target_url, event }`. */
+export type WebhookEndpointInput = RequestBody<"createWebhookEndpoint">;
+/** The body of PATCH /webhook-endpoints/{id}: the fields sent change. */
+export type WebhookEndpointPatchInput = RequestBody<"updateWebhookEndpoint">;
+/** A delivery of an event to an endpoint, with its attempts. */
+export type WebhookDelivery = components["schemas"]["WebhookDelivery"];
+/** The query of GET /webhook-endpoints/{id}/deliveries. */
+export type WebhookDeliveryListParams = QueryParams<"listWebhookDeliveries">;
+/** What POST /webhook-endpoints/{id}/test answers: the result, the delivery and its attempt. */
+export type WebhookTestResult = SuccessBody<"testWebhookEndpoint">["data"];
+/** A subscribable event kind. */
+export type EventType = WebhookEndpoint["events"][number];
 
 /** A page of a list: newest first; pass `next_cursor` as `cursor` for the next one. */
 export interface Page<T> {

@@ -58,7 +58,13 @@ describe("types come from the API's document", () => {
     expectTypeOf<JobInput["status"]>().toEqualTypeOf<"active" | "draft" | "paused" | undefined>();
     expectTypeOf<ApplicationInput["candidate"]["email"]>().toEqualTypeOf<string>();
     expectTypeOf<HireportApiError["requiredScope"]>().toEqualTypeOf<
-      "jobs:read" | "jobs:write" | "applications:read" | "applications:write" | undefined
+      | "jobs:read"
+      | "jobs:write"
+      | "applications:read"
+      | "applications:write"
+      | "webhooks:read"
+      | "webhooks:write"
+      | undefined
     >();
   });
 });

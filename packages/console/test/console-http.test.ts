@@ -174,6 +174,44 @@ describe("keys", () => {
   });
 });
 
+describe("the key form's permissions", () => {
+  it("offers webhooks:read and webhooks:write; a key made with webhooks:write holds it", async () => {
+    const form = await get("/keys");
+    for (const scope of ["webhooks:read", "webhooks:write"]) {
+      expect(form.text).toContain(`name="scopes" value="${scope}"`);
+    }
+    const sent = await post("/keys", { name: "Zapier", scopes: "webhooks:write" });
+    expect(sent.status).toBe(303);
+    const record = (await host.api.keys.list(COMPANY_A)).find((key) => key.name === "Zapier");
+    expect(record?.scopes).toEqual(["webhooks:write"]);
+    // The company's active keys are counted by the tests after this one: this key goes.
+    await host.api.keys.revoke(COMPANY_A, record?.id ?? "");
+  });
+});
+
+describe("the endpoint limit", () => {
+  it("a company at its limit (20) gets the form back with the limit's message, and no endpoint more", async () => {
+    const bob = userCookie("owner", COMPANY_B, "bob");
+    const made = [];
+    for (let n = 0; n < 20; n++) {
+      const { endpoint } = await host.dispatcher.endpoints.create({
+        companyId: COMPANY_B,
+        url: `${host.receiver.url}?n=${n}`,
+        events: ["job.created"],
+      });
+      made.push(endpoint.id);
+    }
+    try {
+      const sent = await post("/webhooks", { url: host.receiver.url, events: "job.created" }, { cookie: bob });
+      expect(sent.status).toBe(422);
+      expect(sent.text).toContain("The company has 20 webhook endpoints, the most it may have");
+      expect(await host.dispatcher.endpoints.list(COMPANY_B)).toHaveLength(20);
+    } finally {
+      for (const id of made) await host.dispatcher.endpoints.delete(COMPANY_B, id);
+    }
+  });
+});
+
 describe("forms that act once", () => {
   const owner = userCookie("owner");
   const countKeys = async (name: string) =>

@@ -1,6 +1,15 @@
 /** The `api_version` of every envelope: core's, re-exported. */
 
 export { API_VERSION } from "@hireport/core/extend";
+export { webhookEndpointsApi } from "./api/endpoint-routes";
+export {
+  webhookAttemptSchema,
+  webhookDeliverySchema,
+  webhookEndpointCreateBodySchema,
+  webhookEndpointPatchBodySchema,
+  webhookEndpointSchema,
+  webhookEndpointWithSecretSchema,
+} from "./api/endpoint-wire";
 export type {
   DeliveryListOptions,
   DeliveryLog,

@@ -1,5 +1,5 @@
 /**
- * Generated from the OpenAPI document of @hireport/core (buildOpenApiDocument) by openapi-typescript
+ * Generated from the OpenAPI document of @hireport/core (buildOpenApiDocument, with the webhook endpoints of @hireport/webhooks) by openapi-typescript
  * with its default options. Do not edit: run `pnpm --filter @hireport/client generate`.
  * test/generated-types.test.ts fails when this file drifts from core.
  */
@@ -173,6 +173,220 @@ export interface paths {
          *     Permission: at least one of jobs:read, applications:read (or the matching write scopes).
          */
         get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook endpoints
+         * @description Every endpoint of the company, in one page (a company has at most 20 unless the host changed the limit). Secrets are never shown here.
+         *
+         *     Permission: webhooks:read (or the matching write scope).
+         */
+        get: operations["listWebhookEndpoints"];
+        put?: never;
+        /**
+         * Create a webhook endpoint (subscribe)
+         * @description Send url and events, or, as REST Hooks clients (Zapier, Make, n8n) subscribe, target_url and event. The address must be https and reach the public internet (private, loopback and link-local addresses are refused with 422 on url). The answer holds the signing secret, shown this once; keep the endpoint's id to unsubscribe (DELETE). A company at its endpoint limit gets 409 endpoint_limit. Audit: webhook_endpoint.created, by the key.
+         *
+         *     Permission: webhooks:write (or the matching write scope).
+         */
+        post: operations["createWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get a webhook endpoint
+         * @description Permission: webhooks:read (or the matching write scope).
+         */
+        get: operations["getWebhookEndpoint"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook endpoint (unsubscribe)
+         * @description Deletes the endpoint with its deliveries; REST Hooks clients unsubscribe this way. Audit: webhook_endpoint.deleted, by the key.
+         *
+         *     Permission: webhooks:write (or the matching write scope).
+         */
+        delete: operations["deleteWebhookEndpoint"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook endpoint
+         * @description Only the fields sent change; max_per_second null removes the throttle. Audit: webhook_endpoint.updated, by the key.
+         *
+         *     Permission: webhooks:write (or the matching write scope).
+         */
+        patch: operations["updateWebhookEndpoint"];
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/rotate-secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an endpoint's signing secret
+         * @description No body. A new secret, shown this once; the old one keeps signing beside it for 24 hours (two signatures in each delivery). Audit: webhook_endpoint.secret_rotated, by the key.
+         *
+         *     Permission: webhooks:write (or the matching write scope).
+         */
+        post: operations["rotateWebhookEndpointSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a webhook endpoint
+         * @description No body. Deliveries stop; new events still queue for it. Audit: webhook_endpoint.paused, by the key.
+         *
+         *     Permission: webhooks:write (or the matching write scope).
+         */
+        post: operations["pauseWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a webhook endpoint
+         * @description No body. A paused or disabled endpoint becomes active; its queued deliveries go out at once and its failure count is cleared. Audit: webhook_endpoint.resumed, by the key.
+         *
+         *     Permission: webhooks:write (or the matching write scope).
+         */
+        post: operations["resumeWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description No body. Sends a webhook.test event (data: { endpoint_id }) now, signed like any other, and answers with its delivery and attempt. Not retried; works on a paused endpoint too. Audit: webhook_endpoint.test_sent, by the key.
+         *
+         *     Permission: webhooks:write (or the matching write scope).
+         */
+        post: operations["testWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List an endpoint's deliveries
+         * @description Newest first, each with every attempt. When has_more is true, pass next_cursor as cursor (with the same status) to get the next page.
+         *
+         *     Permission: webhooks:read (or the matching write scope).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook-endpoints/{id}/deliveries/{delivery_id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery again
+         * @description No body. The delivery becomes pending and due now, whatever its state (after the endpoint is resumed, if it is paused); one whose retries were used up gets one more attempt. Audit: webhook_delivery.resent, by the key.
+         *
+         *     Permission: webhooks:write (or the matching write scope).
+         */
+        post: operations["resendWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/event-samples/{type}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A sample event
+         * @description An example envelope of the event kind (application.created, application.updated, job.created, job.updated, job.closed), as a receiver gets it: the sample data REST Hooks clients (Zapier, Make, n8n) show while a trigger is set up. An unknown kind answers 404.
+         *
+         *     Permission: webhooks:read (or the matching write scope).
+         */
+        get: operations["getEventSample"];
         put?: never;
         post?: never;
         delete?: never;
@@ -539,7 +753,7 @@ export interface components {
                     id: string;
                     name: string;
                     /** @description The key's permissions, implied read permissions included (jobs:write includes jobs:read). */
-                    scopes: ("jobs:read" | "jobs:write" | "applications:read" | "applications:write")[];
+                    scopes: ("jobs:read" | "jobs:write" | "applications:read" | "applications:write" | "webhooks:read" | "webhooks:write")[];
                 };
                 limits: {
                     /**
@@ -562,7 +776,7 @@ export interface components {
                  * @description Stable, machine-readable error code (see Errors in the API reference).
                  * @enum {string}
                  */
-                code: "bad_request" | "missing_key" | "invalid_key" | "expired_key" | "missing_scope" | "not_found" | "method_not_allowed" | "duplicate" | "idempotency_in_progress" | "key_limit" | "cursor_expired" | "payload_too_large" | "invalid" | "rate_limited" | "daily_limit" | "server_error" | "service_unavailable";
+                code: "bad_request" | "missing_key" | "invalid_key" | "expired_key" | "missing_scope" | "not_found" | "method_not_allowed" | "duplicate" | "idempotency_in_progress" | "key_limit" | "endpoint_limit" | "cursor_expired" | "payload_too_large" | "invalid" | "rate_limited" | "daily_limit" | "server_error" | "service_unavailable";
                 /** @description What went wrong and what to do, in plain English. */
                 message: string;
                 /** @description 422 invalid only: one entry per field to fix (at most 100). */
@@ -571,7 +785,7 @@ export interface components {
                  * @description 403 missing_scope only: the permission the key lacks.
                  * @enum {string}
                  */
-                required_scope?: "jobs:read" | "jobs:write" | "applications:read" | "applications:write";
+                required_scope?: "jobs:read" | "jobs:write" | "applications:read" | "applications:write" | "webhooks:read" | "webhooks:write";
                 /** @description 409 duplicate only: id of the earlier application of the same e-mail to the same job. */
                 existing_id?: string;
             };
@@ -597,7 +811,7 @@ export interface components {
                  * @description The permission the key lacks.
                  * @enum {string}
                  */
-                required_scope: "jobs:read" | "jobs:write" | "applications:read" | "applications:write";
+                required_scope: "jobs:read" | "jobs:write" | "applications:read" | "applications:write" | "webhooks:read" | "webhooks:write";
             };
         };
         /** @description What is wrong with one field and how to fix it. */
@@ -669,6 +883,139 @@ export interface components {
                 endpoint_id: string;
             };
         };
+        /** @description A webhook endpoint (a subscription). Its secret is shown once, on create and on rotate. */
+        WebhookEndpoint: {
+            /**
+             * @description `we_…`
+             * @example we_01j9x2k3m4n5p6q7r8s9t0v1w2
+             */
+            id: string;
+            /** @description The receiver's https address. */
+            url: string;
+            description: string;
+            /** @description The event kinds sent to it. */
+            events: ("application.created" | "application.updated" | "job.created" | "job.updated" | "job.closed")[];
+            /**
+             * @description active; paused (by a person or a key, or after 50 failed attempts in a row); disabled (its receiver answered 410 Gone).
+             * @enum {string}
+             */
+            status: "active" | "paused" | "disabled";
+            /** @description Why it is not active: failures, manual, or gone (a 410 Gone); null while active. */
+            paused_reason: ("failures" | "manual" | "gone") | null;
+            /**
+             * @description How deliveries are signed.
+             * @enum {string}
+             */
+            signature_scheme: "service" | "standard-v1" | "standard-v1a";
+            /** @description Deliveries go out one at a time, in the order of their events. */
+            ordered: boolean;
+            /** @description Most deliveries started in one second; null for no limit. */
+            max_per_second: number | null;
+            /** @description Failed attempts in a row; a success resets it. */
+            consecutive_failures: number;
+            /** @description The first characters of the current secret, to tell secrets apart. */
+            secret_hint: string;
+            /** @description standard-v1a: the ed25519 public key (`whpk_…`) receivers verify with; null otherwise. */
+            public_key: string | null;
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was created.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_at: string;
+        };
+        /** @description A webhook endpoint with its signing secret, shown this once. */
+        WebhookEndpointWithSecret: {
+            /**
+             * @description `we_…`
+             * @example we_01j9x2k3m4n5p6q7r8s9t0v1w2
+             */
+            id: string;
+            /** @description The receiver's https address. */
+            url: string;
+            description: string;
+            /** @description The event kinds sent to it. */
+            events: ("application.created" | "application.updated" | "job.created" | "job.updated" | "job.closed")[];
+            /**
+             * @description active; paused (by a person or a key, or after 50 failed attempts in a row); disabled (its receiver answered 410 Gone).
+             * @enum {string}
+             */
+            status: "active" | "paused" | "disabled";
+            /** @description Why it is not active: failures, manual, or gone (a 410 Gone); null while active. */
+            paused_reason: ("failures" | "manual" | "gone") | null;
+            /**
+             * @description How deliveries are signed.
+             * @enum {string}
+             */
+            signature_scheme: "service" | "standard-v1" | "standard-v1a";
+            /** @description Deliveries go out one at a time, in the order of their events. */
+            ordered: boolean;
+            /** @description Most deliveries started in one second; null for no limit. */
+            max_per_second: number | null;
+            /** @description Failed attempts in a row; a success resets it. */
+            consecutive_failures: number;
+            /** @description The first characters of the current secret, to tell secrets apart. */
+            secret_hint: string;
+            /** @description standard-v1a: the ed25519 public key (`whpk_…`) receivers verify with; null otherwise. */
+            public_key: string | null;
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the endpoint was created.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_at: string;
+            /** @description whsec_… (service, standard-v1): give it to the receiver now, it is never shown again. For standard-v1a, the public key whpk_… (the private key never leaves the service). */
+            secret: string;
+        };
+        /** @description A delivery of one event to one endpoint, with every attempt. */
+        WebhookDelivery: {
+            /** @description `dlv_…`, also sent in the Service-Delivery header. */
+            id: string;
+            endpoint_id: string;
+            event_id: string;
+            /** @enum {string} */
+            event_type: "application.created" | "application.updated" | "job.created" | "job.updated" | "job.closed" | "webhook.test";
+            /** @enum {string} */
+            status: "pending" | "succeeded" | "failed";
+            attempts: number;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the delivery was created.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When it last changed.
+             */
+            updated_at: string;
+            /** @description Every attempt, oldest first. */
+            attempt_log: components["schemas"]["WebhookAttempt"][];
+        };
+        WebhookAttempt: {
+            /**
+             * Format: date-time
+             * @description When the request was sent.
+             */
+            attempted_at: string;
+            /** @description The receiver's HTTP status; null when none came (timeout, refused). */
+            status_code: number | null;
+            duration_ms: number;
+            /** @description The first 4 KiB of the receiver's answer. */
+            response_body: string;
+            error: string | null;
+            succeeded: boolean;
+        };
         /** @description A page of events, oldest first. */
         ListEventsResponse: {
             /** @description Oldest first (in the order the events were committed): the envelopes the webhooks carry. */
@@ -677,6 +1024,47 @@ export interface components {
             has_more: boolean;
             /** @description Opaque: pass it as `cursor` to get the events after this page. Unlike other lists it is given on the last page too: keep it and ask again later for the events that follow. Null only when the feed has had no event yet. */
             next_cursor: string | null;
+        };
+        ListWebhookEndpointsResponse: {
+            data: components["schemas"]["WebhookEndpoint"][];
+            /** @constant */
+            has_more: false;
+            next_cursor: null;
+        };
+        CreateWebhookEndpointResponse: {
+            data: components["schemas"]["WebhookEndpointWithSecret"];
+        };
+        GetWebhookEndpointResponse: {
+            data: components["schemas"]["WebhookEndpoint"];
+        };
+        DeleteWebhookEndpointResponse: {
+            data: {
+                id: string;
+                /** @constant */
+                deleted: true;
+            };
+        };
+        TestWebhookEndpointResponse: {
+            data: {
+                /**
+                 * @description Whether the receiver answered 2xx.
+                 * @enum {string}
+                 */
+                result: "succeeded" | "failed";
+                delivery: components["schemas"]["WebhookDelivery"];
+                attempt: components["schemas"]["WebhookAttempt"];
+            };
+        };
+        ListWebhookDeliveriesResponse: {
+            data: components["schemas"]["WebhookDelivery"][];
+            has_more: boolean;
+            next_cursor: string | null;
+        };
+        ResendWebhookDeliveryResponse: {
+            data: components["schemas"]["WebhookDelivery"];
+        };
+        GetEventSampleResponse: {
+            data: components["schemas"]["EventEnvelope"];
         };
     };
     responses: {
@@ -746,7 +1134,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After. Codes: duplicate, idempotency_in_progress. */
+        /** @description duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After. endpoint_limit: the company has as many webhook endpoints as it may (POST /webhook-endpoints, where mounted). Codes: duplicate, idempotency_in_progress, endpoint_limit. */
         Conflict: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
@@ -1186,6 +1574,57 @@ export interface components {
                 };
             };
         };
+        /** @description A new endpoint: url and events, or, as REST Hooks clients (Zapier, Make, n8n) subscribe, target_url and event. */
+        CreateWebhookEndpointBody: {
+            content: {
+                "application/json": {
+                    /** @description The receiver's https address. Give url and events, or target_url and event. */
+                    url?: string;
+                    /** @description The event kinds to send, at least one. */
+                    events?: ("application.created" | "application.updated" | "job.created" | "job.updated" | "job.closed")[];
+                    /** @description REST Hooks: the receiver's address (instead of url), with event. */
+                    target_url?: string;
+                    /**
+                     * @description REST Hooks: the one event kind to send (instead of events).
+                     * @enum {string}
+                     */
+                    event?: "application.created" | "application.updated" | "job.created" | "job.updated" | "job.closed";
+                    /** @description Free text, at most 500 characters. */
+                    description?: string;
+                    /**
+                     * @description service (default), standard-v1 or standard-v1a: see the receiver guide.
+                     * @enum {string}
+                     */
+                    signature_scheme?: "service" | "standard-v1" | "standard-v1a";
+                    /** @description One delivery at a time, in event order. Default false. */
+                    ordered?: boolean;
+                    /** @description Most deliveries started per second, 1 to 10000; null (default) for no limit. */
+                    max_per_second?: number | null;
+                };
+            };
+        };
+        /** @description Only the fields sent change. A new signature_scheme replaces the key material at once: rotate-secret then shows the new secret. */
+        UpdateWebhookEndpointBody: {
+            content: {
+                "application/json": {
+                    /** @description A new https address. */
+                    url?: string;
+                    /** @description The event kinds to send, at least one. */
+                    events?: ("application.created" | "application.updated" | "job.created" | "job.updated" | "job.closed")[];
+                    /** @description Free text, at most 500 characters. */
+                    description?: string;
+                    /**
+                     * @description service (default), standard-v1 or standard-v1a: see the receiver guide.
+                     * @enum {string}
+                     */
+                    signature_scheme?: "service" | "standard-v1" | "standard-v1a";
+                    /** @description One delivery at a time, in event order. Default false. */
+                    ordered?: boolean;
+                    /** @description Most deliveries started per second, 1 to 10000; null (default) for no limit. */
+                    max_per_second?: number | null;
+                };
+            };
+        };
     };
     headers: {
         /** @description Identifier of this request; quote it when asking for help. Also stored in the usage log. */
@@ -1615,6 +2054,458 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             405: components["responses"]["MethodNotAllowed"];
             410: components["responses"]["Gone"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookEndpointsResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["CreateWebhookEndpointBody"];
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeleteWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: components["requestBodies"]["UpdateWebhookEndpointBody"];
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookEndpointSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreateWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    pauseWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resumeWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TestWebhookEndpointResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Only deliveries in this state. */
+                status?: "pending" | "succeeded" | "failed";
+                /** @description The next_cursor of the previous page, unchanged. Cursors are opaque. */
+                cursor?: string;
+                /** @description Page size, 1 to 100. */
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ListWebhookDeliveriesResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    resendWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Any unique string, such as a UUID. A repeat with the same key within 24 hours replays the first answer; the same key with a different body answers 422. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description The record's id. */
+                id: components["parameters"]["Id"];
+                delivery_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ResendWebhookDeliveryResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["Conflict"];
+            422: components["responses"]["ValidationFailed"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["ServerError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEventSample: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                type: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["GetEventSampleResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["ServerError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -47,7 +47,7 @@ export async function createEndpoint(call: Call) {
     // The secret is not shown here: an owner reveals it on the endpoint's page (an admin never sees it).
     return call.redirect(`/webhooks/${endpoint.id}`, "endpoint-created");
   } catch (error) {
-    const form: EndpointFormState = { values, errors: refusalMessages(error) };
+    const form: EndpointFormState = { values, errors: refusalMessages(error, ["invalid", "endpoint_limit"]) };
     const [ctx, endpoints] = await Promise.all([call.page(), call.options.dispatcher.endpoints.list(call.companyId)]);
     return call.render(<WebhooksPage ctx={ctx} endpoints={endpoints} form={form} />, 422);
   }

@@ -5,7 +5,8 @@
 
 /**
  * Error codes and their HTTP status: the table of docs/api-reference.md, Errors, and `key_limit`,
- * which only host code meets (a key over the company's limit, see `api.keys.create`).
+ * which only host code meets (a key over the company's limit, see `api.keys.create`). `endpoint_limit`:
+ * a webhook endpoint over the company's limit (`maxEndpointsPerCompany` of `@hireport/webhooks`).
  */
 export const ERROR_STATUS = {
   bad_request: 400,
@@ -18,6 +19,7 @@ export const ERROR_STATUS = {
   duplicate: 409,
   idempotency_in_progress: 409,
   key_limit: 409,
+  endpoint_limit: 409,
   cursor_expired: 410,
   payload_too_large: 413,
   invalid: 422,

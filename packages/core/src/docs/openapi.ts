@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { formatNumber } from "../base/format-number";
 import { LIMITS } from "../fields/value-schemas";
+import type { ApiExtension } from "../http/extension";
 import { OPENAPI_PATH, REFERENCE_PATH, ROUTES, type RouteSpec } from "../http/routes";
 import { EVENT_TYPES } from "../model/domain";
 import {
@@ -43,6 +44,12 @@ export interface OpenApiDocumentOptions {
    * @default "/api/public/v1"
    */
   serverUrl?: string;
+  /**
+   * The extensions the API was created with (`createPublicApi({ extensions })`): their routes,
+   * tags and components join the document.
+   * @default none
+   */
+  extensions?: readonly ApiExtension[];
 }
 
 /** Largest request body in bytes (docs/api-reference.md#limits-at-a-glance); more answers 413. */
@@ -90,7 +97,7 @@ const ERROR_MEANINGS: Record<number, string> = {
   404: "No such record in the key's company (a record of another company answers 404 too).",
   405: "The path exists, but not with this method; the Allow header lists the methods it takes.",
   410: "cursor_expired: the cursor of GET /events is from a page read longer ago than the feed's window, so events after it may be gone. The message says how to resync: read jobs and applications again with updated_since, then list events from created_since of now minus the window.",
-  409: "duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After.",
+  409: "duplicate: the candidate already applied to this job in the last 30 days (error.existing_id names the earlier application). idempotency_in_progress: a request with the same Idempotency-Key is still running; retry after the seconds in Retry-After. endpoint_limit: the company has as many webhook endpoints as it may (POST /webhook-endpoints, where mounted).",
   413: `The request body is larger than ${formatNumber(MAX_BODY_BYTES)} bytes (1 MiB).`,
   422: "The body is JSON but breaks the schema; error.fields lists each field to fix with a dotted path (candidate.email, tags.3). Also answered when an Idempotency-Key is reused with a different request (another body or another path).",
   429: "Too many requests: per-minute (rate_limited) or per-day (daily_limit) limit of the key. Wait the seconds in Retry-After; Retry-After and X-RateLimit-Reset describe the window that refused (for daily_limit, the UTC day). A refused request does not count.",
@@ -175,6 +182,11 @@ function componentName(route: RouteSpec, part: "body" | "response", names: Map<z
   return `${base}${part === "body" ? "Body" : "Response"}`;
 }
 
+/** A path parameter other than `id` (`delivery_id`, `type`): 1 to 200 characters, as the router takes them. */
+function pathParameter(name: string): Json {
+  return { name, in: "path", required: true, schema: { type: "string", minLength: 1, maxLength: 200 } };
+}
+
 const COMMON_HEADERS = ["X-Request-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"] as const;
 
 function responseHeaders(extra: readonly string[] = []): Json {
@@ -185,7 +197,9 @@ function responseHeaders(extra: readonly string[] = []): Json {
 
 function operationFor(route: RouteSpec, names: Map<z.ZodType, string>): Json {
   const parameters: Json[] = [];
-  if (route.path.includes("{id}")) parameters.push(ref("parameters", "Id"));
+  for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
+    parameters.push(name === "id" ? ref("parameters", "Id") : pathParameter(name as string));
+  }
   parameters.push(...queryParameters(route.query.schema));
   if (route.method === "POST") parameters.push(ref("parameters", "IdempotencyKey"));
 
@@ -200,13 +214,14 @@ function operationFor(route: RouteSpec, names: Map<z.ZodType, string>): Json {
     summary: route.summary,
     description: [route.description, permission].filter(Boolean).join("\n\n"),
     tags: [
-      route.path === "/me"
-        ? "Key"
-        : route.path.startsWith("/jobs")
-          ? "Jobs"
-          : route.path.startsWith("/events")
-            ? "Events"
-            : "Applications",
+      route.tag ??
+        (route.path === "/me"
+          ? "Key"
+          : route.path.startsWith("/jobs")
+            ? "Jobs"
+            : route.path.startsWith("/events")
+              ? "Events"
+              : "Applications"),
     ],
     "x-required-scope": route.scope,
   };
@@ -369,17 +384,20 @@ function metaOperation(operationId: string, summary: string, answer: string, typ
 }
 
 /**
- * Builds the OpenAPI 3.1.0 document of the public API from `ROUTES` and the zod schemas.
+ * Builds the OpenAPI 3.1.0 document of the public API from `ROUTES` (and the routes of `extensions`) and the zod schemas.
  * A new object on every call; serve it as JSON at `/openapi.json` (no key needed).
  */
 export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Record<string, unknown> {
+  const extensions = options.extensions ?? [];
+  const routes: readonly RouteSpec[] = [...ROUTES, ...extensions.flatMap((extension) => extension.routes)];
+  const outputComponents = [...OUTPUT_COMPONENTS, ...extensions.flatMap((extension) => extension.components ?? [])];
   const names = new Map<z.ZodType, string>();
-  for (const [name, schema] of [...OUTPUT_COMPONENTS, ...INPUT_COMPONENTS]) names.set(schema, name);
+  for (const [name, schema] of [...outputComponents, ...INPUT_COMPONENTS]) names.set(schema, name);
 
   // Route schemas that are not named components yet get a name from their operation.
   const extraOutputs: [string, z.ZodType][] = [];
   const extraInputs: [string, z.ZodType][] = [];
-  for (const route of ROUTES) {
+  for (const route of routes) {
     if (!names.has(route.response)) {
       const name = componentName(route, "response", names);
       names.set(route.response, name);
@@ -392,7 +410,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Reco
     }
   }
 
-  const schemas = convertComponents([...OUTPUT_COMPONENTS, ...extraOutputs], "output");
+  const schemas = convertComponents([...outputComponents, ...extraOutputs], "output");
   const requestBodies: Json = {};
   for (const [name, schema] of Object.entries(convertComponents([...INPUT_COMPONENTS, ...extraInputs], "input"))) {
     requestBodies[name] = {
@@ -403,7 +421,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Reco
   }
 
   const paths: Json = {};
-  for (const route of ROUTES) {
+  for (const route of routes) {
     const item = (paths[route.path] ?? {}) as Json;
     item[route.method.toLowerCase()] = operationFor(route, names);
     paths[route.path] = item;
@@ -437,6 +455,7 @@ export function buildOpenApiDocument(options: OpenApiDocumentOptions = {}): Reco
       { name: "Jobs", description: "The company's jobs." },
       { name: "Applications", description: "Candidates and their applications." },
       { name: "Events", description: "The events the webhooks carry, as a feed to poll." },
+      ...extensions.flatMap((extension) => extension.tags ?? []),
       { name: "Meta", description: "About the API itself." },
     ],
     paths,

@@ -5,7 +5,7 @@
  * usage, retention and candidate export and erasure.
  */
 
-export { hostActor } from "../access/actor";
+export { hostActor, keyActor } from "../access/actor";
 export { readKey } from "../access/auth";
 export { hashKey, KEY_PREFIX } from "../access/key-hash";
 export type { ThrottleLimits, ThrottleResult } from "../access/throttle";

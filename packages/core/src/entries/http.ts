@@ -8,8 +8,15 @@ export type { FetchContext, HandlerSettings, HeaderBag, QueryBag } from "../base
 export { mediaTypeOf, toSearchParams } from "../base/request-parts";
 export type { RefusalReason, RequestOutcome, RequestSource, RequestSurface, RequestTelemetry } from "../base/telemetry";
 export { buildOpenApiDocument, type OpenApiDocumentOptions } from "../docs/openapi";
+export {
+  type ApiExtension,
+  type ExtensionRoute,
+  extensionRoute,
+  querySpec,
+} from "../http/extension";
 export { clientIp, createFetchHandler, isEmptyBody, toWebResponse } from "../http/fetch-bridge";
 export { frameOptionsHeader } from "../http/frame-options";
+export type { HandlerContext, HandlerResult } from "../http/handlers";
 export {
   answerHealth,
   DEFAULT_HEALTH_TIMEOUT_MS,
@@ -23,4 +30,4 @@ export {
 } from "../http/health";
 export { readBytes } from "../http/read-bytes";
 export { type SpanNotes, traceRequest } from "../http/request-telemetry";
-export { type OperationId, ROUTES, type RouteSpec } from "../http/routes";
+export { type OperationId, type QuerySpec, ROUTES, type RouteSpec } from "../http/routes";

@@ -97,9 +97,12 @@ export {
 export {
   type ApplicationListParams,
   applicationListQuerySchema,
+  cursorParam,
   type JobListParams,
   jobListQuerySchema,
+  limitParam,
   parseApplicationListQuery,
   parseJobListQuery,
   updatedSinceToDate,
 } from "../schemas/query";
+export { parseQuery } from "../schemas/validation";

@@ -2,7 +2,7 @@
  * The request pipeline of the public API, as its steps, in order:
  *
  *   meta       GET /openapi.json and GET /reference (the page rendered from it), without a key
- *   route      method and path against the route table: 404 not_found, 405 method_not_allowed
+ *   route      method and path against the route table (and the extensions' routes): 404 not_found, 405 method_not_allowed
  *   admit      the key and its rate-limit count, one storage call: 401, 429
  *   authorize  the route's permission: 403 missing_scope with required_scope
  *   validate   the route's query parser (400) and body schema (413, 400, 422): handlers get typed input
@@ -24,6 +24,7 @@ import { newId } from "../model/ids";
 import type { Runtime } from "../runtime/runtime";
 import { parseBody } from "../schemas/validation";
 import { readJsonBody } from "./body";
+import { isExtensionRoute } from "./extension";
 import type { HandlerContext, Handlers } from "./handlers";
 import { type IdempotentAnswer, withIdempotency } from "./idempotency";
 import { tracedAnswer } from "./request-telemetry";
@@ -143,9 +144,12 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
         const query = route.query.parse(request.query);
         const json = route.body ? readJsonBody(request, limits.maxBodyBytes) : undefined;
         const body = route.body ? parseBody(route.body, json) : undefined;
-        const handler = handlers[route.operationId as keyof Handlers] as (
-          context: HandlerContext<unknown, unknown>,
-        ) => ReturnType<Handlers[keyof Handlers]>;
+        // An extension's route brings its own handler; core's routes use core's.
+        const handler = isExtensionRoute(route)
+          ? (context: HandlerContext<unknown, unknown>) => route.handle(context)
+          : (handlers[route.operationId as keyof Handlers] as (
+              context: HandlerContext<unknown, unknown>,
+            ) => ReturnType<Handlers[keyof Handlers]>);
         const run = async (): Promise<IdempotentAnswer> => {
           // A read for a client that went away is harmless: only a change is not made for it.
           if (method !== "GET" && request.signal?.aborted) {

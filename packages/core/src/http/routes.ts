@@ -48,7 +48,7 @@ const NO_QUERY: QuerySpec<Record<string, never>> = {
 /** One endpoint of the public API. `Q` and `B` are the typed query and body its handler receives. */
 export interface RouteSpec<Q = unknown, B = unknown> {
   operationId: string;
-  method: "GET" | "POST" | "PATCH";
+  method: "GET" | "POST" | "PATCH" | "DELETE";
   /** Path template below the API root, `{id}` for the path parameter: `/jobs/{id}`. */
   path: string;
   /** Permission required; null when any valid key may call it (GET /me), or when `anyOfScopes` says. */
@@ -60,6 +60,11 @@ export interface RouteSpec<Q = unknown, B = unknown> {
   anyOfScopes?: readonly Scope[];
   summary: string;
   description?: string;
+  /**
+   * The OpenAPI tag the operation is listed under. @default by its path: Key, Jobs, Applications or
+   * Events
+   */
+  tag?: string;
   /** The query parameters: validated before the handler runs (400 on failure). */
   query: QuerySpec<Q>;
   /** Schema of the JSON body: validated before the handler runs (422 on failure); none for bodiless routes. */

@@ -25,7 +25,18 @@ export const JOB_LIST_FILTERS = ["open", "closed", "draft", "all"] as const;
 export type JobListFilter = (typeof JOB_LIST_FILTERS)[number];
 
 /** The four permissions of a key. A `write` scope implies the matching `read` scope. */
-export const SCOPES = ["jobs:read", "jobs:write", "applications:read", "applications:write"] as const;
+/**
+ * Permissions of an API key. `webhooks:read` and `webhooks:write` open the webhook endpoints of the
+ * API (`/webhook-endpoints`), which answer only where the host mounts `@hireport/webhooks`'s routes.
+ */
+export const SCOPES = [
+  "jobs:read",
+  "jobs:write",
+  "applications:read",
+  "applications:write",
+  "webhooks:read",
+  "webhooks:write",
+] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /** Event kinds (docs/api-reference.md#events); `webhook.test` is the test event. */

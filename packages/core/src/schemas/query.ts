@@ -19,7 +19,7 @@ import { parseQuery } from "./validation";
 const limitMessage = `Must be a whole number from ${LIMITS.pageMin} to ${LIMITS.pageMax}, such as ${LIMITS.pageDefault}.`;
 
 /** `limit`: digits only, then an integer from 1 to 100; 25 when absent. */
-const limitParam = z
+export const limitParam = z
   .string()
   .regex(/^[0-9]{1,6}$/, { error: limitMessage })
   .transform(Number)
@@ -28,7 +28,7 @@ const limitParam = z
   .meta({ description: `Page size, ${LIMITS.pageMin} to ${LIMITS.pageMax}.` });
 
 /** `cursor`: the `next_cursor` of the previous page, passed back unchanged. */
-const cursorParam = z
+export const cursorParam = z
   .string()
   .min(1, { error: "Must not be empty: pass the next_cursor of the previous page, or leave cursor out." })
   .max(LIMITS.cursor, { error: `Must be at most ${LIMITS.cursor} characters: pass next_cursor unchanged.` })

@@ -6,12 +6,14 @@ import type { ApiRequest, ApiResponse, FetchContext, HireportHandler } from "../
 import type { Logger } from "../base/logger";
 import type { Telemetry } from "../base/telemetry";
 import { buildOpenApiDocument } from "../docs/openapi";
+import { routesWith } from "../http/extension";
 import { createFetchHandler } from "../http/fetch-bridge";
 import { serveFile } from "../http/file-route";
 import { createHandlers } from "../http/handlers";
 import { DEFAULT_HEALTH_TIMEOUT_MS, type HealthCheck, type HealthReport, runHealthChecks } from "../http/health";
 import { createPipeline, errorResponse, toHireportError } from "../http/pipeline";
 import { Router } from "../http/router";
+import { ROUTES } from "../http/routes";
 import { CursorCodec } from "../model/cursor";
 import { newId } from "../model/ids";
 import { PublicJobRules } from "../model/public-jobs";
@@ -142,6 +144,9 @@ const HEALTH_PROBE_ID = "cmp_health_probe";
  */
 export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const resolved = resolveOptions(options);
+  const extensions = options.extensions ?? [];
+  // Throws at creation when an extension's route clashes with another: never at the first request.
+  const routes = routesWith(ROUTES, extensions);
   const retentionSettings = resolveRetention(options.retention);
   const eventFeedDays = resolveEventFeedDays(options.eventFeedDays);
   const clock = options.clock ?? systemClock;
@@ -191,7 +196,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   const stopGauge = runtime.telemetry?.observe("hireport.usage.pending", () => usage.pending);
 
   const openapi = (): Record<string, unknown> => {
-    openapiDocument ??= buildOpenApiDocument({ serverUrl: resolved.basePath });
+    openapiDocument ??= buildOpenApiDocument({ serverUrl: resolved.basePath, extensions });
     return openapiDocument;
   };
   const reference = async (): Promise<string> => {
@@ -223,7 +228,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
 
   const handle = createPipeline({
     runtime,
-    router: new Router(),
+    router: new Router(routes),
     handlers: createHandlers(runtime, { jobs, applications, events }),
     usage,
     openapi,

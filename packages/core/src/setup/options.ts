@@ -2,6 +2,7 @@ import type { UsageLogMode } from "../access/usage-log";
 import type { Clock } from "../base/clock";
 import type { Logger } from "../base/logger";
 import type { Telemetry } from "../base/telemetry";
+import type { ApiExtension } from "../http/extension";
 import type { HealthOptions } from "../http/health";
 import type { ResumeSource, ScoringFunction } from "../runtime/host-functions";
 import type { ChangeDetectionOptions } from "../services/changes";
@@ -149,6 +150,15 @@ export interface CreatePublicApiOptions {
    * @default 16
    */
   maxReferenceBlock?: number;
+  /**
+   * Routes other packages add to the API, through the same pipeline as its own (key, rate limit,
+   * usage log, permission, validation, Idempotency-Key, errors) and in its OpenAPI document:
+   * `webhookEndpointsApi(dispatcher)` of `@hireport/webhooks` adds `/webhook-endpoints` and
+   * `/event-samples/{type}`. Without it those paths answer 404. A route that clashes with another
+   * (its method and path, or its operation id) throws here.
+   * @default none
+   */
+  extensions?: readonly ApiExtension[];
   /**
    * Called after each committed change with the new event, in this process. The webhook
    * dispatcher's `notify` goes here so that a change wakes it at once.

@@ -1,3 +1,4 @@
+import { recordAudit } from "@hireport/core/extend";
 import { newId } from "@hireport/core/storage";
 import type { ResolvedDispatcherOptions } from "../dispatcher/options";
 import { toEndpointView } from "../endpoints/endpoint-view";
@@ -81,9 +82,11 @@ export function createDeliveryAttempts({ options, sender }: DeliveryAttemptsCont
 
   /**
    * Called for the attempt that paused the endpoint after failures, or disabled it with a 410
-   * Gone (the storage reports each once): the host tells the company, as for a pause.
+   * Gone (the storage reports each once): the host tells the company, as for a pause. A disable is
+   * also recorded in the company's audit list (`webhook_endpoint.disabled`, reason `gone`, by the
+   * dispatcher): a REST Hooks subscription its platform removed leaves a trace of who removed it.
    */
-  async function notifyPaused(after: WebhookEndpointRecord): Promise<void> {
+  async function notifyPaused(after: WebhookEndpointRecord, deliveryId: string): Promise<void> {
     const disabled = after.status === "disabled";
     logger.warn(
       disabled
@@ -91,6 +94,28 @@ export function createDeliveryAttempts({ options, sender }: DeliveryAttemptsCont
         : "hireport webhooks: endpoint paused after failed attempts in a row",
       { endpointId: after.id, companyId: after.companyId, consecutiveFailures: after.consecutiveFailures },
     );
+    if (disabled) {
+      try {
+        await withWriteRetries(() =>
+          recordAudit(
+            storage,
+            {
+              companyId: after.companyId,
+              actor: { type: "host", id: null, name: "webhooks dispatcher" },
+              action: "webhook_endpoint.disabled",
+              target: { type: "webhook_endpoint", id: after.id },
+              details: { reason: "gone", status_code: 410, delivery_id: deliveryId },
+            },
+            clock.now(),
+          ),
+        );
+      } catch (error) {
+        logger.error("hireport webhooks: could not record the disable in the audit list", {
+          endpointId: after.id,
+          error: String(error),
+        });
+      }
+    }
     if (!options.onEndpointPaused) return;
     try {
       await options.onEndpointPaused(toEndpointView(secrets.openForView(after), clock.now()));
@@ -159,7 +184,7 @@ export function createDeliveryAttempts({ options, sender }: DeliveryAttemptsCont
         });
         return { result: "lost", attempt };
       }
-      if ((paused || disabled) && after) await notifyPaused(after);
+      if ((paused || disabled) && after) await notifyPaused(after, delivery.id);
       return {
         result: outcome.status === "succeeded" ? "succeeded" : outcome.status === "pending" ? "retrying" : "failed",
         attempt,

@@ -126,6 +126,7 @@ function resolveOptions(input: WebhookDispatcherOptions): ResolvedDispatcherOpti
     leaseMs: positiveInteger("leaseMs", input.leaseMs ?? 20_000),
     retrySchedule: Object.freeze([...(input.retrySchedule ?? DEFAULT_RETRY_SCHEDULE_MS)]),
     pauseAfterFailures: positiveInteger("pauseAfterFailures", input.pauseAfterFailures ?? 50),
+    maxEndpointsPerCompany: positiveInteger("maxEndpointsPerCompany", input.maxEndpointsPerCompany ?? 20),
     headerPrefix: input.headerPrefix ?? "Service",
     allowPrivateAddresses: input.allowPrivateAddresses ?? false,
     retentionDays: positiveInteger("retentionDays", input.retentionDays ?? 30),

@@ -69,6 +69,12 @@ export interface WebhookDispatcherOptions {
   retrySchedule?: readonly number[];
   /** Failed attempts in a row after which an endpoint is paused. @default 50 */
   pauseAfterFailures?: number;
+  /**
+   * Most endpoints one company may have (whatever their status), so that one company cannot fan
+   * each event out to thousands of addresses: `endpoints.create` (the console's form, `POST
+   * /webhook-endpoints` of the API) refuses one more with 409 `endpoint_limit`. @default 20
+   */
+  maxEndpointsPerCompany?: number;
   /** Prefix of the three headers: `${prefix}-Event`, `${prefix}-Delivery`, `${prefix}-Signature`. @default "Service" */
   headerPrefix?: string;
   /**

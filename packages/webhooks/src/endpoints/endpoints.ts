@@ -88,7 +88,8 @@ export interface EndpointManager {
   /**
    * Adds an endpoint and makes its first secret. Audit: `webhook_endpoint.created`.
    * @throws `invalid` (422, with `fields`) for bad input, `not_found` (404) for a company hireport
-   * does not know (register it first with `api.companies.upsert`)
+   * does not know (register it first with `api.companies.upsert`), `endpoint_limit` (409) when the
+   * company has `maxEndpointsPerCompany` endpoints already
    */
   create(input: CreateEndpointInput, options?: ChangeOptions): Promise<EndpointWithSecret>;
   /** Every endpoint of the company, as the storage orders them. */
@@ -131,6 +132,13 @@ function invalid(field: string, message: string): HireportError {
   return new HireportError("invalid", `The webhook endpoint is not valid: ${message}`, {
     fields: [{ field, message }],
   });
+}
+
+function endpointLimit(max: number): HireportError {
+  return new HireportError(
+    "endpoint_limit",
+    `The company has ${max} webhook endpoints, the most it may have: delete one it no longer uses first.`,
+  );
 }
 
 function checkEvents(value: unknown): EventType[] {
@@ -275,6 +283,9 @@ export function createEndpointManager({ options, policy, wake }: EndpointManager
         updatedAt: now,
       };
       await storage.transaction(async (tx) => {
+        // Counted in the transaction of the insert: a company at its limit gets no more.
+        const existing = await tx.webhooks.listEndpoints(companyId);
+        if (existing.length >= options.maxEndpointsPerCompany) throw endpointLimit(options.maxEndpointsPerCompany);
         await tx.webhooks.insertEndpoint(record);
         await audit(tx, companyId, record.id, "created", now, changeOptions, {
           events,
