@@ -44,6 +44,7 @@ export {
 export type { HandlerResult } from "../http/handlers";
 export { healthResponse } from "../http/health";
 export { hs256Key } from "../model/crypto";
+export type { ApiKeyWithCompany } from "../model/domain";
 export { CursorCodec, cursorScope } from "../model/cursor";
 export { type PageRequest, pageRequest, toPage } from "../model/paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "../model/public-jobs";

@@ -97,6 +97,7 @@ export {
 export {
   type ApplicationListParams,
   applicationListQuerySchema,
+  eventListQuerySchema,
   type JobListParams,
   jobListQuerySchema,
   parseApplicationListQuery,
