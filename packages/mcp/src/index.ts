@@ -8,7 +8,7 @@
  * app.use("/mcp", hireportExpress(mcp));
  * ```
  */
-export { canConfirm, type Confirmation } from "./confirmation";
+export { type Confirmation, canConfirm } from "./confirmation";
 export { createMcpServer, type McpHandler, SERVER_VERSION } from "./mcp-handler";
 export { DEFAULT_CONFIRM_STAGES, type McpServerOptions, type Stage } from "./options";
 export { TOOL_OPERATIONS, type ToolName, toolAllowed } from "./tools";

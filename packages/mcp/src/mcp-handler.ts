@@ -30,13 +30,17 @@ function routeOf(method: string, message: unknown): string {
   if (method === "GET") return "mcp:stream";
   if (method === "DELETE") return "mcp:session/close";
   const first = (Array.isArray(message) ? message[0] : message) as Message | undefined;
-  if (first && typeof first === "object" && typeof first.method === "string") return `mcp:${first.method}`.slice(0, 200);
+  if (first && typeof first === "object" && typeof first.method === "string")
+    return `mcp:${first.method}`.slice(0, 200);
   return "mcp:response";
 }
 
 function isInitialize(message: unknown): boolean {
   return (
-    typeof message === "object" && message !== null && !Array.isArray(message) && (message as Message).method === "initialize"
+    typeof message === "object" &&
+    message !== null &&
+    !Array.isArray(message) &&
+    (message as Message).method === "initialize"
   );
 }
 
@@ -139,7 +143,13 @@ export function createMcpServer(api: PublicApi, options: McpServerOptions = {}):
     return server;
   };
 
-  async function answer(request: ApiRequest, auth: ApiKeyWithCompany, outcome: ServedOutcome, text: string | undefined, json: unknown): Promise<ServedAnswer> {
+  async function answer(
+    request: ApiRequest,
+    auth: ApiKeyWithCompany,
+    outcome: ServedOutcome,
+    text: string | undefined,
+    json: unknown,
+  ): Promise<ServedAnswer> {
     if (request.bodyTooLarge) {
       throw new HireportError("payload_too_large", `The request body is larger than ${resolved.maxBodyBytes} bytes.`);
     }
@@ -149,11 +159,19 @@ export function createMcpServer(api: PublicApi, options: McpServerOptions = {}):
     const sessionId = getHeader(request.headers, "mcp-session-id");
     let session = sessionId === undefined ? undefined : sessions.find(sessionId, auth.key.id, now);
     if (sessionId !== undefined && !session) {
-      return jsonRpcError(404, -32001, "Session not found: it ended, or it is another key's. Open a new one (initialize).");
+      return jsonRpcError(
+        404,
+        -32001,
+        "Session not found: it ended, or it is another key's. Open a new one (initialize).",
+      );
     }
     if (!session) {
       if (method !== "POST" || !isInitialize(json)) {
-        return jsonRpcError(400, -32000, "Bad Request: open a session with initialize, then send its Mcp-Session-Id header.");
+        return jsonRpcError(
+          400,
+          -32000,
+          "Bad Request: open a session with initialize, then send its Mcp-Session-Id header.",
+        );
       }
       session = sessions.start(auth.key.id, newServer(auth), now);
       await session.server.connect(session.transport);
@@ -164,7 +182,12 @@ export function createMcpServer(api: PublicApi, options: McpServerOptions = {}):
     const toolRequest: ToolRequest = { auth, outcome };
     const response = await session.transport.handleRequest(new Request(url, init), {
       ...(json !== undefined ? { parsedBody: json } : {}),
-      authInfo: { token: auth.key.id, clientId: auth.key.id, scopes: [...auth.key.scopes], extra: { hireport: toolRequest } },
+      authInfo: {
+        token: auth.key.id,
+        clientId: auth.key.id,
+        scopes: [...auth.key.scopes],
+        extra: { hireport: toolRequest },
+      },
     });
     return toServed(response);
   }

@@ -270,7 +270,11 @@ export function registerTools(
           return refusal("not_confirmed", confirmation.reason);
         }
         const { key } = request.auth;
-        const actor: Actor = { type: "api_key", id: key.id, name: `${key.name} (assistant, confirmed by ${confirmation.by})` };
+        const actor: Actor = {
+          type: "api_key",
+          id: key.id,
+          name: `${key.name} (assistant, confirmed by ${confirmation.by})`,
+        };
         const stageAudit = {
           actor: { type: "api_key", id: key.id, name: key.name } satisfies Actor,
           details: { via: "mcp", key_id: key.id, confirmed_by: confirmation.by },
