@@ -44,8 +44,8 @@ export {
 export type { HandlerResult } from "../http/handlers";
 export { healthResponse } from "../http/health";
 export { hs256Key } from "../model/crypto";
-export type { ApiKeyWithCompany } from "../model/domain";
 export { CursorCodec, cursorScope } from "../model/cursor";
+export type { ApiKeyWithCompany } from "../model/domain";
 export { type PageRequest, pageRequest, toPage } from "../model/paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "../model/public-jobs";
 export { HUMAN_REVIEW_NOTE, type HumanReviewResult, type StageChangeAudit } from "../services/applications";
