@@ -1,7 +1,8 @@
 import type { ApiRequest, ApiResponse, HireportHandler, PublicApi } from "@hireport/core";
 import { getHeader, HireportError } from "@hireport/core";
-import { type ApiKeyWithCompany, apiAccess, type ServedAnswer, type ServedOutcome } from "@hireport/core/extend";
+import { apiAccess, type ServedAnswer, type ServedOutcome } from "@hireport/core/extend";
 import { createFetchHandler, type FetchContext } from "@hireport/core/http";
+import type { ApiKeyWithCompany } from "@hireport/core/storage";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { type McpServerOptions, resolveMcpOptions } from "./options";
 import { Sessions } from "./sessions";

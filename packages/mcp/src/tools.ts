@@ -5,7 +5,7 @@
  */
 import type { Actor } from "@hireport/core";
 import { isHireportError } from "@hireport/core";
-import type { ApiAccess, ApiKeyWithCompany, HandlerResult, ServedOutcome } from "@hireport/core/extend";
+import type { ApiAccess, HandlerResult, ServedOutcome } from "@hireport/core/extend";
 import type { OperationId } from "@hireport/core/http";
 import {
   applicationCreateBodySchema,
@@ -18,6 +18,7 @@ import {
   jobListQuerySchema,
   jobPatchBodySchema,
 } from "@hireport/core/schemas";
+import type { ApiKeyWithCompany } from "@hireport/core/storage";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { CallToolResult, ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
@@ -270,15 +271,13 @@ export function registerTools(
           return refusal("not_confirmed", confirmation.reason);
         }
         const { key } = request.auth;
+        // Who confirmed is in the actor's name (as in the stage history): details hold no names.
         const actor: Actor = {
           type: "api_key",
           id: key.id,
           name: `${key.name} (assistant, confirmed by ${confirmation.by})`,
         };
-        const stageAudit = {
-          actor: { type: "api_key", id: key.id, name: key.name } satisfies Actor,
-          details: { via: "mcp", key_id: key.id, confirmed_by: confirmation.by },
-        };
+        const stageAudit = { actor, details: { via: "mcp", key_id: key.id, confirmed: true } };
         return answer(await call("updateApplication", request, { params, body: args.change, actor, stageAudit }));
       }),
     );

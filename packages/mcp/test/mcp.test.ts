@@ -213,9 +213,9 @@ for (const framework of FRAMEWORKS) {
         const audit = await server.api.audit.list(COMPANY.id);
         const entry = audit.data.find((row) => row.action === "application.stage_changed");
         expect(entry).toMatchObject({
-          actor: { type: "api_key", name: "assistant key" },
+          actor: { type: "api_key", name: "assistant key (assistant, confirmed by Rita Recruiter)" },
           target: { type: "application", id: applicationId },
-          details: { via: "mcp", confirmed_by: "Rita Recruiter", from_stage: "new", to_stage: "offered" },
+          details: { via: "mcp", confirmed: true, from_stage: "new", to_stage: "offered" },
         });
         expect(entry?.details.key_id).toBe(entry?.actor.id);
       });

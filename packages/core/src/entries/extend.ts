@@ -1,8 +1,9 @@
 /**
  * `@hireport/core/extend`: what the other hireport packages (webhooks, the careers site, the
- * console) build on, and the types of the less common host methods: the audit log, event
- * envelopes, paging and cursors, the wakeable poll loop, the public-job rule, the event catalog,
- * usage, retention and candidate export and erasure.
+ * console, the MCP server) build on: the API's admission, usage log and operations for a handler
+ * served beside it (`apiAccess`), the audit log, event envelopes, paging and cursors, the wakeable
+ * poll loop, the public-job rule, the event catalog; and the types of the less common host
+ * methods: usage, retention and candidate export and erasure.
  */
 
 export { hostActor } from "../access/actor";
@@ -45,7 +46,6 @@ export type { HandlerResult } from "../http/handlers";
 export { healthResponse } from "../http/health";
 export { hs256Key } from "../model/crypto";
 export { CursorCodec, cursorScope } from "../model/cursor";
-export type { ApiKeyWithCompany } from "../model/domain";
 export { type PageRequest, pageRequest, toPage } from "../model/paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "../model/public-jobs";
 export { HUMAN_REVIEW_NOTE, type HumanReviewResult, type StageChangeAudit } from "../services/applications";
