@@ -2,7 +2,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema, type ElicitResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { COMPANY, FRAMEWORKS, type Mounted, mount } from "./helpers/mount";
+import { COMPANY, type Mounted, mount, reachable, SETUPS } from "./helpers/mount";
 
 type Answer = (request: { message: string }) => ElicitResult;
 
@@ -27,8 +27,8 @@ function json(
 
 const ALL = ["jobs:write", "applications:write"] as const;
 
-for (const framework of FRAMEWORKS) {
-  describe(`@hireport/mcp on ${framework} (SQLite)`, () => {
+for (const { framework, dialect } of SETUPS) {
+  describe.runIf(await reachable(dialect))(`@hireport/mcp on ${framework} (${dialect})`, () => {
     let server: Mounted;
     let key: string;
     const clients: Client[] = [];
@@ -39,7 +39,7 @@ for (const framework of FRAMEWORKS) {
     };
 
     beforeAll(async () => {
-      server = await mount(framework);
+      server = await mount(framework, { dialect });
       key = await server.key([...ALL]);
     });
     afterAll(async () => {

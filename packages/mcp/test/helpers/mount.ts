@@ -13,11 +13,20 @@ import Database from "better-sqlite3";
 import express from "express";
 import Fastify from "fastify";
 import { Kysely, SqliteDialect } from "kysely";
+import { connectOrSkip, dropTables, randomPrefix } from "../../../kysely/test/helpers/databases";
 import { serveNext } from "../../../next/test/support/next-server";
 import { createMcpServer, type McpHandler, type McpServerOptions } from "../../src/index";
 
 export type Framework = "express" | "fastify" | "next";
-export const FRAMEWORKS: readonly Framework[] = ["express", "fastify", "next"];
+export type Dialect = "sqlite" | "postgres";
+
+/** Each adapter on SQLite, and Express on Postgres too. */
+export const SETUPS: readonly { framework: Framework; dialect: Dialect }[] = [
+  { framework: "express", dialect: "sqlite" },
+  { framework: "fastify", dialect: "sqlite" },
+  { framework: "next", dialect: "sqlite" },
+  { framework: "express", dialect: "postgres" },
+];
 
 export const COMPANY = { id: "cmp_mcp", name: "Acme" };
 
@@ -33,15 +42,48 @@ function listen(server: Server): Promise<number> {
   return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
 }
 
+/** A database of the dialect with hireport's tables under a prefix of their own; null: Postgres is not reachable (skipped). */
+async function openDatabase(dialect: Dialect) {
+  const tablePrefix = randomPrefix();
+  // biome-ignore lint/suspicious/noExplicitAny: the test database is untyped; the stores bring their own types.
+  let db: Kysely<any> | null;
+  if (dialect === "sqlite") {
+    db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(":memory:") }) });
+  } else {
+    db = await connectOrSkip("postgres", { sqliteFile: "", poolSize: 5, applicationName: "hireport-mcp-test" });
+    if (!db) return null;
+  }
+  const migration = await migrateToLatest(db, { tablePrefix });
+  if (migration.error) throw migration.error;
+  const opened = db;
+  return {
+    db: opened,
+    tablePrefix,
+    async close() {
+      if (dialect === "postgres") await dropTables(opened, tablePrefix);
+      await opened.destroy();
+    },
+  };
+}
+
+/** Whether the dialect's test database answers (SQLite always does); an unreachable one is skipped, never in CI. */
+export async function reachable(dialect: Dialect): Promise<boolean> {
+  if (dialect === "sqlite") return true;
+  const db = await connectOrSkip("postgres", { sqliteFile: "", poolSize: 1, applicationName: "hireport-mcp-test" });
+  await db?.destroy();
+  return db !== null;
+}
+
+/** The endpoint mounted with `framework` over `dialect`. */
 export async function mount(
   framework: Framework,
-  options: { api?: Partial<CreatePublicApiOptions>; mcp?: McpServerOptions } = {},
+  options: { dialect?: Dialect; api?: Partial<CreatePublicApiOptions>; mcp?: McpServerOptions } = {},
 ): Promise<Mounted> {
-  const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database: new Database(":memory:") }) });
-  const migration = await migrateToLatest(db);
-  if (migration.error) throw migration.error;
+  const database = await openDatabase(options.dialect ?? "sqlite");
+  if (!database) throw new Error(`${options.dialect} is not reachable`);
+  const { db, tablePrefix } = database;
   const api = createPublicApi({
-    storage: kyselyStorage({ db }),
+    storage: kyselyStorage({ db, tablePrefix }),
     publicBaseUrl: "http://localhost",
     fileTokenSecret: "0123456789abcdef0123456789abcdef",
     usageLog: "durable",
@@ -92,7 +134,7 @@ export async function mount(
       await mcp.close();
       await stop();
       await api.close();
-      await db.destroy();
+      await database.close();
     },
   };
 }
