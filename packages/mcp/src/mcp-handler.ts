@@ -190,7 +190,10 @@ export function createMcpServer(api: PublicApi, options: McpServerOptions = {}):
         extra: { hireport: toolRequest },
       },
     });
-    return toServed(response);
+    const served = toServed(response);
+    // The client's standing event stream (GET) lasts as long as its session: logged when it opens,
+    // so that the API's close() does not wait for it.
+    return method === "GET" ? { response: served.response } : served;
   }
 
   const handle = (request: ApiRequest): Promise<ApiResponse> => {
