@@ -139,6 +139,23 @@ for (const { framework, dialect } of SETUPS) {
       expect(json(missing).error?.code).toBe("not_found");
     });
 
+    it("answers with what the key's scopes read: a jobs:read key's events feed has no application events", async () => {
+      const client = await open(await server.key(["jobs:read"], "jobs reader"));
+      const job = await server.api.jobs.create(COMPANY.id, { title: "Feed job", status: "active" });
+      await server.api.applications.create(COMPANY.id, {
+        job_id: job.id,
+        candidate: { name: "Fay Feed", email: "fay@example.com" },
+      });
+      const events = json(await client.callTool({ name: "list_events", arguments: { limit: "100" } }));
+      const types = (events.data as { type: string }[]).map((event) => event.type);
+      expect(types).toContain("job.created");
+      expect(types.filter((type) => type.startsWith("application."))).toEqual([]);
+      expect(JSON.stringify(events)).not.toContain("fay@example.com");
+      const refused = await client.callTool({ name: "list_events", arguments: { type: "application.created" } });
+      expect(refused.isError).toBe(true);
+      expect(json(refused).error?.code).toBe("missing_scope");
+    });
+
     it("writes a usage entry per request, naming the tool and its status", async () => {
       const usageKey = await server.key(["jobs:read"], "usage key");
       const client = await open(usageKey);
