@@ -4,12 +4,13 @@ import { apiAccess, type ServedAnswer, type ServedOutcome } from "@hireport/core
 import { createFetchHandler, type FetchContext } from "@hireport/core/http";
 import type { ApiKeyWithCompany } from "@hireport/core/storage";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { version } from "../package.json";
 import { type McpServerOptions, resolveMcpOptions } from "./options";
 import { Sessions } from "./sessions";
 import { registerTools, type ToolRequest } from "./tools";
 
-/** The version the server reports to clients. */
-export const SERVER_VERSION = "0.1.0";
+/** The version the server reports to clients: this package's. */
+export const SERVER_VERSION: string = version;
 
 /** The MCP endpoint: a hireport handler the adapters mount (`@hireport/express`, `@hireport/fastify`, `@hireport/next`). */
 export interface McpHandler extends HireportHandler {
