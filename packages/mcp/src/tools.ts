@@ -73,6 +73,16 @@ export function toolAllowed(name: ToolName, scopes: ApiKeyWithCompany["key"]["sc
 
 const idOnly = z.strictObject({ id: idParamSchema });
 
+/**
+ * A list query's schema as a tool's input: the query's own, whose `limit` also takes a whole number
+ * (assistants send `10` as often as `"10"`); the API's query parser checks its range either way.
+ */
+function listInput<S extends z.ZodObject<{ limit: z.ZodType }>>(query: S) {
+  return query.extend({
+    limit: z.union([z.int(), query.shape.limit]).optional().meta({ description: "Page size, 1 to 100." }),
+  });
+}
+
 /** The query values as the API's query parser takes them: strings, lists joined by commas. */
 function toQuery(values: Record<string, unknown>): Record<string, string> {
   const query: Record<string, string> = {};
@@ -134,7 +144,7 @@ export function registerTools(
         title: "Find jobs",
         description:
           "Lists the company's jobs, newest first, filtered by status (open, closed, draft, all). When has_more is true, pass next_cursor as cursor for the next page.",
-        inputSchema: jobListQuerySchema,
+        inputSchema: listInput(jobListQuerySchema),
         annotations: readOnly,
       },
       run("list_jobs", async (args: Record<string, unknown>, request) =>
@@ -199,7 +209,7 @@ export function registerTools(
         title: "Find applications",
         description:
           "Lists the company's applications, newest first, by job and stage. Erased candidates read as erased. When has_more is true, pass next_cursor as cursor.",
-        inputSchema: applicationListQuerySchema,
+        inputSchema: listInput(applicationListQuerySchema),
         annotations: readOnly,
       },
       run("list_applications", async (args: Record<string, unknown>, request) =>
@@ -289,7 +299,7 @@ export function registerTools(
         title: "Read the events feed",
         description:
           "The events of the company, oldest first, of the types the key may read (job.* with jobs:read, application.* with applications:read). Keep next_cursor and ask again with it later to get each event once.",
-        inputSchema: eventListQuerySchema,
+        inputSchema: listInput(eventListQuerySchema),
         annotations: readOnly,
       },
       run("list_events", async (args: Record<string, unknown>, request) =>

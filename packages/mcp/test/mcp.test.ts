@@ -100,7 +100,7 @@ for (const { framework, dialect } of SETUPS) {
         await client.callTool({ name: "update_job", arguments: { id: job.id, change: { title: "Staff Engineer" } } }),
       );
       expect(changed.data).toMatchObject({ title: "Staff Engineer" });
-      const listed = json(await client.callTool({ name: "list_jobs", arguments: { status: "open" } }));
+      const listed = json(await client.callTool({ name: "list_jobs", arguments: { status: "open", limit: 50 } }));
       expect((listed.data as { id: string }[]).map((row) => row.id)).toContain(job.id);
       const application = json(
         await client.callTool({
@@ -134,6 +134,8 @@ for (const { framework, dialect } of SETUPS) {
       expect(json(await client.callTool({ name: "close_job", arguments: { id: job.id } })).data).toMatchObject({
         status: "closed",
       });
+      const tooMany = await client.callTool({ name: "list_jobs", arguments: { limit: 1000 } });
+      expect(json(tooMany).error).toMatchObject({ code: "bad_request" });
       const missing = await client.callTool({ name: "get_job", arguments: { id: "job_missing" } });
       expect(missing.isError).toBe(true);
       expect(json(missing).error?.code).toBe("not_found");
