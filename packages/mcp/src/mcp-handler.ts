@@ -5,9 +5,11 @@ import { createFetchHandler, type FetchContext } from "@hireport/core/http";
 import type { ApiKeyWithCompany } from "@hireport/core/storage";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { version } from "../package.json";
+import { isInitialize, routeOf } from "./messages";
 import { type McpServerOptions, resolveMcpOptions } from "./options";
 import { Sessions } from "./sessions";
 import { registerTools, type ToolRequest } from "./tools";
+import { bodyOf, jsonRpcError, toServed, webHeaders } from "./web-bridge";
 
 /** The version the server reports to clients: this package's. */
 export const SERVER_VERSION: string = version;
@@ -23,94 +25,6 @@ export interface McpHandler extends HireportHandler {
   readonly sessions: number;
   /** Ends every open session. The API's own `close()` waits for requests under way. */
   close(): Promise<void>;
-}
-
-type Message = { method?: unknown; params?: { name?: unknown } };
-
-/** The usage log's route of a request: `mcp:initialize`, `mcp:tools/list`, `mcp:tools/call:get_job` (set by the tool). */
-function routeOf(method: string, message: unknown): string {
-  if (method === "GET") return "mcp:stream";
-  if (method === "DELETE") return "mcp:session/close";
-  const first = (Array.isArray(message) ? message[0] : message) as Message | undefined;
-  if (first && typeof first === "object" && typeof first.method === "string")
-    return `mcp:${first.method}`.slice(0, 200);
-  return "mcp:response";
-}
-
-function isInitialize(message: unknown): boolean {
-  return (
-    typeof message === "object" &&
-    message !== null &&
-    !Array.isArray(message) &&
-    (message as Message).method === "initialize"
-  );
-}
-
-/** The request's body as text, and parsed when it is JSON (`undefined` otherwise: the transport answers). */
-function bodyOf(request: ApiRequest): { text: string | undefined; json: unknown } {
-  if (request.body !== undefined) return { text: JSON.stringify(request.body), json: request.body };
-  const raw = request.rawBody;
-  if (raw === undefined) return { text: undefined, json: undefined };
-  const text = typeof raw === "string" ? raw : new TextDecoder().decode(raw);
-  try {
-    return { text, json: JSON.parse(text) };
-  } catch {
-    return { text, json: undefined };
-  }
-}
-
-function webHeaders(headers: ApiRequest["headers"]): Headers {
-  if (headers instanceof Headers) return new Headers(headers);
-  const result = new Headers();
-  for (const [name, value] of Object.entries(headers)) {
-    if (typeof value === "string") result.set(name, value);
-    else if (Array.isArray(value)) for (const item of value) result.append(name, item);
-  }
-  return result;
-}
-
-function jsonRpcError(status: number, code: number, message: string): ServedAnswer {
-  return {
-    response: {
-      status,
-      headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-store" },
-      body: JSON.stringify({ jsonrpc: "2.0", error: { code, message }, id: null }),
-    },
-  };
-}
-
-/** The transport's `Response` as an adapter's answer; a streamed body (SSE) reports when it ends. */
-function toServed(response: Response): ServedAnswer {
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => {
-    headers[name] = value;
-  });
-  const source = response.body;
-  if (!source) return { response: { status: response.status, headers, body: "" } };
-  let end: () => void = () => undefined;
-  const finished = new Promise<void>((resolve) => {
-    end = resolve;
-  });
-  const reader = source.getReader();
-  const body = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const chunk = await reader.read();
-        if (chunk.done) {
-          controller.close();
-          end();
-        } else controller.enqueue(chunk.value);
-      } catch (error) {
-        controller.error(error);
-        end();
-      }
-    },
-    cancel(reason) {
-      end();
-      return reader.cancel(reason);
-    },
-  });
-  return { response: { status: response.status, headers, body }, finished };
 }
 
 /**
