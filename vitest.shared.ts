@@ -29,6 +29,7 @@ export const hireportAliases: { find: RegExp; replacement: string }[] = [
   { find: /^@hireport\/next$/, replacement: src("next/src/index.ts") },
   { find: /^@hireport\/client$/, replacement: src("client/src/index.ts") },
   { find: /^@hireport\/console$/, replacement: src("console/src/index.ts") },
+  { find: /^@hireport\/mcp$/, replacement: src("mcp/src/index.ts") },
   { find: /^@hireport\/careers$/, replacement: src("careers/src/index.ts") },
   { find: /^@hireport\/redis$/, replacement: src("redis/src/index.ts") },
 ];

@@ -17,6 +17,7 @@ import { createPublicApi, type Scope } from "@hireport/core";
 import { hireportExpress } from "@hireport/express";
 import { kyselyFileStore, migrateToLatest } from "@hireport/kysely";
 import { kyselyWebhookStorage } from "@hireport/kysely/webhooks";
+import { createMcpServer } from "@hireport/mcp";
 import { createWebhookDispatcher, webhookEndpointsApi } from "@hireport/webhooks";
 import Database from "better-sqlite3";
 import express from "express";
@@ -121,6 +122,9 @@ async function main(): Promise<void> {
 
   const app = express();
   app.use("/api/public/v1", hireportExpress(api));
+  // The MCP server for AI assistants: the same keys, limits and usage log as the API.
+  const mcp = createMcpServer(api);
+  app.use("/mcp", hireportExpress(mcp));
   app.use("/settings/api", hireportExpress(settings));
   app.get("/privacy", (_request, response) => {
     response.type("text/plain").send("The demo keeps applications in a local SQLite file and sends them nowhere.\n");
@@ -167,6 +171,9 @@ async function main(): Promise<void> {
   );
   log(`  curl -s ${base}/openapi.json`);
   log("");
+  log(`MCP endpoint for AI assistants: ${origin}/mcp`);
+  log(`  claude mcp add --transport http hireport ${origin}/mcp --header "Authorization: Bearer ${key}"`);
+  log("");
   dispatcher.start();
 
   let stopping = false;
@@ -175,6 +182,7 @@ async function main(): Promise<void> {
     stopping = true;
     log("Stopping…");
     await new Promise<void>((done) => server.close(() => done()));
+    await mcp.close();
     await api.close();
     await dispatcher.stop();
     await receiver.close();

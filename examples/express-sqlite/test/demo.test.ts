@@ -151,6 +151,33 @@ describe("the express-sqlite demo", () => {
       expect(keys.status).toBe(200);
       expect(await keys.text()).toContain(`${demo.key.slice(0, 15)}…${demo.key.slice(-4)}`);
       expect(demo.output()).not.toContain("refused");
+      // The MCP endpoint for AI assistants: printed, and answering the printed key (401 without it).
+      const mcpUrl = demo.base.replace("/api/public/v1", "/mcp");
+      expect(demo.output()).toContain(`MCP endpoint for AI assistants: ${mcpUrl}`);
+      const initialize = (authorization?: string) =>
+        fetch(mcpUrl, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            ...(authorization ? { authorization } : {}),
+          },
+          body: JSON.stringify({
+            jsonrpc: "2.0",
+            id: 1,
+            method: "initialize",
+            params: {
+              protocolVersion: "2025-06-18",
+              capabilities: {},
+              clientInfo: { name: "demo-test", version: "1" },
+            },
+          }),
+        });
+      expect((await initialize()).status).toBe(401);
+      const opened = await initialize(`Bearer ${demo.key}`);
+      expect(opened.status).toBe(200);
+      expect(opened.headers.get("mcp-session-id")).toBeTruthy();
+      expect(await opened.text()).toContain('"name":"hireport"');
     } finally {
       await demo.stop();
     }

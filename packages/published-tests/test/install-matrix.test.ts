@@ -78,6 +78,7 @@ const COMBINATIONS: CaseRecipe[] = [
   { name: "API + careers", picks: ["@hireport/express", "@hireport/kysely", "@hireport/careers"], own: false },
   { name: "API + console", picks: ["@hireport/express", "@hireport/kysely", "@hireport/console"], own: false },
   { name: "API + Redis", picks: ["@hireport/express", "@hireport/kysely", "@hireport/redis"], own: false },
+  { name: "API + MCP", picks: ["@hireport/express", "@hireport/kysely", "@hireport/mcp"], own: false },
   { name: "client alone", picks: ["@hireport/client"], own: false },
 ];
 

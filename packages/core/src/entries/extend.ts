@@ -1,8 +1,9 @@
 /**
  * `@hireport/core/extend`: what the other hireport packages (webhooks, the careers site, the
- * console) build on, and the types of the less common host methods: the audit log, event
- * envelopes, paging and cursors, the wakeable poll loop, the public-job rule, the event catalog,
- * usage, retention and candidate export and erasure.
+ * console, the MCP server) build on: the API's admission, usage log and operations for a handler
+ * served beside it (`apiAccess`), the audit log, event envelopes, paging and cursors, the wakeable
+ * poll loop, the public-job rule, the event catalog; and the types of the less common host
+ * methods: usage, retention and candidate export and erasure.
  */
 
 export { hostActor, keyActor } from "../access/actor";
@@ -34,12 +35,20 @@ export { API_VERSION, eventPayload, eventSubject, newEvent } from "../events/eve
 export { deliveryId } from "../events/outbox";
 export { createPollLoop, type PollLoop, type PollLoopOptions } from "../events/poll-loop";
 export type { FieldForm, FormFieldOf } from "../fields/field";
+export {
+  type ApiAccess,
+  apiAccess,
+  type OperationCall,
+  type ServedAnswer,
+  type ServedOutcome,
+} from "../http/api-access";
+export type { HandlerResult } from "../http/handlers";
 export { healthResponse } from "../http/health";
 export { hs256Key } from "../model/crypto";
 export { CursorCodec, cursorScope } from "../model/cursor";
 export { type PageRequest, pageRequest, toPage } from "../model/paging";
 export { isPublicJob, type PublicJobFields, publicJobUrl } from "../model/public-jobs";
-export { HUMAN_REVIEW_NOTE, type HumanReviewResult } from "../services/applications";
+export { HUMAN_REVIEW_NOTE, type HumanReviewResult, type StageChangeAudit } from "../services/applications";
 export { type AuditInput, type AuditListOptions, AuditLog, auditEntry, recordAudit } from "../services/audit-log";
 export type { CandidateEraseOptions, CandidateErasure, CandidateTarget } from "../services/candidates";
 export type {

@@ -98,6 +98,7 @@ export {
   type ApplicationListParams,
   applicationListQuerySchema,
   cursorParam,
+  eventListQuerySchema,
   type JobListParams,
   jobListQuerySchema,
   limitParam,

@@ -1,10 +1,10 @@
 import { keyActor } from "../access/actor";
 import { expandScopes } from "../access/scopes";
-import type { ApiKeyWithCompany } from "../model/domain";
+import type { Actor, ApiKeyWithCompany } from "../model/domain";
 import type { Page } from "../model/paging";
 import { REPLICA } from "../runtime/read-options";
 import type { Runtime } from "../runtime/runtime";
-import type { ApplicationService } from "../services/applications";
+import type { ApplicationService, StageChangeAudit } from "../services/applications";
 import type { EventFeedService } from "../services/events";
 import type { JobService } from "../services/jobs";
 import type { OperationId, RouteBody, RouteQuery } from "./routes";
@@ -15,6 +15,10 @@ export interface HandlerContext<Q, B> {
   params: Record<string, string>;
   query: Q;
   body: B;
+  /** Who makes a change instead of the key (a handler served beside the API, `@hireport/mcp`). @default the key */
+  actor?: Actor;
+  /** An audit entry recorded with a stage move, in its transaction (`updateApplication`). @default none */
+  stageAudit?: StageChangeAudit;
 }
 
 export interface HandlerResult {
@@ -86,7 +90,11 @@ export function createHandlers(runtime: Runtime, services: Services): Handlers {
     },
 
     async createApplication(context) {
-      const written = await services.applications.create(companyId(context), context.body, keyActor(context.auth.key));
+      const written = await services.applications.create(
+        companyId(context),
+        context.body,
+        context.actor ?? keyActor(context.auth.key),
+      );
       return { ...data(201, written.wire), subjectId: written.record.id };
     },
 
@@ -100,7 +108,8 @@ export function createHandlers(runtime: Runtime, services: Services): Handlers {
         companyId(context),
         id(context),
         context.body,
-        keyActor(context.auth.key),
+        context.actor ?? keyActor(context.auth.key),
+        context.stageAudit,
       );
       return data(200, written.wire);
     },

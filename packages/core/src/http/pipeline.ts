@@ -96,7 +96,7 @@ interface RequestLog {
 }
 
 /** 403 missing_scope unless the key holds the route's permission (a write scope implies its read). */
-function authorize(route: RouteSpec, auth: ApiKeyWithCompany): void {
+export function authorize(route: RouteSpec, auth: ApiKeyWithCompany): void {
   if (route.scope !== null && !hasScope(auth.key.scopes, route.scope)) {
     throw new HireportError("missing_scope", `This API key lacks the permission ${route.scope}.`, {
       requiredScope: route.scope,

@@ -9,6 +9,7 @@ import type {
   Actor,
   ApplicationRecord,
   ApplicationStage,
+  AuditRecord,
   JobRecord,
   NoteRecord,
   StageChangeRecord,
@@ -20,6 +21,7 @@ import { announceEvents, type Runtime, runChange, type Written } from "../runtim
 import type { ApplicationCreateBody, ApplicationPatchBody } from "../schemas/application";
 import type { ApplicationPatch, NewApplication, StoredFileInfo } from "../storage";
 import type { ApplicationWire } from "../wire/serialize";
+import { recordAudit } from "./audit-log";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const INITIAL_STAGE: ApplicationStage = "new";
@@ -66,6 +68,17 @@ export interface ApplicationCreateExtras {
 }
 
 /** What `requestHumanReview` did: `requested` is false when the candidate had asked already. */
+/**
+ * An audit entry to record with a stage move, in the move's transaction: who made it (an assistant
+ * through a key, confirmed by a person) and what says more. The entry's action is
+ * `application.stage_changed`, its target the application, and `from_stage` and `to_stage` are
+ * added to `details`. Nothing is recorded when the stage does not change.
+ */
+export interface StageChangeAudit {
+  actor: Actor;
+  details: AuditRecord["details"];
+}
+
 export interface HumanReviewResult {
   requested: boolean;
 }
@@ -278,6 +291,7 @@ export class ApplicationService {
     id: string,
     body: ApplicationPatchBody,
     actor: Actor,
+    stageAudit?: StageChangeAudit,
   ): Promise<Written<ApplicationRecord, ApplicationWire>> {
     return runChange(this.#runtime, async (tx, emit, now) => {
       const current = await tx.applications.get(companyId, id, { lock: true });
@@ -290,6 +304,15 @@ export class ApplicationService {
         patch.stage = body.stage;
         changed = true;
         await tx.applications.addStageChange(stageChange(current, current.stage, body.stage, actor, now));
+        if (stageAudit) {
+          const target = { type: "application", id: current.id };
+          const details = { ...stageAudit.details, from_stage: current.stage, to_stage: body.stage };
+          await recordAudit(
+            tx,
+            { companyId, actor: stageAudit.actor, action: "application.stage_changed", target, details },
+            now,
+          );
+        }
       }
       if (body.tags !== undefined) {
         const tags = uniqueTags(body.tags);

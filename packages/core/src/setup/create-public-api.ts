@@ -6,6 +6,7 @@ import type { ApiRequest, ApiResponse, FetchContext, HireportHandler } from "../
 import type { Logger } from "../base/logger";
 import type { Telemetry } from "../base/telemetry";
 import { buildOpenApiDocument } from "../docs/openapi";
+import { createApiAccess, registerApiAccess } from "../http/api-access";
 import { routesWith } from "../http/extension";
 import { createFetchHandler } from "../http/fetch-bridge";
 import { serveFile } from "../http/file-route";
@@ -226,10 +227,11 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
   ];
   const healthTimeoutMs = options.health?.timeoutMs ?? DEFAULT_HEALTH_TIMEOUT_MS;
 
+  const handlers = createHandlers(runtime, { jobs, applications, events });
   const handle = createPipeline({
     runtime,
     router: new Router(routes),
-    handlers: createHandlers(runtime, { jobs, applications, events }),
+    handlers,
     usage,
     openapi,
     reference,
@@ -288,5 +290,7 @@ export function createPublicApi(options: CreatePublicApiOptions): PublicApi {
       resolved.filesPath && request.path.startsWith(`${resolved.filesPath}/`) ? handleFile(request) : handle(request),
     api.settings,
   );
-  return Object.freeze(api);
+  const frozen = Object.freeze(api);
+  registerApiAccess(frozen, createApiAccess({ runtime, handlers, usage, closed: () => closed, pending }));
+  return frozen;
 }
