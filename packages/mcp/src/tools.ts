@@ -5,8 +5,8 @@
  */
 import type { Actor } from "@hireport/core";
 import { isHireportError } from "@hireport/core";
-import type { ApiAccess, HandlerResult, ServedOutcome } from "@hireport/core/extend";
-import type { OperationId } from "@hireport/core/http";
+import type { ApiAccess, ServedOutcome } from "@hireport/core/extend";
+import type { HandlerResult, OperationId } from "@hireport/core/http";
 import {
   applicationCreateBodySchema,
   applicationListQuerySchema,

@@ -42,7 +42,6 @@ export {
   type ServedAnswer,
   type ServedOutcome,
 } from "../http/api-access";
-export type { HandlerResult } from "../http/handlers";
 export { healthResponse } from "../http/health";
 export { hs256Key } from "../model/crypto";
 export { CursorCodec, cursorScope } from "../model/cursor";
