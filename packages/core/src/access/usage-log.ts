@@ -1,6 +1,7 @@
 import { HireportError } from "../base/errors";
 import { cursorScope } from "../model/cursor";
-import { type UsageRecord, utcDay } from "../model/domain";
+import { type ApiKeyWithCompany, type UsageRecord, utcDay } from "../model/domain";
+import { newId } from "../model/ids";
 import { type Page, pageRequest, toPage } from "../model/paging";
 import type { Runtime } from "../runtime/runtime";
 import type { UsageListQuery } from "../storage";
@@ -102,6 +103,19 @@ interface Committing {
   done: () => void;
 }
 
+/** What {@link UsageLog.recordRequest} records of one answered request. */
+export interface RequestUsage {
+  /** The admitted key with its company; null when none was (401, 429 before admission, …). */
+  auth: ApiKeyWithCompany | null;
+  method: unknown;
+  route: string;
+  status: number;
+  requestId: string;
+  /** `performance.now()` when the request arrived. */
+  started: number;
+  ip?: string | null | undefined;
+}
+
 /**
  * The usage log: every request is logged. Entries are written in batches, off the
  * request path; `flush()` and `close()` write what is pending, so a graceful shutdown loses none.
@@ -147,6 +161,35 @@ export class UsageLog {
     if (this.#buffer.length >= this.#batchSize) void this.#schedule(false);
     if (this.#timer === undefined) this.#flushIn(this.#flushMs);
     return undefined;
+  }
+
+  /**
+   * Records the entry of one answered request (the pipeline's, and a handler's served beside the
+   * API through `apiAccess`): its key and company when admitted, the method and route cut to their
+   * columns, the duration since `started` (`performance.now()`). Durable mode waits for the write.
+   * Never rejects: a failure is logged.
+   */
+  async recordRequest(request: RequestUsage): Promise<void> {
+    const { clock, logger } = this.#runtime;
+    try {
+      const logged = this.record({
+        id: newId("use"),
+        companyId: request.auth?.company.id ?? null,
+        keyId: request.auth?.key.id ?? null,
+        method: String(request.method ?? "")
+          .toUpperCase()
+          .slice(0, 10),
+        route: request.route.slice(0, 200),
+        status: request.status,
+        durationMs: Math.round((performance.now() - request.started) * 1000) / 1000,
+        requestId: request.requestId,
+        ip: request.ip ?? null,
+        createdAt: clock.now(),
+      });
+      if (logged) await logged;
+    } catch (error) {
+      logger.error("hireport: could not record usage", { error: String(error) });
+    }
   }
 
   /** Group commits until no entry waits: each write takes every waiting entry (a batch at most). */

@@ -97,25 +97,15 @@ export function createApiAccess(parts: ApiAccessParts): ApiAccess {
     requestId: string,
     started: number,
   ): Promise<void> {
-    try {
-      const logged = usage.record({
-        id: newId("use"),
-        companyId: log.auth?.company.id ?? null,
-        keyId: log.auth?.key.id ?? null,
-        method: String(request.method ?? "")
-          .toUpperCase()
-          .slice(0, 10),
-        route: route.slice(0, 200),
-        status,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        requestId,
-        ip: request.ip ?? null,
-        createdAt: clock.now(),
-      });
-      if (logged) await logged;
-    } catch (error) {
-      logger.error("hireport: could not record usage", { error: String(error) });
-    }
+    await usage.recordRequest({
+      auth: log.auth,
+      method: request.method,
+      route,
+      status,
+      requestId,
+      started,
+      ip: request.ip,
+    });
   }
 
   return {

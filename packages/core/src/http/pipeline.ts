@@ -202,26 +202,16 @@ export function createPipeline(parts: PipelineParts): (request: ApiRequest) => P
     } finally {
       pending.delete(work);
     }
-    try {
-      // Durable mode: the answer leaves once its entry is written.
-      const logged = usage.record({
-        id: newId("use"),
-        companyId: log.auth?.company.id ?? null,
-        keyId: log.auth?.key.id ?? null,
-        method: String(request?.method ?? "")
-          .toUpperCase()
-          .slice(0, 10),
-        route: log.route,
-        status: response.status,
-        durationMs: Math.round((performance.now() - started) * 1000) / 1000,
-        requestId,
-        ip: request.ip ?? null,
-        createdAt: clock.now(),
-      });
-      if (logged) await logged;
-    } catch (error) {
-      logger.error("hireport: could not record usage", { error: String(error) });
-    }
+    // Durable mode: the answer leaves once its entry is written.
+    await usage.recordRequest({
+      auth: log.auth,
+      method: request?.method,
+      route: log.route,
+      status: response.status,
+      requestId,
+      started,
+      ip: request?.ip,
+    });
     return response;
   };
 }
