@@ -169,6 +169,8 @@ async function main(): Promise<void> {
   log(
     `  curl -s -X POST ${base}/jobs -H "X-Service-Key: ${key}" -H "Content-Type: application/json" -d '{"title":"Data Engineer","status":"active"}'`,
   );
+  log(`  curl -s "${base}/events?limit=5" -H "Authorization: Bearer ${key}"    # the events feed, oldest first`);
+  log(`  curl -s ${base}/webhook-endpoints -H "Authorization: Bearer ${key}"    # subscriptions through the API`);
   log(`  curl -s ${base}/openapi.json`);
   log("");
   log(`MCP endpoint for AI assistants: ${origin}/mcp`);

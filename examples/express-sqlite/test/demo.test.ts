@@ -126,6 +126,13 @@ describe("the express-sqlite demo", () => {
       const hooks = await fetch(`${demo.base}/webhook-endpoints`, { headers: { authorization: `Bearer ${demo.key}` } });
       expect(hooks.status).toBe(200);
       expect(((await hooks.json()) as { data: unknown[] }).data).toHaveLength(1);
+      // The events feed it prints: the seeded jobs' events, oldest first.
+      expect(demo.output()).toContain(`curl -s "${demo.base}/events?limit=5"`);
+      const feed = await fetch(`${demo.base}/events?limit=5`, { headers: { authorization: `Bearer ${demo.key}` } });
+      expect(feed.status).toBe(200);
+      const events = ((await feed.json()) as { data: { type: string }[] }).data;
+      expect(events.length).toBeGreaterThan(0);
+      expect(events[0]?.type).toBe("job.created");
       const jobs = await fetch(`${demo.base}/jobs?status=open`, { headers: { authorization: `Bearer ${demo.key}` } });
       const page = (await jobs.json()) as { data: { title: string; public_url: string }[] };
       expect(page.data.map((job) => job.title).sort()).toEqual(["Product Designer", "Senior Backend Engineer"]);
