@@ -12,7 +12,6 @@ import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createHireportMigrator,
-  type HireportMigrationProvider,
   type HireportMigrationResultSet,
   hireportMigrationProvider,
   hireportMigrations,
@@ -27,29 +26,9 @@ import {
   type TestDatabase,
   type TestDialect,
 } from "./helpers/databases";
+import { kyselyMigratorClass } from "./helpers/kysely-migrator";
 
 const NAMES = Object.keys(hireportMigrations());
-
-/** Kysely's `Migrator`, as much of it as these tests use. */
-interface KyselyMigrator {
-  migrateTo(name: string): Promise<HireportMigrationResultSet>;
-  migrateToLatest(): Promise<HireportMigrationResultSet>;
-  migrateDown(): Promise<HireportMigrationResultSet>;
-}
-type KyselyMigratorClass = new (options: {
-  db: AnyDb;
-  provider: HireportMigrationProvider;
-  migrationTableName: string;
-  migrationLockTableName: string;
-}) => KyselyMigrator;
-
-/** Kysely's `Migrator` of the installed version: from `kysely` (0.28) or `kysely/migration` (0.29). */
-async function kyselyMigratorClass(): Promise<KyselyMigratorClass> {
-  const root = Reflect.get(kysely, "Migrator") as KyselyMigratorClass | undefined;
-  if (root) return root;
-  const subpath = "kysely/migration"; // a variable: the 0.28 types have no such module
-  return ((await import(/* @vite-ignore */ subpath)) as { Migrator: KyselyMigratorClass }).Migrator;
-}
 
 /** The names in the migration table of `prefix`, sorted. */
 async function applied(db: AnyDb, prefix: string): Promise<string[]> {

@@ -9,7 +9,7 @@
 import { randomBytes } from "node:crypto";
 import { runDomainConformance, runStorageConformance } from "@hireport/core/testing";
 import { runWebhookStoreConformance } from "@hireport/webhooks/testing";
-import { Migrator, sql } from "kysely";
+import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   declaredDomain,
@@ -25,6 +25,7 @@ import {
 import { kyselyConformanceInspector } from "../src/testing";
 import { kyselyWebhookStorage } from "../src/webhooks";
 import { type AnyDb, openTestDatabase, randomPrefix, type TestDatabase } from "./helpers/databases";
+import { kyselyMigratorClass } from "./helpers/kysely-migrator";
 import { createProductTables, dropProductTables, inlineDeclaration } from "./helpers/product-tables";
 
 const newSchema = () => `hp_schema_${randomBytes(3).toString("hex")}`;
@@ -173,6 +174,7 @@ describe("the schema option on postgres", () => {
     const prefix = randomPrefix();
     const schema = newSchema();
     try {
+      const Migrator = await kyselyMigratorClass();
       const migrator = new Migrator({
         db,
         provider: hireportMigrationProvider({ tablePrefix: prefix, schema }),
