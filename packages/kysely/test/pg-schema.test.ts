@@ -51,32 +51,22 @@ async function openSchema(): Promise<(TestDatabase & { schema: string }) | null>
   };
 }
 
+/** A conformance setup on a new schema: the storage `make` builds on it, its inspector, its teardown. */
+async function schemaSetup<S>(make: (options: { db: AnyDb; tablePrefix: string; schema: string }) => S) {
+  const opened = await openSchema();
+  if (!opened) throw new Error("postgres is not reachable");
+  const options = { db: opened.db, tablePrefix: opened.prefix, schema: opened.schema };
+  return { storage: make(options), inspect: kyselyConformanceInspector(options), teardown: () => opened.drop() };
+}
+
 runStorageConformance({
   name: "kysely on postgres, hireport's own schema",
-  async setup() {
-    const opened = await openSchema();
-    if (!opened) throw new Error("postgres is not reachable");
-    const { db, prefix, schema } = opened;
-    return {
-      storage: kyselyStorage({ db, tablePrefix: prefix, schema }),
-      inspect: kyselyConformanceInspector({ db, tablePrefix: prefix, schema }),
-      teardown: () => opened.drop(),
-    };
-  },
+  setup: () => schemaSetup(kyselyStorage),
 });
 
 runWebhookStoreConformance({
   name: "kysely on postgres, hireport's own schema",
-  async setup() {
-    const opened = await openSchema();
-    if (!opened) throw new Error("postgres is not reachable");
-    const { db, prefix, schema } = opened;
-    return {
-      storage: kyselyWebhookStorage({ db, tablePrefix: prefix, schema }),
-      inspect: kyselyConformanceInspector({ db, tablePrefix: prefix, schema }),
-      teardown: () => opened.drop(),
-    };
-  },
+  setup: () => schemaSetup(kyselyWebhookStorage),
 });
 
 runDomainConformance({

@@ -22,14 +22,14 @@ async function openPostgresJs(): Promise<{ db: AnyDb; close(): Promise<void> } |
 }
 
 /** Migrates a new prefix on a new postgres-js client. */
-async function setupOn(make: (db: AnyDb, prefix: string) => unknown) {
+async function setupOn<S>(make: (options: { db: AnyDb; tablePrefix: string }) => S) {
   const opened = await openPostgresJs();
   if (!opened) throw new Error("postgres is not reachable");
   const prefix = randomPrefix();
   const result = await migrateToLatest(opened.db, { tablePrefix: prefix });
   if (result.error) throw result.error;
   return {
-    storage: make(opened.db, prefix),
+    storage: make({ db: opened.db, tablePrefix: prefix }),
     inspect: kyselyConformanceInspector({ db: opened.db, tablePrefix: prefix }),
     async teardown() {
       await dropTables(opened.db, prefix);
@@ -40,18 +40,12 @@ async function setupOn(make: (db: AnyDb, prefix: string) => unknown) {
 
 runStorageConformance({
   name: "kysely on postgres-js",
-  setup: () =>
-    setupOn((db, prefix) => kyselyStorage({ db, tablePrefix: prefix })) as ReturnType<
-      Parameters<typeof runStorageConformance>[0]["setup"]
-    >,
+  setup: () => setupOn(kyselyStorage),
 });
 
 runWebhookStoreConformance({
   name: "kysely on postgres-js",
-  setup: () =>
-    setupOn((db, prefix) => kyselyWebhookStorage({ db, tablePrefix: prefix })) as ReturnType<
-      Parameters<typeof runWebhookStoreConformance>[0]["setup"]
-    >,
+  setup: () => setupOn(kyselyWebhookStorage),
 });
 
 runDomainConformance({
